@@ -1,0 +1,247 @@
+"""The ``symt`` command line.
+
+Every user error (bad PDDL, missing file, state limit) ends with a one-line ``symt: error: ...``
+message on stderr and a non-zero exit code; tracebacks are reserved for bugs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import SymtError
+
+DEFAULT_MAX_STATES = 5_000_000
+MANIFEST_MAX_STATES = 250_000
+
+
+def _format_h(value: float) -> str:
+    return "inf" if math.isinf(value) else str(int(value))
+
+
+def cmd_ground(args: argparse.Namespace) -> int:
+    from .pddl import ground
+
+    start = time.perf_counter()
+    task = ground(args.domain, args.problem)
+    seconds = time.perf_counter() - start
+    print(f"domain: {task.domain_name}")
+    print(f"problem: {task.problem_name}")
+    print(f"objects: {len(task.objects)}")
+    print(f"static_predicates: {' '.join(sorted(task.static_predicates)) or '-'}")
+    print(f"static_atoms: {len(task.static_atoms)}")
+    print(f"fluent_atoms: {len(task.fluent_atoms)}")
+    print(f"goal_atoms: {len(task.goal_atoms)}")
+    print(f"actions: {len(task.actions)}")
+    print(f"seconds: {seconds:.3f}")
+    return 0
+
+
+def cmd_expand(args: argparse.Namespace) -> int:
+    from .pddl import ground
+    from .statespace import expand
+
+    start = time.perf_counter()
+    task = ground(args.domain, args.problem)
+    space = expand(task, max_states=args.max_states)
+    seconds = time.perf_counter() - start
+    finite = space.hstar[~_isinf(space.hstar)]
+    print(f"states: {space.num_states}")
+    print(f"transitions: {space.num_transitions}")
+    print(f"goal_states: {len(space.goal_states)}")
+    print(f"dead_ends: {space.num_states - len(finite)}")
+    print(f"hstar_init: {_format_h(float(space.hstar[0]))}")
+    print(f"hstar_max: {int(finite.max()) if len(finite) else 'inf'}")
+    print(f"bytes_per_state: {space.bytes_per_state:.1f}")
+    print(f"seconds: {seconds:.3f}")
+    return 0
+
+
+def _isinf(array):  # noqa: ANN001, ANN202 - numpy array in, numpy bool array out
+    import numpy as np
+
+    return np.isinf(array)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .pddl import ground, parse_domain, parse_problem
+    from .pddl.validate import read_plan, validate_plan
+
+    domain = parse_domain(args.domain)
+    problem = parse_problem(args.problem, domain)
+    task = ground(domain, problem)
+    plan = read_plan(args.plan)
+    result = validate_plan(task, plan, domain, problem)
+    if result.valid:
+        print(f"valid: {result.reason}")
+        return 0
+    print(f"invalid: {result.reason}")
+    return 1
+
+
+def optimal_length(domain: Path, problem: Path, max_states: int = MANIFEST_MAX_STATES) -> int | None:
+    """The optimal plan length by full expansion, or None when the space exceeds ``max_states``
+    (or the task is unsolvable)."""
+    from .errors import StateLimitError
+    from .pddl import ground
+    from .statespace import expand
+
+    try:
+        space = expand(ground(domain, problem), max_states=max_states)
+    except StateLimitError:
+        return None
+    h = float(space.hstar[0])
+    return None if math.isinf(h) else int(h)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .generators import write_dataset
+
+    out = Path(args.out) if args.out else Path("data") / args.domain
+    limit = args.max_states
+
+    def lengths(domain: Path, problem: Path) -> int | None:
+        return optimal_length(domain, problem, limit)
+
+    manifest = write_dataset(
+        args.domain,
+        out,
+        seed=args.seed,
+        optimal_lengths=None if args.no_optimal else lengths,
+        progress=not args.quiet,
+    )
+    print(f"wrote {manifest}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The data pipeline end to end: generate -> ground -> expand -> sample -> validate."""
+    import json
+
+    from .generators import write_dataset
+    from .pddl import ground
+    from .pddl.validate import validate_plan
+    from .statespace import expand
+
+    out_root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="symt-demo-"))
+    print(f"symt {__version__} — data pipeline demo (output in {out_root})")
+    for domain in args.domains:
+        manifest_path = write_dataset(domain, out_root / domain, seed=args.seed, progress=True,
+                                      optimal_lengths=None)
+        manifest = json.loads(manifest_path.read_text())
+        domain_file = out_root / domain / "domain.pddl"
+        train = [entry for entry in manifest["tasks"] if entry["split"] == "train"]
+        print(f"\n== {domain}: {len(manifest['tasks'])} tasks generated, "
+              f"{len(train)} training tasks expanded ==")
+        print(f"{'task':<28} {'states':>9} {'transitions':>12} {'h*(init)':>9} {'seconds':>8}")
+        total_states = 0
+        for entry in train[: args.max_train]:
+            problem_file = out_root / domain / entry["file"]
+            task = ground(domain_file, problem_file)
+            space = expand(task, max_states=args.max_states)
+            total_states += space.num_states
+            print(f"{Path(entry['file']).stem:<28} {space.num_states:>9} "
+                  f"{space.num_transitions:>12} {_format_h(float(space.hstar[0])):>9} "
+                  f"{space.seconds:>8.3f}")
+        # One training sample as the learner will see it: a state, its h*, an optimal plan.
+        sampler = space.sampler(seed=args.seed)
+        state = sampler.sample_state()
+        plan = sampler.random_optimal_plan(state)
+        labels = [task.actions[a].label() for a in plan]
+        print(f"sampled state #{state} of the last task: h* = {_format_h(float(space.hstar[state]))}, "
+              f"{len(task.state_atoms(set(space.state_facts(state).tolist())))} fluent atoms")
+        plan_from_init = sampler.random_optimal_plan(0)
+        steps = [(task.actions[a].name, *task.actions[a].args) for a in plan_from_init]
+        result = validate_plan(task, steps)
+        print(f"random optimal plan from the initial state: {len(plan_from_init)} steps, "
+              f"validator says: {result.reason}")
+        if labels:
+            print("optimal plan from the sampled state: " + " ".join(labels[:6])
+                  + (" ..." if len(labels) > 6 else ""))
+        print(f"total states expanded: {total_states}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="symt",
+        description="symt: symmetry-aware transformers for automated planning. "
+        "Parse and ground PDDL, expand state spaces with h*, generate the paper's datasets.",
+    )
+    parser.add_argument("--version", action="version", version=f"symt {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("ground", help="parse and ground a task; print its size",
+                       description="Parse DOMAIN and PROBLEM, ground the actions reachable under "
+                       "the delete relaxation and print the sizes of the atom and action sets.")
+    p.add_argument("domain", type=Path, help="domain PDDL file")
+    p.add_argument("problem", type=Path, help="problem PDDL file")
+    p.set_defaults(func=cmd_ground)
+
+    p = sub.add_parser("expand", help="expand the whole state space, print states and h*",
+                       description="Expand every reachable state (C++), compute h* for all of "
+                       "them by backward breadth-first search and print 'key: value' lines.")
+    p.add_argument("domain", type=Path, help="domain PDDL file")
+    p.add_argument("problem", type=Path, help="problem PDDL file")
+    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                   help=f"stop with an error beyond N states (default {DEFAULT_MAX_STATES:,})")
+    p.set_defaults(func=cmd_expand)
+
+    p = sub.add_parser("validate", help="check a plan; exit 0 only if it is valid",
+                       description="Simulate PLAN from the initial state and check the goal. "
+                       "Prints 'valid: ...' (exit 0) or 'invalid: <reason>' (exit 1).")
+    p.add_argument("domain", type=Path, help="domain PDDL file")
+    p.add_argument("problem", type=Path, help="problem PDDL file")
+    p.add_argument("plan", type=Path, help="plan file, one '(action arg ...)' per line")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("generate", help="write the paper's dataset for one domain",
+                       description="Write the PDDL files of every split (train, validation, "
+                       "interpolation, extrapolation) with the paper's sizes and counts, and a "
+                       "manifest.json with optimal plan lengths where the expander can compute them.")
+    p.add_argument("domain", help="blocksworld, gripper, logistics or visitall")
+    p.add_argument("--out", type=Path, help="output folder (default: data/<domain>)")
+    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
+    p.add_argument("--max-states", type=int, default=MANIFEST_MAX_STATES, metavar="N",
+                   help="compute optimal lengths only for tasks with at most N states "
+                   f"(default {MANIFEST_MAX_STATES:,})")
+    p.add_argument("--no-optimal", action="store_true", help="skip optimal plan lengths")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("demo", help="run the data pipeline end to end and print a summary",
+                       description="Generate datasets, ground and expand the training tasks, "
+                       "sample a training state and validate a random optimal plan.")
+    p.add_argument("--domains", nargs="+", default=["gripper", "blocksworld"],
+                   help="domains to run (default: gripper blocksworld)")
+    p.add_argument("--out", type=Path, help="output folder (default: a temporary folder)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-train", type=int, default=12, help="expand at most this many training tasks")
+    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except SymtError as error:
+        print(f"symt: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("symt: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

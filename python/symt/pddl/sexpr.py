@@ -1,0 +1,132 @@
+"""PDDL's concrete syntax: s-expressions, parsed with lark, with line and column kept.
+
+PDDL is an s-expression language, so the grammar here is deliberately only that: lark checks the
+bracket structure and reports syntax errors with file:line:column, and ``symt.pddl.parser`` then
+interprets the tree, where the errors that matter to a user (an unsupported construct, a wrong
+arity, an unknown object) can name the PDDL construct and its position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import lark
+from lark import Lark, Token, Transformer, v_args
+
+from ..errors import PDDLSyntaxError
+
+_GRAMMAR = r"""
+start: expr*
+?expr: list | SYMBOL
+list: LPAR expr* RPAR
+LPAR: "("
+RPAR: ")"
+SYMBOL: /[^\s();]+/
+COMMENT: /;[^\n]*/
+%import common.WS
+%ignore WS
+%ignore COMMENT
+"""
+
+
+@dataclass(frozen=True, eq=False)
+class Symbol:
+    """A bare word; PDDL is case-insensitive, so ``text`` is lower-cased."""
+
+    text: str
+    line: int
+    column: int
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, eq=False)
+class SList:
+    """A parenthesised list ``( ... )`` starting at ``line``:``column``."""
+
+    items: tuple[SExpr, ...]
+    line: int
+    column: int
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> SExpr:
+        return self.items[index]
+
+    def head(self) -> str | None:
+        """The lower-cased first word, if the list starts with one."""
+        if self.items and isinstance(self.items[0], Symbol):
+            return self.items[0].text
+        return None
+
+    def __repr__(self) -> str:
+        return "(" + " ".join(repr(item) for item in self.items) + ")"
+
+
+SExpr = Symbol | SList
+
+
+class _ToSExpr(Transformer):
+    @v_args(inline=True)
+    def SYMBOL(self, token: Token) -> Symbol:  # noqa: N802 - lark names terminal callbacks so
+        return Symbol(str(token).lower(), token.line or 0, token.column or 0)
+
+    def list(self, children: list) -> SList:
+        lpar = children[0]
+        return SList(tuple(children[1:-1]), lpar.line, lpar.column)
+
+    def start(self, children: list) -> list[SExpr]:
+        return children
+
+
+_parser = Lark(_GRAMMAR, parser="lalr", lexer="contextual", transformer=_ToSExpr())
+
+
+def parse_sexprs(text: str, filename: str) -> list[SExpr]:
+    """Parse ``text`` into top-level s-expressions, or raise ``PDDLSyntaxError`` at file:line:col."""
+    try:
+        return _parser.parse(text)
+    except lark.exceptions.UnexpectedToken as error:
+        token = error.token
+        if token.type == "$END":
+            raise PDDLSyntaxError(
+                filename,
+                _last_line(text),
+                "unexpected end of file: a '(' is never closed",
+            ) from None
+        if token.type == "RPAR":
+            message = "unbalanced ')': no '(' to close"
+        else:
+            message = f"unexpected {token!s}"
+        raise PDDLSyntaxError(filename, error.line, message, error.column) from None
+    except lark.exceptions.UnexpectedCharacters as error:
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else "?"
+        raise PDDLSyntaxError(
+            filename, error.line, f"unexpected character {char!r}", error.column
+        ) from None
+    except lark.exceptions.UnexpectedEOF:
+        raise PDDLSyntaxError(
+            filename, _last_line(text), "unexpected end of file: a '(' is never closed"
+        ) from None
+
+
+def parse_file(path: str | Path) -> tuple[list[SExpr], str]:
+    """Read and parse a PDDL file; returns the expressions and the name used in messages."""
+    path = Path(path)
+    filename = str(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise PDDLSyntaxError(filename, None, "file not found") from None
+    except IsADirectoryError:
+        raise PDDLSyntaxError(filename, None, "is a directory, not a PDDL file") from None
+    except OSError as error:
+        raise PDDLSyntaxError(filename, None, f"cannot read: {error.strerror}") from None
+    return parse_sexprs(text, filename), filename
+
+
+def _last_line(text: str) -> int:
+    return text.count("\n") + 1

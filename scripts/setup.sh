@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Idempotent set-up: creates .venv/ in the repository root and installs symt (editable) into it.
+# Safe to run repeatedly: finished steps are detected and skipped, the C++ build is cached.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+venv="$root/.venv"
+py="${PYTHON:-python3}"
+
+if [ ! -x "$venv/bin/python" ]; then
+    echo "[setup] creating virtual environment in .venv/"
+    "$py" -m venv "$venv"
+fi
+pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
+
+# torch first and pinned: a looser requirement resolved later could pull a multi-GB CUDA build.
+if ! "$venv/bin/python" -c "import torch, sys; sys.exit(0 if torch.__version__.startswith('2.13.0') else 1)" 2>/dev/null; then
+    echo "[setup] installing torch 2.13.0 (CPU)"
+    "${pip[@]}" install "torch==2.13.0"
+fi
+
+# Build requirements live in the venv so the editable install can skip build isolation and
+# reuse its CMake build directory between runs.
+stamp="$venv/.symt-build-deps"
+if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
+    echo "[setup] installing build and development requirements"
+    "${pip[@]}" install "scikit-build-core>=0.10" "pybind11>=2.12" "setuptools" "wheel" "cmake>=3.18" "ninja"
+    touch "$stamp"
+fi
+
+fingerprint="$( (cat pyproject.toml CMakeLists.txt; find cpp -type f | sort | xargs cat) | sha256sum | cut -c1-16)"
+installed="$venv/.symt-installed"
+if [ ! -f "$installed" ] || [ "$(cat "$installed")" != "$fingerprint" ] || ! "$venv/bin/python" -c "import symt._core" 2>/dev/null; then
+    echo "[setup] building and installing symt (editable)"
+    "${pip[@]}" install --no-build-isolation -e ".[dev]"
+    echo "$fingerprint" > "$installed"
+fi
+echo "[setup] ready: $venv/bin/symt"

@@ -1,0 +1,214 @@
+"""PDDL front end: every shared file parses, bad input is refused with file:line and a reason."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from symt.errors import PDDLSyntaxError, UnsupportedConstructError
+from symt.pddl import ground, parse_domain, parse_problem
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+IPC = SHARED / "benchmarks" / "ipc2023-learning"
+PAPER_DOMAINS = SHARED / "domains"
+IPC_DOMAINS = sorted(p.name for p in IPC.iterdir() if (p / "domain.pddl").exists())
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return path
+
+
+def test_paper_domains_parse():
+    names = {p.stem: parse_domain(p).name for p in PAPER_DOMAINS.glob("*.pddl")}
+    assert names == {
+        "blocksworld": "blocks",
+        "gripper": "gripper",
+        "logistics": "logistics",
+        "visitall": "grid-visit-all",
+    }
+
+
+@pytest.mark.parametrize("domain_name", IPC_DOMAINS)
+def test_every_ipc_problem_parses(domain_name):
+    domain = parse_domain(IPC / domain_name / "domain.pddl")
+    problems = sorted((IPC / domain_name).glob("*/*/*.pddl"))
+    assert len(problems) >= 150
+    for path in problems:
+        problem = parse_problem(path, domain)
+        assert problem.goal, path
+        assert problem.objects, path
+
+
+@pytest.mark.parametrize("domain_name", IPC_DOMAINS)
+def test_ipc_training_problem_grounds(domain_name):
+    """The smallest training task of each IPC domain grounds to a non-trivial task."""
+    training = sorted((IPC / domain_name / "training" / "easy").glob("*.pddl"))
+    smallest = min(training, key=lambda p: p.stat().st_size)
+    task = ground(IPC / domain_name / "domain.pddl", smallest)
+    assert task.actions and task.fluent_atoms and task.goal_atoms
+    assert set(task.init) <= set(range(task.num_fluents))
+
+
+# ---------------------------------------------------------------- errors: syntax, file:line:col
+
+def test_unbalanced_close_reports_line_and_column(tmp_path):
+    path = write(tmp_path, "d.pddl", """
+        (define (domain d)
+          (:predicates (p ?x)))
+          )
+        """)
+    with pytest.raises(PDDLSyntaxError) as info:
+        parse_domain(path)
+    assert str(info.value).startswith(f"{path}:3:3:")
+    assert "unbalanced ')'" in str(info.value)
+
+
+def test_unclosed_paren_reports_end_of_file(tmp_path):
+    path = write(tmp_path, "d.pddl", """
+        (define (domain d)
+          (:predicates (p ?x))
+        """)
+    with pytest.raises(PDDLSyntaxError, match=r"d\.pddl:\d+: unexpected end of file"):
+        parse_domain(path)
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(PDDLSyntaxError, match="file not found"):
+        parse_domain(tmp_path / "nope.pddl")
+
+
+def test_problem_given_as_domain(tmp_path):
+    path = write(tmp_path, "p.pddl", "(define (problem p) (:domain d) (:objects a) (:init) (:goal (and)))")
+    with pytest.raises(PDDLSyntaxError, match="this is a problem file"):
+        parse_domain(path)
+
+
+DOMAIN_TEMPLATE = """
+    (define (domain d)
+      (:requirements :strips :typing :negative-preconditions :equality :adl)
+      (:types item)
+      (:predicates (p ?x - item) (q ?x - item))
+      (:action a
+        :parameters (?x - item)
+        :precondition {pre}
+        :effect {eff}))
+    """
+
+
+@pytest.mark.parametrize(
+    "pre, eff, construct",
+    [
+        ("(or (p ?x) (q ?x))", "(q ?x)", "disjunctive preconditions (or)"),
+        ("(exists (?y - item) (p ?y))", "(q ?x)", "existential quantifiers (exists)"),
+        ("(forall (?y - item) (p ?y))", "(q ?x)", "universal quantifiers (forall)"),
+        ("(imply (p ?x) (q ?x))", "(q ?x)", "disjunctive preconditions (imply)"),
+        ("(p ?x)", "(when (p ?x) (q ?x))", "conditional effects (when)"),
+        ("(p ?x)", "(and (q ?x) (increase (total-cost) 1))", "action costs (increase)"),
+        ("(p ?x)", "(forall (?y - item) (q ?y))", "universal quantifiers in effects (forall)"),
+        ("(not (and (p ?x) (q ?x)))", "(q ?x)", "negation of a compound formula"),
+    ],
+)
+def test_unsupported_constructs_are_named_with_their_line(tmp_path, pre, eff, construct):
+    path = write(tmp_path, "d.pddl", DOMAIN_TEMPLATE.format(pre=pre, eff=eff))
+    with pytest.raises(UnsupportedConstructError) as info:
+        parse_domain(path)
+    message = str(info.value)
+    assert construct in message
+    line = 8 if construct.startswith(("conditional", "action costs", "universal quantifiers in")) else 7
+    assert message.startswith(f"{path}:{line}:"), message
+
+
+@pytest.mark.parametrize(
+    "section, construct",
+    [
+        ("(:functions (total-cost) - number)", ":functions"),
+        ("(:derived (q ?x - item) (p ?x))", "derived predicates"),
+    ],
+)
+def test_unsupported_domain_sections(tmp_path, section, construct):
+    path = write(tmp_path, "d.pddl", f"""
+        (define (domain d)
+          (:types item)
+          (:predicates (p ?x - item) (q ?x - item))
+          {section})
+        """)
+    with pytest.raises(UnsupportedConstructError, match=rf"d\.pddl:4: .*{construct}"):
+        parse_domain(path)
+
+
+def test_numeric_init_and_metric_are_refused(tmp_path):
+    domain = write(tmp_path, "d.pddl", DOMAIN_TEMPLATE.format(pre="(p ?x)", eff="(q ?x)"))
+    parsed = parse_domain(domain)
+    metric = write(tmp_path, "p1.pddl", """
+        (define (problem p) (:domain d) (:objects a - item)
+          (:init (p a))
+          (:goal (q a))
+          (:metric minimize (total-cost)))
+        """)
+    with pytest.raises(UnsupportedConstructError, match=r"p1\.pddl:4: .*:metric"):
+        parse_problem(metric, parsed)
+    numeric = write(tmp_path, "p2.pddl", """
+        (define (problem p) (:domain d) (:objects a - item)
+          (:init (p a)
+                 (= (total-cost) 0))
+          (:goal (q a)))
+        """)
+    with pytest.raises(UnsupportedConstructError, match=r"p2\.pddl:3: .*numeric fluents"):
+        parse_problem(numeric, parsed)
+
+
+def test_declared_but_unused_requirements_are_fine(tmp_path):
+    path = write(tmp_path, "d.pddl", DOMAIN_TEMPLATE.format(pre="(p ?x)", eff="(q ?x)"))
+    domain = parse_domain(path)
+    assert ":adl" in domain.requirements
+
+
+@pytest.mark.parametrize(
+    "init, goal, message, line",
+    [
+        ("(p a) (r a)", "(q a)", "unknown predicate 'r'", 2),
+        ("(p a b)", "(q a)", "predicate 'p' takes 1 argument(s), found 2", 2),
+        ("(p zz)", "(q a)", "unknown object 'zz'", 2),
+        ("(p a)", "(q ?x)", "variable '?x' in a ground atom", 3),
+        ("(p a)", "(or (q a) (p a))", "disjunctive preconditions (or)", 3),
+    ],
+)
+def test_problem_errors(tmp_path, init, goal, message, line):
+    domain = parse_domain(write(tmp_path, "d.pddl", DOMAIN_TEMPLATE.format(pre="(p ?x)", eff="(q ?x)")))
+    path = write(tmp_path, "p.pddl", f"""
+        (define (problem p) (:domain d) (:objects a - item)
+          (:init {init})
+          (:goal {goal}))
+        """)
+    with pytest.raises((PDDLSyntaxError, UnsupportedConstructError)) as info:
+        parse_problem(path, domain)
+    assert message in str(info.value)
+    assert str(info.value).startswith(f"{path}:{line}")
+
+
+def test_problem_for_another_domain(tmp_path):
+    domain = parse_domain(PAPER_DOMAINS / "gripper.pddl")
+    path = write(tmp_path, "p.pddl", "(define (problem p) (:domain blocks) (:objects a) (:init) (:goal (and)))")
+    with pytest.raises(PDDLSyntaxError, match="problem is for domain 'blocks'"):
+        parse_problem(path, domain)
+
+
+def test_undeclared_variable_in_action(tmp_path):
+    path = write(tmp_path, "d.pddl", DOMAIN_TEMPLATE.format(pre="(p ?y)", eff="(q ?x)"))
+    with pytest.raises(PDDLSyntaxError, match=r"d\.pddl:7:.*undeclared variable '\?y'"):
+        parse_domain(path)
+
+
+def test_case_insensitive_and_comments(tmp_path):
+    domain = parse_domain(write(tmp_path, "d.pddl", """
+        ; a comment
+        (DEFINE (DOMAIN Mixed)   ; another
+          (:PREDICATES (P ?X))
+          (:ACTION Go :PARAMETERS (?X) :PRECONDITION (P ?X) :EFFECT (NOT (P ?X))))
+        """))
+    assert domain.name == "mixed"
+    assert domain.action("go").delete_effects[0].predicate == "p"
