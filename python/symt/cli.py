@@ -136,8 +136,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                                       optimal_lengths=None)
         manifest = json.loads(manifest_path.read_text())
         domain_file = out_root / domain / "domain.pddl"
-        train = [entry for entry in manifest["tasks"] if entry["split"] == "train"]
-        print(f"\n== {domain}: {len(manifest['tasks'])} tasks generated, "
+        train = [entry for entry in manifest if entry["split"] == "train"]
+        print(f"\n== {domain}: {len(manifest)} tasks generated, "
               f"{len(train)} training tasks expanded ==")
         print(f"{'task':<28} {'states':>9} {'transitions':>12} {'h*(init)':>9} {'seconds':>8}")
         total_states = 0

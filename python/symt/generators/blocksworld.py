@@ -1,0 +1,106 @@
+"""Blocksworld problems: a uniformly random initial state and a single-tower goal.
+
+* **Initial state**: drawn *exactly uniformly* over all blocksworld states with the hand empty,
+  i.e. over all ways to arrange ``n`` labelled blocks into an unordered set of towers (OEIS
+  A000262: 1, 3, 13, 73, 501, ...). The tower containing the lowest-numbered remaining block has
+  ``k`` blocks in ``C(n-1, k-1) * k! * a(n-k)`` of the ``a(n)`` states, so we draw ``k`` with that
+  weight (exact big-integer arithmetic), pick its other members and their order uniformly, and
+  recurse on the rest.
+* **Goal**: all ``n`` blocks in one tower, the order a uniformly random permutation, written as
+  the ``n - 1`` atoms ``(on upper lower)`` plus ``(ontable bottom)``. The ``ontable`` atom is
+  implied by the ``on`` atoms (the bottom block carries a block, so it can be neither held nor on
+  another block), but stating it makes the goal a complete description of the target tower.
+* A task whose initial state already satisfies the goal is rejected and resampled.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import pairwise
+from math import comb, factorial
+
+from symt.generators._problem import Atom, Problem
+
+PDDL_DOMAIN = "blocks"
+
+Tower = list[int]
+"""Blocks of one tower, bottom first."""
+
+
+@cache
+def num_states(n: int) -> int:
+    """Number of blocksworld states of ``n`` labelled blocks with the hand empty (A000262)."""
+    if n == 0:
+        return 1
+    return sum(tower_weight(n, k) for k in range(1, n + 1))
+
+
+def tower_weight(n: int, k: int) -> int:
+    """Number of ``n``-block states in which a fixed block lies in a tower of ``k`` blocks."""
+    return comb(n - 1, k - 1) * factorial(k) * num_states(n - k)
+
+
+def sample_state(n: int, rng: random.Random) -> list[Tower]:
+    """Draw a hand-empty state of blocks ``0..n-1`` uniformly at random, as a list of towers."""
+    remaining = list(range(n))
+    towers: list[Tower] = []
+    while remaining:
+        m = len(remaining)
+        r = rng.randrange(num_states(m))
+        k = 1
+        while True:
+            w = tower_weight(m, k)
+            if r < w:
+                break
+            r -= w
+            k += 1
+        first, rest = remaining[0], remaining[1:]
+        members = [first, *rng.sample(rest, k - 1)]
+        rng.shuffle(members)
+        towers.append(members)
+        chosen = set(members)
+        remaining = [b for b in remaining if b not in chosen]
+    return towers
+
+
+def canonical_state(towers: list[Tower]) -> tuple[tuple[int, ...], ...]:
+    """A hashable form of a state that ignores the order in which towers are listed."""
+    return tuple(sorted(tuple(t) for t in towers))
+
+
+def num_distinct(n: int) -> int:
+    """Number of distinct ``n``-block tasks up to renaming (initial state relative to the goal
+    order; the state that already satisfies the goal is excluded)."""
+    return num_states(n) - 1
+
+
+def generate(n: int, rng: random.Random) -> Problem:
+    """A Blocksworld problem with ``n >= 2`` blocks (see the module docstring)."""
+    if n < 2:
+        raise ValueError("blocksworld needs at least 2 blocks (with 1 the goal always holds)")
+    while True:
+        towers = sample_state(n, rng)
+        order = list(range(n))
+        rng.shuffle(order)  # goal tower, bottom first
+        if towers != [order]:
+            break
+    names = [f"b{i}" for i in range(n)]
+    init: list[Atom] = [("handempty",)]
+    for tower in towers:
+        init.append(("ontable", names[tower[0]]))
+        for lower, upper in pairwise(tower):
+            init.append(("on", names[upper], names[lower]))
+        init.append(("clear", names[tower[-1]]))
+    goal: list[Atom] = [("ontable", names[order[0]])]
+    goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(order))
+    # Up to renaming, a task is its initial state with blocks relabelled by goal position.
+    position = {b: i for i, b in enumerate(order)}
+    key = canonical_state([[position[b] for b in t] for t in towers])
+    return Problem(
+        objects=names,
+        init=init,
+        goal=goal,
+        key=key,
+        info={"num_towers": len(towers)},
+    )

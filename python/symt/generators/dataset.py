@@ -1,0 +1,218 @@
+"""Deterministic dataset generation: every split of a domain, written as PDDL plus a manifest.
+
+Every task gets its own seed, derived by hashing ``(domain, base seed, split, size, index,
+attempt)``; the task's PDDL is a pure function of ``(domain, size, seed, name)``
+(:func:`generate_task`). ``attempt`` is increased while the candidate duplicates (up to renaming)
+an earlier task of the same split and size:
+
+* domains with a ``classes(size)`` list (Visitall: ``(shape, start orbit)``) accept a candidate
+  only if its group (shape) is among the least used and, within that, its class is among the least
+  used, so tasks spread evenly over shapes first and are distinct wherever possible;
+* otherwise an unused class is accepted; once all ``num_distinct(size)`` classes are used (Gripper,
+  tiny Blocksworld) one of the least used ones; when the number of classes is unknown (Logistics)
+  a duplicate is accepted after :data:`MAX_ATTEMPTS` tries.
+
+The seed recorded with a task is the one that produced it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from symt.errors import SymtError
+from symt.generators import blocksworld, gripper, logistics, visitall
+from symt.generators._problem import Problem, render
+from symt.generators.splits import split_plan
+
+DOMAINS: tuple[str, ...] = ("blocksworld", "gripper", "logistics", "visitall")
+"""The supported domains, by the names the CLI uses."""
+
+_MODULES: dict[str, ModuleType] = {
+    "blocksworld": blocksworld,
+    "gripper": gripper,
+    "logistics": logistics,
+    "visitall": visitall,
+}
+
+_DOMAIN_DIR = Path(__file__).resolve().parent / "domains"
+
+MAX_ATTEMPTS = 1000
+"""Tries to find a not-yet-used task before accepting a duplicate (domains without a count)."""
+
+_HARD_LIMIT = 1_000_000
+"""Safety net against an endless resampling loop (never reached for the shipped generators)."""
+
+
+@dataclass
+class GeneratedTask:
+    """One generated problem and where it belongs in the dataset."""
+
+    domain: str
+    split: str
+    size: int
+    index: int
+    seed: int
+    name: str
+    pddl: str
+    num_objects: int = 0
+    info: dict[str, object] = field(default_factory=dict)
+
+
+def _check_domain(domain: str) -> ModuleType:
+    """The generator module of ``domain``; :class:`SymtError` for an unknown one."""
+    try:
+        return _MODULES[domain]
+    except KeyError:
+        raise SymtError(f"unknown domain {domain!r}; valid domains: {', '.join(DOMAINS)}") from None
+
+
+def domain_file(domain: str) -> Path:
+    """Path of the shipped domain PDDL of ``domain`` (package data)."""
+    _check_domain(domain)
+    return _DOMAIN_DIR / f"{domain}.pddl"
+
+
+def task_name(domain: str, split: str, size: int, index: int) -> str:
+    """The problem name, e.g. ``gripper-train-n4-0`` (``index`` counts within split and size)."""
+    return f"{domain}-{split}-n{size}-{index}"
+
+
+def derive_seed(
+    domain: str, base_seed: int, split: str, size: int, index: int, attempt: int
+) -> int:
+    """A 63-bit task seed, a fixed function of its arguments (stable across Python versions)."""
+    text = f"symt-generators|{domain}|{base_seed}|{split}|{size}|{index}|{attempt}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def _generate(domain: str, size: int, seed: int, name: str) -> tuple[Problem, str]:
+    """The abstract problem and its PDDL text for one task seed."""
+    module = _check_domain(domain)
+    rng = random.Random(seed)
+    problem: Problem = module.generate(size, rng)
+    return problem, render(problem, module.PDDL_DOMAIN, name, rng)
+
+
+def generate_task(domain: str, size: int, seed: int, name: str) -> str:
+    """The PDDL text of one task; reproduces a dataset task from its recorded seed and name."""
+    return _generate(domain, size, seed, name)[1]
+
+
+def _generate_size(
+    domain: str, split: str, size: int, count: int, base_seed: int
+) -> list[GeneratedTask]:
+    """``count`` tasks of one split and size, distinct up to renaming where possible."""
+    module = _MODULES[domain]
+    distinct: int | None = module.num_distinct(size)
+    all_classes: list[tuple[Hashable, Hashable]] | None = (
+        module.classes(size) if hasattr(module, "classes") else None
+    )
+    uses: dict[Hashable, int] = {}
+    group_uses: dict[Hashable, int] = {}
+
+    def score(key: tuple[Hashable, Hashable]) -> tuple[int, int]:
+        return (group_uses.get(key[0], 0), uses.get(key, 0))
+
+    tasks: list[GeneratedTask] = []
+    for index in range(count):
+        name = task_name(domain, split, size, index)
+        best = min(score(k) for k in all_classes) if all_classes is not None else None
+        attempt = 0
+        while True:
+            seed = derive_seed(domain, base_seed, split, size, index, attempt)
+            problem, text = _generate(domain, size, seed, name)
+            used = uses.get(problem.key, 0)
+            if best is not None:
+                if score(problem.key) == best:
+                    break
+            elif used == 0:
+                break
+            elif distinct is not None and len(uses) >= distinct and used == min(uses.values()):
+                break
+            elif distinct is None and attempt >= MAX_ATTEMPTS:
+                break
+            attempt += 1
+            if attempt > _HARD_LIMIT:
+                raise RuntimeError(f"cannot generate {name}: no acceptable task found")
+        uses[problem.key] = uses.get(problem.key, 0) + 1
+        if all_classes is not None:
+            group_uses[problem.key[0]] = group_uses.get(problem.key[0], 0) + 1
+        tasks.append(
+            GeneratedTask(
+                domain=domain,
+                split=split,
+                size=size,
+                index=index,
+                seed=seed,
+                name=name,
+                pddl=text,
+                num_objects=len(problem.objects),
+                info=dict(problem.info),
+            )
+        )
+    return tasks
+
+
+def generate_split_tasks(domain: str, seed: int = 0) -> list[GeneratedTask]:
+    """All tasks of every split of ``domain``: splits in ``SPLITS`` order, then size, then index."""
+    _check_domain(domain)
+    tasks: list[GeneratedTask] = []
+    for split, pairs in split_plan(domain):
+        for size, count in pairs:
+            tasks.extend(_generate_size(domain, split, size, count, seed))
+    return tasks
+
+
+def write_dataset(
+    domain: str,
+    out_dir: Path,
+    seed: int = 0,
+    optimal_lengths: Callable[[Path, Path], int | None] | None = None,
+    progress: bool = True,
+) -> Path:
+    """Write every task of ``domain`` under ``out_dir`` and return the manifest's path.
+
+    Layout: ``out_dir/domain.pddl``, ``out_dir/<split>/<name>.pddl`` and ``out_dir/manifest.json``,
+    a JSON list with one entry per task: ``domain``, ``name``, ``split``, ``size``, ``index``,
+    ``seed``, ``file`` (relative to ``out_dir``), ``num_objects``, ``optimal_plan_length`` (from
+    ``optimal_lengths(domain_path, problem_path)`` when given, which may return ``None`` for a
+    state space too large to expand; otherwise ``null``) and ``info`` (structural metadata such as
+    the Visitall grid shape).
+    """
+    from tqdm import tqdm
+
+    tasks = generate_split_tasks(domain, seed)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    domain_path = out_dir / "domain.pddl"
+    domain_path.write_text(domain_file(domain).read_text())
+    entries: list[dict[str, object]] = []
+    for task in tqdm(tasks, desc=f"{domain} tasks", unit="task", disable=not progress):
+        rel = Path(task.split) / f"{task.name}.pddl"
+        path = out_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(task.pddl)
+        length = optimal_lengths(domain_path, path) if optimal_lengths is not None else None
+        entries.append(
+            {
+                "domain": task.domain,
+                "name": task.name,
+                "split": task.split,
+                "size": task.size,
+                "index": task.index,
+                "seed": task.seed,
+                "file": rel.as_posix(),
+                "num_objects": task.num_objects,
+                "optimal_plan_length": length,
+                "info": task.info,
+            }
+        )
+    manifest = out_dir / "manifest.json"
+    manifest.write_text(json.dumps(entries, indent=1) + "\n")
+    return manifest

@@ -1,0 +1,121 @@
+"""Logistics problems parameterised by the number of goals ``g`` (= number of packages).
+
+Structure (our choice; the paper does not give one):
+
+* ``2`` cities when ``g <= 7``, ``3`` cities when ``g >= 8``;
+* every city has ``2`` locations, exactly one of which is an airport;
+* one truck per city, one airplane;
+* every package starts at a uniformly random location and must end at a uniformly random
+  *different* location (one ``(at package location)`` goal atom per package);
+* each truck starts at a random location of its own city, the airplane at a random airport.
+
+With 2 cities a package can be at 4 locations or in 3 vehicles, so there are at most
+``7**g * 2 * 2 * 2`` states: 134,456 for ``g = 5`` (the largest training size) and 941,192 for
+``g = 6`` (validation), small enough to expand the whole state space.
+
+The initial state lists the type predicates ``package truck airplane airport location city``
+(airports are also ``location``s) and ``(in-city location city)`` for every location.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from symt.generators._problem import Atom, Problem
+
+PDDL_DOMAIN = "logistics"
+
+LOCATIONS_PER_CITY = 2
+"""Locations per city; location 0 of every city is its airport."""
+
+NUM_AIRPLANES = 1
+
+
+def num_cities(g: int) -> int:
+    """Number of cities used for ``g`` packages."""
+    return 2 if g <= 7 else 3
+
+
+def num_distinct(g: int) -> int | None:
+    """Number of distinct tasks up to renaming, or ``None`` when not computed."""
+    return None
+
+
+def generate(g: int, rng: random.Random) -> Problem:
+    """A Logistics problem with ``g >= 1`` packages (see the module docstring)."""
+    if g < 1:
+        raise ValueError("logistics needs at least 1 package")
+    nc = num_cities(g)
+    # A location is (city, kind); kind 0 is the airport.
+    all_locs = [(c, k) for c in range(nc) for k in range(LOCATIONS_PER_CITY)]
+    truck_pos = [rng.randrange(LOCATIONS_PER_CITY) for _ in range(nc)]  # kind within own city
+    plane_pos = [rng.randrange(nc) for _ in range(NUM_AIRPLANES)]  # city of its airport
+    packages: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for _ in range(g):
+        start = rng.choice(all_locs)
+        goal_loc = rng.choice([loc for loc in all_locs if loc != start])
+        packages.append((start, goal_loc))
+
+    city = [f"city{c}" for c in range(nc)]
+
+    def loc_name(loc: tuple[int, int]) -> str:
+        c, k = loc
+        return f"airport{c}" if k == 0 else f"loc{c}-{k}"
+
+    trucks = [f"truck{c}" for c in range(nc)]
+    planes = [f"plane{a}" for a in range(NUM_AIRPLANES)]
+    pkgs = [f"pkg{i}" for i in range(g)]
+
+    init: list[Atom] = [("city", c) for c in city]
+    for loc in all_locs:
+        init.append(("location", loc_name(loc)))
+        if loc[1] == 0:
+            init.append(("airport", loc_name(loc)))
+        init.append(("in-city", loc_name(loc), city[loc[0]]))
+    for c, t in enumerate(trucks):
+        init += [("truck", t), ("at", t, loc_name((c, truck_pos[c])))]
+    for a, p in enumerate(planes):
+        init += [("airplane", p), ("at", p, loc_name((plane_pos[a], 0)))]
+    for p, (start, _) in zip(pkgs, packages, strict=True):
+        init += [("package", p), ("at", p, loc_name(start))]
+    goal: list[Atom] = [
+        ("at", p, loc_name(dest)) for p, (_, dest) in zip(pkgs, packages, strict=True)
+    ]
+
+    objects = city + [loc_name(loc) for loc in all_locs] + trucks + planes + pkgs
+    return Problem(
+        objects=objects,
+        init=init,
+        goal=goal,
+        key=_canonical_key(nc, truck_pos, plane_pos, packages),
+        info={"cities": nc, "locations_per_city": LOCATIONS_PER_CITY, "airplanes": NUM_AIRPLANES},
+    )
+
+
+def _canonical_key(
+    nc: int,
+    truck_pos: list[int],
+    plane_pos: list[int],
+    packages: list[tuple[tuple[int, int], tuple[int, int]]],
+) -> tuple[object, ...]:
+    """Identify a task up to renaming: minimise over city permutations (which carry their
+    locations and trucks along); packages and airplanes are compared as sorted multisets."""
+    best: tuple[object, ...] | None = None
+    for perm in itertools.permutations(range(nc)):
+
+        def m(loc: tuple[int, int], perm: tuple[int, ...] = perm) -> tuple[int, int]:
+            return (perm[loc[0]], loc[1])
+
+        trucks = [0] * nc
+        for c in range(nc):
+            trucks[perm[c]] = truck_pos[c]
+        key = (
+            tuple(sorted((m(s), m(d)) for s, d in packages)),
+            tuple(trucks),
+            tuple(sorted(perm[c] for c in plane_pos)),
+        )
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best
