@@ -1,0 +1,205 @@
+// pybind11 bindings of the state-space core: module symt._core.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "symt/state_space.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+template <typename T>
+std::vector<T> to_vector(const py::array_t<T, py::array::c_style | py::array::forcecast>& a) {
+  if (a.ndim() != 1) throw std::invalid_argument("expected a one-dimensional array");
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+// A read-only numpy view of a vector owned by `owner` (which the array keeps alive).
+template <typename T>
+py::array_t<T> view(const std::vector<T>& v, py::handle owner) {
+  py::array_t<T> a({static_cast<py::ssize_t>(v.size())}, {static_cast<py::ssize_t>(sizeof(T))},
+                   v.data(), owner);
+  a.attr("setflags")(py::arg("write") = false);
+  return a;
+}
+
+template <typename T>
+py::array_t<T> copy(const std::vector<T>& v) {
+  py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
+  if (!v.empty()) std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+using I32 = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+using I64 = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+
+std::unique_ptr<symt::StateSpace> expand(int32_t num_fluents, const I64& pre_pos_offsets,
+                                         const I32& pre_pos, const I64& pre_neg_offsets,
+                                         const I32& pre_neg, const I64& add_offsets,
+                                         const I32& add, const I64& del_offsets, const I32& del,
+                                         const I32& init, const I32& goal_pos,
+                                         const I32& goal_neg, bool goal_possible,
+                                         int64_t max_states, int64_t max_transitions,
+                                         int64_t max_memory_bytes) {
+  symt::TaskArrays task;
+  task.num_fluents = num_fluents;
+  task.pre_pos_offsets = to_vector(pre_pos_offsets);
+  task.pre_pos = to_vector(pre_pos);
+  task.pre_neg_offsets = to_vector(pre_neg_offsets);
+  task.pre_neg = to_vector(pre_neg);
+  task.add_offsets = to_vector(add_offsets);
+  task.add = to_vector(add);
+  task.del_offsets = to_vector(del_offsets);
+  task.del = to_vector(del);
+  task.init = to_vector(init);
+  task.goal_pos = to_vector(goal_pos);
+  task.goal_neg = to_vector(goal_neg);
+  task.goal_possible = goal_possible;
+  symt::Limits limits;
+  limits.max_states = max_states;
+  limits.max_transitions = max_transitions;
+  limits.max_memory_bytes = max_memory_bytes;
+  py::gil_scoped_release release;
+  return std::make_unique<symt::StateSpace>(symt::StateSpace::expand(task, limits));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "C++ core of symt: explicit state-space expansion, h*, and sampling.";
+
+  // LimitExceeded -> symt.errors.StateLimitError (imported lazily, with the GIL held).
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const symt::LimitExceeded& e) {
+      py::object cls = py::module_::import("symt.errors").attr("StateLimitError");
+      PyErr_SetString(cls.ptr(), e.what());
+    }
+  });
+
+  py::class_<symt::StateSpace>(m, "StateSpace")
+      .def_property_readonly("num_states", &symt::StateSpace::num_states)
+      .def_property_readonly("num_transitions", &symt::StateSpace::num_transitions)
+      .def_property_readonly("num_fluents", &symt::StateSpace::num_fluents)
+      .def_property_readonly("num_actions", &symt::StateSpace::num_actions)
+      .def_property_readonly("words_per_state", &symt::StateSpace::words_per_state)
+      .def_property_readonly("max_finite_hstar", &symt::StateSpace::max_finite_hstar)
+      .def_property_readonly("state_storage_bytes", &symt::StateSpace::state_storage_bytes)
+      .def_property_readonly("memory_bytes", &symt::StateSpace::memory_bytes)
+      .def_property_readonly("seconds", &symt::StateSpace::seconds)
+      .def_property_readonly(
+          "packed_states",
+          [](py::object self) {
+            const auto& sp = self.cast<const symt::StateSpace&>();
+            const py::ssize_t w = sp.words_per_state();
+            py::array_t<uint64_t> a({static_cast<py::ssize_t>(sp.num_states()), w},
+                                    {static_cast<py::ssize_t>(w * 8), py::ssize_t{8}},
+                                    sp.packed_states().data(), self);
+            a.attr("setflags")(py::arg("write") = false);
+            return a;
+          },
+          "uint64 [num_states, words_per_state], a read-only view")
+      .def_property_readonly(
+          "hstar_int",
+          [](py::object self) {
+            return view(self.cast<const symt::StateSpace&>().hstar(), self);
+          },
+          "int32 h* per state (a view); 2**31 - 1 for dead ends")
+      .def_property_readonly(
+          "hstar",
+          [](const symt::StateSpace& sp) {
+            const auto& h = sp.hstar();
+            py::array_t<double> a(static_cast<py::ssize_t>(h.size()));
+            double* out = a.mutable_data();
+            for (std::size_t i = 0; i < h.size(); ++i) {
+              out[i] = h[i] == symt::kHstarInfinity ? std::numeric_limits<double>::infinity()
+                                                    : static_cast<double>(h[i]);
+            }
+            return a;
+          },
+          "float64 h* per state (a new array); inf for dead ends")
+      .def_property_readonly(
+          "goal_states",
+          [](py::object self) {
+            return view(self.cast<const symt::StateSpace&>().goal_states(), self);
+          })
+      .def_property_readonly("transition_offsets",
+                             [](py::object self) {
+                               return view(
+                                   self.cast<const symt::StateSpace&>().transition_offsets(),
+                                   self);
+                             })
+      .def_property_readonly("transition_actions",
+                             [](py::object self) {
+                               return view(
+                                   self.cast<const symt::StateSpace&>().transition_actions(),
+                                   self);
+                             })
+      .def_property_readonly("transition_targets",
+                             [](py::object self) {
+                               return view(
+                                   self.cast<const symt::StateSpace&>().transition_targets(),
+                                   self);
+                             })
+      .def_property_readonly("layer_offsets",
+                             [](py::object self) {
+                               return view(self.cast<const symt::StateSpace&>().layer_offsets(),
+                                           self);
+                             })
+      .def_property_readonly("layer_states",
+                             [](py::object self) {
+                               return view(self.cast<const symt::StateSpace&>().layer_states(),
+                                           self);
+                             })
+      .def("state_facts",
+           [](const symt::StateSpace& sp, int64_t s) { return copy(sp.state_facts(s)); })
+      .def("successors",
+           [](const symt::StateSpace& sp, int64_t s) {
+             sp.check_state(s);
+             const auto begin = sp.transition_offsets()[static_cast<std::size_t>(s)];
+             const auto end = sp.transition_offsets()[static_cast<std::size_t>(s) + 1];
+             const auto n = static_cast<py::ssize_t>(end - begin);
+             py::array_t<int32_t> actions(n);
+             py::array_t<int32_t> targets(n);
+             for (py::ssize_t i = 0; i < n; ++i) {
+               actions.mutable_data()[i] =
+                   sp.transition_actions()[static_cast<std::size_t>(begin + i)];
+               targets.mutable_data()[i] =
+                   sp.transition_targets()[static_cast<std::size_t>(begin + i)];
+             }
+             return py::make_tuple(actions, targets);
+           })
+      .def("log_num_optimal_plans", &symt::StateSpace::log_num_optimal_plans);
+
+  py::class_<symt::Sampler>(m, "Sampler")
+      .def(py::init<const symt::StateSpace&, uint64_t>(), py::arg("space"), py::arg("seed"),
+           py::keep_alive<1, 2>())
+      .def("sample_state", &symt::Sampler::sample_state)
+      .def("sample_states",
+           [](symt::Sampler& sampler, int64_t n) {
+             if (n < 0) throw std::invalid_argument("n must be non-negative");
+             py::array_t<int32_t> out(static_cast<py::ssize_t>(n));
+             int32_t* data = out.mutable_data();
+             for (int64_t i = 0; i < n; ++i) data[i] = sampler.sample_state();
+             return out;
+           })
+      .def("random_optimal_plan", &symt::Sampler::random_optimal_plan)
+      .def("next_u64", &symt::Sampler::next_u64)
+      .def("bounded", &symt::Sampler::bounded);
+
+  m.def("expand", &expand, py::arg("num_fluents"), py::arg("pre_pos_offsets"),
+        py::arg("pre_pos"), py::arg("pre_neg_offsets"), py::arg("pre_neg"),
+        py::arg("add_offsets"), py::arg("add"), py::arg("del_offsets"), py::arg("del_"),
+        py::arg("init"), py::arg("goal_pos"), py::arg("goal_neg"), py::arg("goal_possible"),
+        py::arg("max_states"), py::arg("max_transitions"), py::arg("max_memory_bytes"),
+        "Expands a grounded task given as flat CSR arrays; returns a StateSpace.");
+}

@@ -1,0 +1,123 @@
+"""The command line as a user meets it: output format, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symt.generators import DOMAINS, domain_file
+from symt.pddl import ground
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+
+
+def symt(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "symt.cli", *map(str, args)], capture_output=True, text=True)
+
+
+def key_values(stdout: str) -> dict[str, str]:
+    return dict(line.split(": ", 1) for line in stdout.strip().splitlines())
+
+
+def gripper_problem(tmp_path: Path, n: int) -> Path:
+    balls = " ".join(f"b{i}" for i in range(n))
+    init = " ".join(f"(ball b{i}) (at b{i} ra)" for i in range(n))
+    goal = " ".join(f"(at b{i} rb)" for i in range(n))
+    path = tmp_path / f"g{n}.pddl"
+    path.write_text(
+        f"(define (problem g{n}) (:domain gripper) (:objects ra rb l r {balls})"
+        f" (:init (room ra) (room rb) (gripper l) (gripper r) (free l) (free r) (at-robby ra) {init})"
+        f" (:goal (and {goal})))"
+    )
+    return path
+
+
+def test_help_lists_every_subcommand():
+    result = symt("--help")
+    assert result.returncode == 0
+    for command in ("ground", "expand", "validate", "generate", "demo"):
+        assert command in result.stdout
+
+
+def test_expand_prints_key_values(tmp_path):
+    result = symt("expand", SHARED / "domains" / "gripper.pddl", gripper_problem(tmp_path, 4))
+    assert result.returncode == 0, result.stderr
+    values = key_values(result.stdout)
+    n = 4
+    assert int(values["states"]) == 2 * (2**n + n * 2**n + n * (n - 1) * 2 ** (n - 2))
+    assert values["hstar_init"] == str(3 * n - 1)
+    assert int(values["transitions"]) > 0 and float(values["seconds"]) >= 0
+
+
+def test_expand_unsolvable_prints_inf(tmp_path):
+    path = tmp_path / "p.pddl"
+    path.write_text(
+        "(define (problem p) (:domain gripper) (:objects ra rb l b) (:init (room ra) (room rb)"
+        " (gripper l) (ball b) (at b ra) (at-robby ra)) (:goal (and (at b rb))))"
+    )
+    values = key_values(symt("expand", SHARED / "domains" / "gripper.pddl", path).stdout)
+    assert values["hstar_init"] == "inf"  # no gripper is free: nothing can be picked
+
+
+def test_state_limit_is_a_one_line_error(tmp_path):
+    result = symt("expand", SHARED / "domains" / "gripper.pddl", gripper_problem(tmp_path, 6), "--max-states", "100")
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("symt: error:") and "100" in lines[0]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("(define (domain d) (:predicates (p)) (:action a :parameters () :effect (p))", "end of file"),
+        ("(define (domain d) (:predicates (p)) (:derived (p) (p)))", "derived predicates"),
+    ],
+)
+def test_bad_pddl_is_a_one_line_error(tmp_path, text, message):
+    domain = tmp_path / "d.pddl"
+    domain.write_text(text)
+    result = symt("ground", domain, domain)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"symt: error: {domain}:1") and message in line
+
+
+def test_unknown_domain_for_generate(tmp_path):
+    result = symt("generate", "sokoban", "--out", tmp_path)
+    assert result.returncode == 2 and "valid domains: blocksworld" in result.stderr
+
+
+def test_generate_writes_parsable_dataset_with_optimal_lengths(tmp_path):
+    result = symt("generate", "gripper", "--out", tmp_path / "g", "--quiet")
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "g" / "manifest.json").read_text())
+    assert {entry["split"] for entry in manifest} == {"train", "validation", "interpolation", "extrapolation"}
+    for entry in manifest:
+        n = entry["size"]
+        if n <= 8:  # expandable under the default manifest limit; h* known in closed form
+            assert entry["optimal_plan_length"] == (3 * n - 1 if n % 2 == 0 else 3 * n), entry
+        elif n >= 20:
+            assert entry["optimal_plan_length"] is None
+        task = ground(tmp_path / "g" / "domain.pddl", tmp_path / "g" / entry["file"])
+        assert len(task.goal_atoms) == n
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_generated_task_parses_and_grounds(tmp_path, domain):
+    from symt.generators import generate_split_tasks
+    from symt.pddl import parse_domain, parse_problem
+
+    parsed_domain = parse_domain(domain_file(domain))
+    tasks = generate_split_tasks(domain, seed=0)
+    for generated in tasks[:: max(1, len(tasks) // 40)]:
+        path = tmp_path / f"{generated.name}.pddl"
+        path.write_text(generated.pddl)
+        problem = parse_problem(path, parsed_domain)
+        assert len(problem.objects) == generated.num_objects
+        if generated.split == "train":
+            assert ground(parsed_domain, problem).goal_atoms
