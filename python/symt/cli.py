@@ -18,7 +18,7 @@ from . import __version__
 from .errors import SymtError
 
 DEFAULT_MAX_STATES = 5_000_000
-MANIFEST_MAX_STATES = 250_000
+MANIFEST_MAX_STATES = 1_000_000
 
 
 def _format_h(value: float) -> str:
