@@ -168,6 +168,103 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dataset_dir(domain_or_dir: str, seed: int, quiet: bool) -> Path:
+    """A generated dataset folder for a paper domain (made on first use), or a given folder."""
+    from .generators import DOMAINS, write_dataset
+
+    path = Path(domain_or_dir)
+    if (path / "manifest.json").exists():
+        return path
+    if domain_or_dir in DOMAINS:
+        target = Path("data") / domain_or_dir
+        if not (target / "manifest.json").exists():
+            write_dataset(domain_or_dir, target, seed=seed, progress=not quiet,
+                          optimal_lengths=None)
+        return target
+    raise SymtError(
+        f"'{domain_or_dir}' is neither a paper domain ({', '.join(DOMAINS)}) nor a dataset folder "
+        "with a manifest.json"
+    )
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from dataclasses import fields
+
+    from .train import TrainConfig, Trainer
+
+    data = _dataset_dir(args.domain, args.data_seed, args.quiet)
+    out = args.out or Path("runs") / f"{Path(data).name}-{args.preset}-s{args.seed}"
+    options = {"data": str(data), "out": str(out)}
+    if args.preset == "paper":
+        options.update(TrainConfig.paper_defaults())
+    known = {f.name for f in fields(TrainConfig)}
+    for key, value in vars(args).items():
+        if key in known and value is not None and key not in ("data", "out"):
+            options[key] = value
+    if args.no_contrastive:
+        options["contrastive"] = False
+    overrides = {}
+    for key in ("d_model", "n_heads", "n_layers", "d_ff", "dropout", "layer_norm"):
+        value = getattr(args, key)
+        if value is not None and value is not False:
+            overrides[key] = value
+    options["model_overrides"] = overrides
+    trainer = Trainer(TrainConfig(**options), resume=args.resume, progress=not args.quiet)
+    print(f"model: {trainer.model.num_parameters():,} parameters on {trainer.device}; "
+          f"{len(trainer.dataset.split('train'))} training tasks; output in {out}", file=sys.stderr)
+    final = trainer.run()
+    print(f"done: step {trainer.step}, validation MSE {final.get('val_mse', float('nan')):.4f}, "
+          f"coverage {final.get('val_coverage', float('nan')):.2f}; best checkpoint {out / 'best.pt'}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .export import export
+
+    meta = export(args.checkpoint, args.output)
+    print(f"wrote {args.output} (domain {meta['domain']}, {len(meta['predicates'])} predicates, "
+          f"vocabulary {meta['vocab_size']}, format version {meta['format_version']})")
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from .export import load_exported
+    from .models import resolve
+    from .pddl import ground, parse_domain, parse_problem
+    from .pddl.validate import validate_plan
+    from .plan import StateEvaluator, greedy_heuristic_guidance
+    from .tokens import Signature, check_vocabulary, encode_task
+
+    start = time.perf_counter()
+    module, meta = load_exported(resolve(args.model))
+    domain = parse_domain(args.domain)
+    problem = parse_problem(args.problem, domain)
+    task = ground(domain, problem)
+    check_vocabulary(len(task.objects), int(meta["vocab_size"]), f"task {args.problem}")
+    encoded = encode_task(task, Signature.from_json(meta), domain)
+    evaluator = StateEvaluator(encoded, module, int(meta["vocab_size"]))
+    result = greedy_heuristic_guidance(task, evaluator, max_steps=args.max_steps)
+    for label in result.labels(task):
+        print(label)
+    check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])
+    seconds = time.perf_counter() - start
+    print(f"; strategy: {args.strategy}; {result.reason}; plan length {len(result.actions)}; "
+          f"evaluations {result.evaluations}; {seconds:.2f} s; validator: {check.reason}", file=sys.stderr)
+    return 0 if result.solved and check.valid else 1
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from .export import load_exported
+    from .models import shipped
+
+    for name, path in shipped().items():
+        _, meta = load_exported(path)
+        size = meta["model"]
+        print(f"{name:<14} {path}  ({meta['domain']}, d_model {size['d_model']}, "
+              f"{size['n_layers']} layers, vocabulary {meta['vocab_size']})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="symt",
@@ -225,6 +322,69 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-train", type=int, default=12, help="expand at most this many training tasks")
     p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("train", help="train SymT-E on a domain's training tasks",
+                       description="Train SymT-E (regression to h* + contrastive loss) on the "
+                       "training split of DOMAIN (a paper domain, generated on first use into "
+                       "data/DOMAIN, or a dataset folder with a manifest.json). Checkpoints, log.csv "
+                       "and curves.png go to --out.")
+    p.add_argument("domain", help="blocksworld, gripper, logistics, visitall, or a dataset folder")
+    p.add_argument("--out", type=Path, help="run folder (default runs/<domain>-<preset>-s<seed>)")
+    p.add_argument("--preset", default="small", help="model size: small (CPU), medium, paper")
+    p.add_argument("--resume", action="store_true", help="continue the interrupted run in --out")
+    p.add_argument("--steps", type=int, help="optimisation steps (default 6000)")
+    p.add_argument("--batch-size", type=int, help="states per batch, before the renamed copy (32)")
+    p.add_argument("--lr", type=float, help="peak learning rate (1e-3; paper preset 1e-4)")
+    p.add_argument("--warmup", type=int, help="linear warm-up steps (200)")
+    p.add_argument("--min-lr", type=float, help="final learning rate of the cosine decay (1e-7)")
+    p.add_argument("--weight-decay", type=float, help="AdamW weight decay (0.1)")
+    p.add_argument("--rename", choices=["rename-one", "rename-both"], help="pair renaming mode (rename-one)")
+    p.add_argument("--no-contrastive", action="store_true", help="MSE only (the paper's ablation)")
+    p.add_argument("--schedule", choices=["after-plateau", "always"],
+                   help="when the contrastive terms start (after-plateau)")
+    p.add_argument("--w-pred", type=float, help="weight of the MSE (1)")
+    p.add_argument("--w-att", type=float, help="weight of L_att (1)")
+    p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
+    p.add_argument("--ramp-steps", type=int, help="steps of the contrastive ramp (1000)")
+    p.add_argument("--eval-every", type=int, help="steps per epoch (validation + checkpoint) (500)")
+    p.add_argument("--coverage-tasks", type=int, help="validation tasks for greedy coverage (30)")
+    p.add_argument("--vocab-size", type=int, help="object vocabulary size (123)")
+    p.add_argument("--seed", type=int, default=0, help="training seed (0)")
+    p.add_argument("--data-seed", type=int, default=0, help="dataset seed when generating (0)")
+    p.add_argument("--device", help="auto (CUDA when present), cpu, cuda, cuda:1")
+    p.add_argument("--threads", type=int, help="torch intra-op threads (default: torch's choice)")
+    p.add_argument("--max-states", type=int, help="expansion limit per task (2,000,000)")
+    p.add_argument("--d-model", type=int, help="override the preset's width")
+    p.add_argument("--n-heads", type=int, help="override the preset's heads")
+    p.add_argument("--n-layers", type=int, help="override the preset's depth (shared layer repeats)")
+    p.add_argument("--d-ff", type=int, help="override the preset's feed-forward width")
+    p.add_argument("--dropout", type=float, help="override the preset's dropout")
+    p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("export", help="write a checkpoint as a TorchScript model for Fast Downward",
+                       description="Script the model of CHECKPOINT and write it with its metadata "
+                       "(symt.json: format version, predicates, vocabulary) to OUTPUT.")
+    p.add_argument("checkpoint", type=Path, help="best.pt or last.pt of a training run")
+    p.add_argument("output", type=Path, help="the model file to write (e.g. gripper.pt)")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("plan", help="generate a plan with a learned model",
+                       description="Generate a plan for PROBLEM with MODEL and print it, one "
+                       "'(action arg ...)' per line, to stdout; statistics go to stderr. Exit 0 only "
+                       "when the plan reaches the goal.")
+    p.add_argument("--model", required=True, help="a shipped model's name (see `symt models`) or a path")
+    p.add_argument("--strategy", choices=["heuristic"], default="heuristic",
+                   help="heuristic: the paper's greedy heuristic guidance (SymT-E)")
+    p.add_argument("--max-steps", type=int, default=500, help="step cap (500, as in the paper)")
+    p.add_argument("domain", type=Path, help="domain PDDL file")
+    p.add_argument("problem", type=Path, help="problem PDDL file")
+    p.set_defaults(func=cmd_plan)
+
+    p = sub.add_parser("models", help="list the shipped pre-trained models",
+                       description="List the pre-trained models shipped with symt and their paths.")
+    p.set_defaults(func=cmd_models)
     return parser
 
 

@@ -1,0 +1,100 @@
+"""TorchScript export: the model file that Fast Downward's ``symt()`` heuristic loads.
+
+Contract, format version 1 (also read by ``fd_plugin/``):
+
+* a TorchScript archive (``torch.jit.save``) whose ``forward(pred, args, mask)`` takes
+  ``pred`` int64 [B, N] (predicate ids: ``0..P-1`` state atoms, ``P..2P-1`` goal atoms),
+  ``args`` int64 [B, N, m] (object tokens ``0..V-1``; ``V`` pads unused argument slots and padded
+  atoms), ``mask`` bool [B, N] (True for real atoms), and returns float32 [B]: the estimated
+  goal distance of each of the B states. Atom order does not matter.
+* an extra file ``symt.json`` in the archive: ``format`` ("symt-heuristic"), ``format_version``,
+  ``domain``, ``predicates`` ([{name, arity}] in id order), ``max_arity`` (m), ``vocab_size`` (V),
+  ``model`` (the architecture) and ``training`` (where it came from).
+
+A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
+domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import torch
+
+from .errors import SymtError
+from .model import ExportedSymTE, ModelConfig, SymTE
+from .tokens import FORMAT, FORMAT_VERSION, check_model_meta
+
+META_FILE = "symt.json"
+
+
+def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
+    path = Path(checkpoint_path)
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    except FileNotFoundError:
+        raise SymtError(f"{path}: checkpoint not found") from None
+    except Exception as error:  # a corrupt or foreign file: torch raises many kinds
+        raise SymtError(f"{path}: not a readable symt checkpoint ({type(error).__name__})") from None
+    if not isinstance(checkpoint, dict) or "model_config" not in checkpoint:
+        raise SymtError(f"{path}: not a symt training checkpoint")
+    model = SymTE(ModelConfig(**checkpoint["model_config"]))
+    model.load_state_dict(checkpoint["model"])
+    model.eval()
+    return model, checkpoint
+
+
+def model_meta(model: SymTE, checkpoint: dict) -> dict:
+    signature = checkpoint["signature"]
+    train = checkpoint.get("train_config", {})
+    history = checkpoint.get("trainer", {}).get("history", [])
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "domain": signature["domain"],
+        "predicates": signature["predicates"],
+        "max_arity": signature["max_arity"],
+        "vocab_size": model.config.vocab_size,
+        "model": model.config.to_dict(),
+        "training": {
+            "preset": train.get("preset"),
+            "seed": train.get("seed"),
+            "steps": checkpoint.get("trainer", {}).get("step"),
+            "rename": train.get("rename"),
+            "contrastive": train.get("contrastive"),
+            "last_epoch": history[-1] if history else None,
+        },
+    }
+
+
+def export(checkpoint_path: str | Path, out_path: str | Path) -> dict:
+    """Script the checkpoint's model and write it with its metadata; returns the metadata."""
+    model, checkpoint = load_checkpoint_model(checkpoint_path)
+    meta = model_meta(model, checkpoint)
+    scripted = torch.jit.script(ExportedSymTE(model).eval())
+    scripted = torch.jit.freeze(scripted)
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    torch.jit.save(scripted, str(tmp), _extra_files={META_FILE: json.dumps(meta, indent=1)})
+    tmp.replace(out)
+    return meta
+
+
+def load_exported(path: str | Path, device: str | torch.device = "cpu") -> tuple[torch.jit.ScriptModule, dict]:
+    """Load an exported model and check its metadata (format and version)."""
+    path = Path(path)
+    if not path.is_file():
+        raise SymtError(f"{path}: model file not found")
+    extra = {META_FILE: ""}
+    try:
+        module = torch.jit.load(str(path), map_location=device, _extra_files=extra)
+    except Exception as error:
+        raise SymtError(f"{path}: not a readable TorchScript model ({type(error).__name__})") from None
+    if not extra[META_FILE]:
+        raise SymtError(f"{path}: TorchScript file without symt metadata ({META_FILE}); export it with `symt export`")
+    meta = json.loads(extra[META_FILE])
+    check_model_meta(meta, str(path))
+    module.eval()
+    return module, meta

@@ -1,0 +1,170 @@
+"""SymT-E: the symmetry-aware heuristic transformer (paper, "Architectures").
+
+* one token per atom: concat(E[pred], E[obj_1..obj_m]) -> one linear layer (no positional
+  encodings, so the output is invariant to atom order);
+* an encoder whose single layer's weights are applied ``n_layers`` times, without layer norm by
+  default;
+* readout: an MLP on the sum over atom tokens of the first ``k`` hidden dimensions of the last
+  layer, giving a scalar h.
+
+``forward(..., return_internals=True)`` also returns every attention map and every layer's first
+``k`` hidden dimensions, which the contrastive loss compares between renamed copies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+
+@dataclass
+class ModelConfig:
+    num_predicates: int
+    """P: state predicates; goal versions take ids P..2P-1."""
+    max_arity: int
+    vocab_size: int = 123
+    d_model: int = 64
+    n_heads: int = 4
+    n_layers: int = 4
+    d_ff: int = 128
+    d_embed: int = 32
+    dropout: float = 0.0
+    k: int = 32
+    readout_hidden: int = 64
+    layer_norm: bool = False
+    target_scale: float = 1.0
+    """The network predicts h / target_scale: a better-conditioned target (see notes/cpu-training)."""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+PRESETS: dict[str, dict] = {
+    # The paper's size (about 7M parameters): for a GPU.
+    "paper": dict(d_model=768, n_heads=12, n_layers=12, d_ff=3072, d_embed=128, dropout=0.1,
+                  readout_hidden=256),
+    # Trains to a useful heuristic on 2 CPU cores within minutes (cpu-training notes: 64/4/4).
+    "small": dict(d_model=64, n_heads=4, n_layers=4, d_ff=128, d_embed=32, dropout=0.0,
+                  readout_hidden=64),
+    # Twice the depth and width of "small", for longer CPU runs.
+    "medium": dict(d_model=128, n_heads=4, n_layers=6, d_ff=256, d_embed=48, dropout=0.0,
+                   readout_hidden=128),
+}
+
+
+class SharedLayer(nn.Module):
+    """Self-attention + feed-forward with residuals; optional (pre-)layer norm."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        d, h = config.d_model, config.n_heads
+        if d % h:
+            raise ValueError(f"d_model {d} is not divisible by n_heads {h}")
+        self.n_heads = h
+        self.head_dim = d // h
+        self.qkv = nn.Linear(d, 3 * d)
+        self.out = nn.Linear(d, d)
+        self.ff1 = nn.Linear(d, config.d_ff)
+        self.ff2 = nn.Linear(config.d_ff, d)
+        self.dropout = nn.Dropout(config.dropout)
+        self.use_norm = config.layer_norm
+        self.norm1 = nn.LayerNorm(d) if config.layer_norm else nn.Identity()
+        self.norm2 = nn.LayerNorm(d) if config.layer_norm else nn.Identity()
+
+    def forward(self, x: Tensor, key_bias: Tensor, need_weights: bool) -> tuple[Tensor, Tensor]:
+        """``key_bias``: [B,1,1,N], 0 for atoms and -inf for padding. Returns (x, attention)."""
+        b, n, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).view(b, n, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        if need_weights:
+            scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + key_bias
+            attention = scores.softmax(dim=-1)
+            context = self.dropout(attention) @ v
+        else:
+            attention = torch.zeros(0, device=x.device)
+            context = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=key_bias, dropout_p=self.dropout.p if self.training else 0.0
+            )
+        x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
+        x = x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
+        return x, attention
+
+
+class SymTE(nn.Module):
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        self.config = config
+        self.k = min(config.k, config.d_model)
+        self.n_layers = config.n_layers
+        self.pred_embedding = nn.Embedding(2 * config.num_predicates, config.d_embed)
+        self.object_embedding = nn.Embedding(config.vocab_size + 1, config.d_embed)  # + padding
+        self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
+        self.layer = SharedLayer(config)
+        self.readout = nn.Sequential(
+            nn.Linear(self.k, config.readout_hidden),
+            nn.GELU(),
+            nn.Linear(config.readout_hidden, 1),
+        )
+        self.register_buffer("target_scale", torch.tensor(float(config.target_scale)))
+
+    def embed(self, pred: Tensor, args: Tensor) -> Tensor:
+        b, n = pred.shape
+        parts = [self.pred_embedding(pred).unsqueeze(2), self.object_embedding(args)]
+        return self.atom_projection(torch.cat(parts, dim=2).reshape(b, n, -1))
+
+    def forward(
+        self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
+    ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
+        """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
+        x = self.embed(pred, args)
+        key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
+        key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
+        attentions: list[Tensor] = []
+        hiddens: list[Tensor] = []
+        for _ in range(self.n_layers):
+            x, attention = self.layer(x, key_bias, return_internals)
+            if return_internals:
+                attentions.append(attention)
+                hiddens.append(x[..., : self.k])
+        pooled = (x[..., : self.k] * mask.unsqueeze(-1).to(x.dtype)).sum(dim=1)
+        h = self.readout(pooled).squeeze(-1) * self.target_scale
+        return h, attentions, hiddens
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+
+def contrastive_terms(
+    attentions: list[Tensor],
+    attentions_renamed: list[Tensor],
+    hiddens: list[Tensor],
+    hiddens_renamed: list[Tensor],
+    mask: Tensor,
+) -> tuple[Tensor, Tensor]:
+    """The paper's L_att and L_hid, averaged over the batch.
+
+    L_att sums (alpha_ij - alpha'_ij)^2 over every attention map (all layers, all heads) and every
+    (query, key) pair of real atoms; L_hid sums ||H^(l)[:k] - H'^(l)[:k]||^2 over layers and real
+    atoms. Token positions correspond between X and X' because only object names differ.
+    """
+    batch = mask.shape[0]
+    pair_mask = (mask[:, None, :, None] & mask[:, None, None, :]).to(attentions[0].dtype)
+    token_mask = mask[..., None].to(hiddens[0].dtype)
+    att = sum(((a - b) ** 2 * pair_mask).sum() for a, b in zip(attentions, attentions_renamed))
+    hid = sum((((a - b) ** 2) * token_mask).sum() for a, b in zip(hiddens, hiddens_renamed))
+    return att / batch, hid / batch
+
+
+class ExportedSymTE(nn.Module):
+    """The inference-only module written to TorchScript: ``forward(pred, args, mask) -> h [B]``."""
+
+    def __init__(self, model: SymTE):
+        super().__init__()
+        self.model = model
+
+    def forward(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        h, _, _ = self.model(pred, args, mask, False)
+        return h

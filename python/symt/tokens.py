@@ -1,0 +1,217 @@
+"""Atom tokens: how a planning state becomes the input of a SymT model.
+
+One token per atom (paper, "Input representation"). An atom ``p(o1, .., on)`` is a row
+``[pred_id, o1, .., on, pad, ..]`` of length ``1 + max_arity``:
+
+* ``pred_id`` in ``0..P-1`` for state atoms (fluent and static) and ``P + i`` for the goal version
+  ``goal_p`` of predicate ``i``;
+* object slots hold object *indices* of the task (``0..n-1``) here, and ``-1`` for padding; the
+  model sees object *tokens* ``0..V-1`` after a renaming (:func:`rename`), padding becomes ``V``.
+
+For typed domains each object also gets one unary static atom ``type:<t>`` per declared type it
+belongs to (its own and their supertypes, ``object`` excluded), so that types are not lost.
+
+The model file's contract with Fast Downward (``symt.json`` inside the TorchScript archive) and the
+task context that the ``fast-downward`` wrapper writes for the plugin are defined here too.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .errors import SymtError
+from .pddl import Domain, GroundTask, ground, parse_domain, parse_problem
+from .pddl.model import ROOT_TYPE
+
+FORMAT = "symt-heuristic"
+FORMAT_VERSION = 1
+TYPE_PREFIX = "type:"
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The predicates a model knows, in id order, and their maximal arity."""
+
+    domain: str
+    predicates: tuple[tuple[str, int], ...]
+
+    @property
+    def max_arity(self) -> int:
+        return max((arity for _, arity in self.predicates), default=0)
+
+    @property
+    def num_predicates(self) -> int:
+        return len(self.predicates)
+
+    def predicate_ids(self) -> dict[str, int]:
+        return {name: i for i, (name, _) in enumerate(self.predicates)}
+
+    def to_json(self) -> dict:
+        return {
+            "domain": self.domain,
+            "predicates": [{"name": n, "arity": a} for n, a in self.predicates],
+            "max_arity": self.max_arity,
+        }
+
+    @staticmethod
+    def from_json(data: dict) -> Signature:
+        return Signature(data["domain"], tuple((p["name"], int(p["arity"])) for p in data["predicates"]))
+
+
+def domain_signature(domain: Domain) -> Signature:
+    """Domain predicates in declaration order, then one ``type:<t>`` per declared type."""
+    predicates = [(name, len(params)) for name, params in domain.predicates.items()]
+    predicates += [(TYPE_PREFIX + t, 1) for t in sorted(domain.supertypes) if t != ROOT_TYPE]
+    return Signature(domain.name, tuple(predicates))
+
+
+@dataclass
+class EncodedTask:
+    """A grounded task in index form, ready to turn states into token rows quickly."""
+
+    task: GroundTask
+    signature: Signature
+    fixed_rows: np.ndarray
+    """[S, 1+m] int64: static atoms, type atoms and goal atoms (the same in every state)."""
+    fluent_rows: np.ndarray
+    """[F, 1+m] int64: the row of each fluent atom, by fluent index."""
+
+    @property
+    def num_objects(self) -> int:
+        return len(self.task.objects)
+
+    def state_rows(self, facts: np.ndarray | list[int]) -> np.ndarray:
+        """Token rows (object indices, -1 padding) of a state given its true fluent indices."""
+        facts = np.asarray(facts, dtype=np.int64)
+        return np.concatenate([self.fluent_rows[facts], self.fixed_rows], axis=0)
+
+
+def encode_task(task: GroundTask, signature: Signature, domain: Domain | None = None) -> EncodedTask:
+    """Index form of ``task``; a clear error when the task does not fit the model's predicates."""
+    ids = signature.predicate_ids()
+    width = 1 + signature.max_arity
+    object_index = {obj: i for i, obj in enumerate(task.objects)}
+    num_predicates = signature.num_predicates
+
+    def row(name: str, args: tuple[str, ...], goal: bool) -> list[int]:
+        if name not in ids:
+            raise SymtError(
+                f"predicate '{name}' of task '{task.problem_name}' is unknown to the model "
+                f"(trained for domain '{signature.domain}')"
+            )
+        arity = signature.predicates[ids[name]][1]
+        if arity != len(args):
+            raise SymtError(f"predicate '{name}' has arity {len(args)} in the task but {arity} in the model")
+        values = [ids[name] + (num_predicates if goal else 0)] + [object_index[a] for a in args]
+        return values + [-1] * (width - len(values))
+
+    fixed = [row(name, args, False) for name, args in task.static_atoms]
+    if domain is not None and domain.supertypes:
+        for obj, obj_type in task.object_types.items():
+            for type_name in sorted(_all_types(domain, obj_type)):
+                fixed.append(row(TYPE_PREFIX + type_name, (obj,), False))
+    fixed += [row(name, args, True) for name, args in task.goal_atoms]
+    fluent = [row(name, args, False) for name, args in task.fluent_atoms]
+    empty = np.zeros((0, width), dtype=np.int64)
+    return EncodedTask(
+        task,
+        signature,
+        np.array(fixed, dtype=np.int64).reshape(-1, width) if fixed else empty,
+        np.array(fluent, dtype=np.int64).reshape(-1, width) if fluent else empty,
+    )
+
+
+def _all_types(domain: Domain, type_name: str) -> set[str]:
+    result: set[str] = set()
+    stack = [type_name]
+    while stack:
+        current = stack.pop()
+        if current == ROOT_TYPE or current in result:
+            continue
+        result.add(current)
+        stack.extend(domain.supertypes.get(current, ()))
+    return result
+
+
+def check_vocabulary(num_objects: int, vocab_size: int, what: str) -> None:
+    if num_objects > vocab_size:
+        raise SymtError(
+            f"{what} has {num_objects} objects but the model's object vocabulary has only "
+            f"{vocab_size} tokens"
+        )
+
+
+def rename(rows: np.ndarray, assignment: np.ndarray, vocab_size: int) -> np.ndarray:
+    """Replace object indices by tokens (``assignment[i]`` for object ``i``), padding by ``V``."""
+    renamed = rows.copy()
+    objects = renamed[:, 1:]
+    pad = objects < 0
+    objects[~pad] = assignment[objects[~pad]]
+    objects[pad] = vocab_size
+    return renamed
+
+
+def collate(batch: list[np.ndarray], vocab_size: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Pad renamed token rows of several states to ``(pred [B,N], args [B,N,m], mask [B,N])``."""
+    width = batch[0].shape[1]
+    longest = max(len(rows) for rows in batch)
+    pred = np.zeros((len(batch), longest), dtype=np.int64)
+    args = np.full((len(batch), longest, width - 1), vocab_size, dtype=np.int64)
+    mask = np.zeros((len(batch), longest), dtype=bool)
+    for i, rows in enumerate(batch):
+        pred[i, : len(rows)] = rows[:, 0]
+        args[i, : len(rows)] = rows[:, 1:]
+        mask[i, : len(rows)] = True
+    return torch.from_numpy(pred), torch.from_numpy(args), torch.from_numpy(mask)
+
+
+def identity_assignment(num_objects: int) -> np.ndarray:
+    """The fixed renaming used at inference (and for X in Rename-One): object i -> token i."""
+    return np.arange(num_objects, dtype=np.int64)
+
+
+# ------------------------------------------------------------------ the Fast Downward task context
+
+def write_task_context(
+    meta: dict, domain_file: str | Path, problem_file: str | Path, out: str | Path
+) -> dict:
+    """Write the JSON the ``symt()`` plugin reads next to the model (see the module docstring).
+
+    ``meta`` is the model's ``symt.json``. Static, type and goal atoms are tokenized here, with the
+    identity renaming; the plugin only adds the fluent atoms it reads from Fast Downward's facts.
+    """
+    check_model_meta(meta, str(out))
+    domain = parse_domain(domain_file)
+    problem = parse_problem(problem_file, domain)
+    task = ground(domain, problem)
+    signature = Signature.from_json(meta)
+    vocab_size = int(meta["vocab_size"])
+    check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")
+    encoded = encode_task(task, signature, domain)
+    fixed = rename(encoded.fixed_rows, identity_assignment(len(task.objects)), vocab_size)
+    context = {
+        "format_version": FORMAT_VERSION,
+        "domain": signature.domain,
+        "objects": {obj: i for i, obj in enumerate(task.objects)},
+        "predicate_ids": signature.predicate_ids(),
+        "fixed_atoms": fixed.tolist(),
+        "max_arity": signature.max_arity,
+        "pad_token": vocab_size,
+    }
+    Path(out).write_text(json.dumps(context))
+    return context
+
+
+def check_model_meta(meta: dict, where: str) -> None:
+    if meta.get("format") != FORMAT:
+        raise SymtError(f"{where}: not a symt heuristic model (format {meta.get('format')!r})")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise SymtError(
+            f"{where}: model format version {meta.get('format_version')} is not supported "
+            f"(this symt reads version {FORMAT_VERSION}); re-export it with `symt export`"
+        )

@@ -1,0 +1,445 @@
+"""Training SymT-E: regression to h* plus the paper's contrastive loss, with safe checkpoints.
+
+Loss: ``w1 * MSE(h, h*) + c(t) * (w2 * L_att + w3 * L_hid)``. ``c(t)`` is the contrastive
+schedule: ``always`` (the paper: 1 from the first step) or ``after-plateau`` (default): 0 until the
+regression has left the mean-prediction plateau (EMA of the training MSE below
+``plateau_fraction * Var(h*)``), then a linear ramp to 1 over ``ramp_steps``. At small scale the
+terms, switched on from step 0, collapse training to predicting the mean h*
+(``shared/notes/cpu-training.md``); the schedule avoids that.
+
+Every ``eval_every`` steps ("an epoch"): validation MSE and both contrastive terms on a fixed
+sample of validation states, greedy-guidance coverage of the validation tasks, a CSV row, and an
+atomic checkpoint (``last.pt``; ``best.pt`` when the paper's criteria improve: coverage first,
+then loss). Batches and dropout depend only on ``(seed, step)``, so ``--resume`` continues an
+interrupted run to the same result as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from .data import Dataset, PairSampler, derive_seed, fixed_validation_batches, load_dataset
+from .errors import SymtError
+from .model import PRESETS, ModelConfig, SymTE, contrastive_terms
+from .plan import StateEvaluator, greedy_heuristic_guidance
+
+CHECKPOINT_VERSION = 1
+
+
+class DivergenceError(SymtError):
+    """Training diverged (NaN, or a loss stuck far above its best); the best checkpoint is kept."""
+
+
+@dataclass
+class TrainConfig:
+    data: str
+    out: str
+    preset: str = "small"
+    vocab_size: int = 123
+    steps: int = 6000
+    batch_size: int = 32
+    lr: float = 1e-3
+    min_lr: float = 1e-7
+    warmup: int = 200
+    weight_decay: float = 0.1
+    beta1: float = 0.9
+    beta2: float = 0.999
+    grad_clip: float = 1.0
+    rename: str = "rename-one"
+    w_pred: float = 1.0
+    w_att: float = 1.0
+    w_hid: float = 1.0
+    contrastive: bool = True
+    schedule: str = "after-plateau"
+    plateau_fraction: float = 0.2
+    ramp_steps: int = 1000
+    eval_every: int = 500
+    val_samples: int = 512
+    coverage_tasks: int = 30
+    max_states: int = 2_000_000
+    seed: int = 0
+    device: str = "auto"
+    threads: int = 0
+    divergence_factor: float = 10.0
+    divergence_patience: int = 3
+    model_overrides: dict = field(default_factory=dict)
+
+    @staticmethod
+    def paper_defaults() -> dict:
+        """The paper's optimisation (Appendix E), for the ``paper`` preset."""
+        return dict(lr=1e-4, warmup=2000, batch_size=64, steps=500_000, eval_every=100_000 // 64)
+
+
+def lr_at(step: int, config: TrainConfig) -> float:
+    """Linear warm-up, then cosine decay to ``min_lr`` at the last step."""
+    if step < config.warmup:
+        return config.lr * (step + 1) / config.warmup
+    progress = (step - config.warmup) / max(1, config.steps - config.warmup)
+    return config.min_lr + 0.5 * (config.lr - config.min_lr) * (1 + math.cos(math.pi * min(1.0, progress)))
+
+
+def pick_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError as error:
+        raise SymtError(f"unknown device '{name}': {error}") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise SymtError("--device cuda requested but no CUDA device is available")
+    return device
+
+
+def save_atomic(obj: object, path: Path) -> None:
+    """torch.save to a temporary file, fsync, then rename over ``path`` (never a torn file)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as handle:
+        torch.save(obj, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+@dataclass
+class EpochRecord:
+    epoch: int
+    step: int
+    lr: float
+    contrastive_weight: float
+    train_mse: float
+    train_att: float
+    train_hid: float
+    val_mse: float
+    val_att: float
+    val_hid: float
+    val_coverage: float
+    samples_per_second: float
+    seconds: float
+
+
+class Trainer:
+    def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
+        self.config = config
+        self.progress = progress
+        self.out = Path(config.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        if config.threads > 0:
+            torch.set_num_threads(config.threads)
+        self.device = pick_device(config.device)
+        if config.preset not in PRESETS:
+            raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
+        if config.schedule not in ("after-plateau", "always"):
+            raise SymtError(f"unknown contrastive schedule '{config.schedule}' (after-plateau, always)")
+
+        self.dataset: Dataset = load_dataset(
+            Path(config.data), splits=("train", "validation"), max_states=config.max_states,
+            vocab_size=config.vocab_size, progress=progress,
+        )
+        mode = config.rename if config.contrastive else "off"
+        self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed)
+        self.val_batches = [
+            b for b in fixed_validation_batches(
+                self.dataset.split("validation"), config.vocab_size, config.seed,
+                config.val_samples, 64)
+        ]
+        if not self.val_batches:  # no expandable validation task: hold out training states
+            self.val_batches = fixed_validation_batches(
+                self.dataset.split("train"), config.vocab_size, config.seed + 1, config.val_samples, 64)
+        mean_h, var_h = self.sampler.hstar_statistics()
+        self.hstar_variance = max(var_h, 1e-6)
+
+        last = self.out / "last.pt"
+        if resume:
+            if not last.exists():
+                raise SymtError(f"--resume: no checkpoint at {last}")
+            checkpoint = torch.load(last, map_location="cpu", weights_only=False)
+            if checkpoint.get("version") != CHECKPOINT_VERSION:
+                raise SymtError(f"{last}: checkpoint version {checkpoint.get('version')} is not supported")
+            saved = checkpoint["train_config"]
+            for key in ("data", "preset", "seed", "batch_size", "steps", "lr", "rename", "contrastive", "schedule"):
+                if saved.get(key) != asdict(config).get(key):
+                    raise SymtError(
+                        f"--resume: option '{key}' differs from the interrupted run "
+                        f"({saved.get(key)!r} there, {asdict(config).get(key)!r} now)"
+                    )
+            self.model_config = ModelConfig(**checkpoint["model_config"])
+        else:
+            if last.exists():
+                raise SymtError(f"{self.out} already holds a training run; pass --resume to continue it "
+                                "or choose another --out")
+            options = dict(PRESETS[config.preset])
+            options.update(config.model_overrides)
+            self.model_config = ModelConfig(
+                num_predicates=self.dataset.signature.num_predicates,
+                max_arity=self.dataset.signature.max_arity,
+                vocab_size=config.vocab_size,
+                target_scale=max(1.0, mean_h),
+                **options,
+            )
+            checkpoint = None
+
+        torch.manual_seed(derive_seed(config.seed, "init"))
+        self.model = SymTE(self.model_config).to(self.device)
+        decay = [p for n, p in self.model.named_parameters() if p.dim() >= 2 and "embedding" not in n]
+        no_decay = [p for n, p in self.model.named_parameters() if not (p.dim() >= 2 and "embedding" not in n)]
+        self.optimizer = torch.optim.AdamW(
+            [{"params": decay, "weight_decay": config.weight_decay},
+             {"params": no_decay, "weight_decay": 0.0}],
+            lr=config.lr, betas=(config.beta1, config.beta2),
+        )
+        self.step = 0
+        self.history: list[dict] = []
+        self.best: tuple[float, float] | None = None  # (-coverage, val_mse)
+        self.best_val_mse = math.inf
+        self.bad_epochs = 0
+        self.ema_mse: float | None = None
+        self.contrastive_start: int | None = 0 if config.schedule == "always" else None
+        if checkpoint is not None:
+            self.model.load_state_dict(checkpoint["model"])
+            self.optimizer.load_state_dict(checkpoint["optimizer"])
+            state = checkpoint["trainer"]
+            self.step = state["step"]
+            self.history = state["history"]
+            self.best = tuple(state["best"]) if state["best"] is not None else None
+            self.best_val_mse = state["best_val_mse"]
+            self.bad_epochs = state["bad_epochs"]
+            self.ema_mse = state["ema_mse"]
+            self.contrastive_start = state["contrastive_start"]
+
+    # ------------------------------------------------------------------ schedule and one step
+
+    def contrastive_weight(self, step: int) -> float:
+        if not self.config.contrastive or self.contrastive_start is None:
+            return 0.0
+        if self.config.schedule == "always":
+            return 1.0
+        return min(1.0, (step - self.contrastive_start + 1) / max(1, self.config.ramp_steps))
+
+    def train_step(self, step: int) -> tuple[float, float, float]:
+        config = self.config
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr_at(step, config)
+        batch = self.sampler.batch(step, config.batch_size).to(self.device)
+        torch.manual_seed(derive_seed(config.seed, "dropout", step))
+        self.model.train()
+        weight = self.contrastive_weight(step)
+        att = hid = torch.zeros((), device=self.device)
+        if batch.renamed is not None:
+            pred = torch.cat([batch.pred, batch.renamed[0]])
+            args = torch.cat([batch.args, batch.renamed[1]])
+            mask = torch.cat([batch.mask, batch.renamed[2]])
+            h, attentions, hiddens = self.model(pred, args, mask, return_internals=weight > 0)
+            mse = F.mse_loss(h, torch.cat([batch.target, batch.target]))
+            if weight > 0:
+                b = batch.pred.shape[0]
+                att, hid = contrastive_terms(
+                    [a[:b] for a in attentions], [a[b:] for a in attentions],
+                    [x[:b] for x in hiddens], [x[b:] for x in hiddens], batch.mask)
+        else:
+            h, _, _ = self.model(batch.pred, batch.args, batch.mask)
+            mse = F.mse_loss(h, batch.target)
+        loss = config.w_pred * mse + weight * (config.w_att * att + config.w_hid * hid)
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        if config.grad_clip > 0:
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.grad_clip)
+        self.optimizer.step()
+        mse_value = float(mse.detach())
+        if not math.isfinite(float(loss.detach())):
+            raise DivergenceError(f"training diverged at step {step}: the loss is {float(loss)}")
+        self.ema_mse = mse_value if self.ema_mse is None else 0.98 * self.ema_mse + 0.02 * mse_value
+        if (self.contrastive_start is None and config.contrastive and step >= 50
+                and self.ema_mse < config.plateau_fraction * self.hstar_variance):
+            self.contrastive_start = step + 1
+        return mse_value, float(att.detach()), float(hid.detach())
+
+    # ------------------------------------------------------------------ evaluation
+
+    @torch.no_grad()
+    def validation_losses(self) -> tuple[float, float, float]:
+        self.model.eval()
+        mse_sum = att_sum = hid_sum = 0.0
+        count = 0
+        rng = np.random.default_rng(derive_seed(self.config.seed, "val-rename"))
+        for batch in self.val_batches:
+            batch = batch.to(self.device)
+            h, attentions, hiddens = self.model(batch.pred, batch.args, batch.mask, return_internals=True)
+            # A second, fixed renaming of the same states measures name sensitivity (L_att, L_hid).
+            args = batch.args.clone()
+            perm = torch.from_numpy(rng.permutation(self.config.vocab_size)).to(self.device)
+            real = args < self.config.vocab_size
+            args[real] = perm[args[real]]
+            _, attentions2, hiddens2 = self.model(batch.pred, args, batch.mask, return_internals=True)
+            att, hid = contrastive_terms(attentions, attentions2, hiddens, hiddens2, batch.mask)
+            n = batch.pred.shape[0]
+            mse_sum += float(F.mse_loss(h, batch.target, reduction="sum"))
+            att_sum += float(att) * n
+            hid_sum += float(hid) * n
+            count += n
+        return mse_sum / count, att_sum / count, hid_sum / count
+
+    def coverage(self, split: str = "validation", limit: int | None = None) -> float:
+        tasks = self.dataset.split(split)[: limit or self.config.coverage_tasks]
+        if not tasks:
+            return float("nan")
+        self.model.eval()
+        solved = 0
+
+        def evaluate(pred: torch.Tensor, args: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+            return self.model(pred, args, mask)[0]
+
+        for data in tasks:
+            evaluator = StateEvaluator(data.encoded, evaluate, self.config.vocab_size, self.device)
+            solved += greedy_heuristic_guidance(data.task, evaluator).solved
+        return solved / len(tasks)
+
+    # ------------------------------------------------------------------ checkpoints
+
+    def checkpoint(self) -> dict:
+        return {
+            "version": CHECKPOINT_VERSION,
+            "model": self.model.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "model_config": self.model_config.to_dict(),
+            "train_config": asdict(self.config),
+            "signature": self.dataset.signature.to_json(),
+            "trainer": {
+                "step": self.step,
+                "history": self.history,
+                "best": list(self.best) if self.best is not None else None,
+                "best_val_mse": self.best_val_mse,
+                "bad_epochs": self.bad_epochs,
+                "ema_mse": self.ema_mse,
+                "contrastive_start": self.contrastive_start,
+            },
+        }
+
+    def write_log(self) -> None:
+        path = self.out / "log.csv"
+        names = [f.name for f in fields(EpochRecord)]
+        tmp = path.with_name("log.csv.tmp")
+        with open(tmp, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=names)
+            writer.writeheader()
+            writer.writerows(self.history)
+        os.replace(tmp, path)
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> dict:
+        config = self.config
+        sums = np.zeros(3)
+        counted = 0
+        epoch_start = time.perf_counter()
+        steps_in_epoch = 0
+        bar = tqdm(total=config.steps, initial=self.step, desc="training", unit="step",
+                   disable=not self.progress, dynamic_ncols=True)
+        try:
+            while self.step < config.steps:
+                mse, att, hid = self.train_step(self.step)
+                sums += (mse, att, hid)
+                counted += 1
+                steps_in_epoch += 1
+                self.step += 1
+                bar.update(1)
+                if self.step % 20 == 0:
+                    bar.set_postfix(mse=f"{sums[0] / counted:.3f}", c=f"{self.contrastive_weight(self.step):.2f}")
+                if self.step % config.eval_every == 0 or self.step == config.steps:
+                    seconds = time.perf_counter() - epoch_start
+                    self.end_epoch(sums / max(1, counted), steps_in_epoch, seconds)
+                    sums[:] = 0
+                    counted = steps_in_epoch = 0
+                    epoch_start = time.perf_counter()
+        except KeyboardInterrupt:
+            bar.close()
+            save_atomic(self.checkpoint(), self.out / "last.pt")
+            raise SymtError(
+                f"interrupted at step {self.step}; continue with `symt train ... --resume --out {self.out}`"
+            ) from None
+        bar.close()
+        self.plot()
+        return self.history[-1] if self.history else {}
+
+    def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        val_mse, val_att, val_hid = self.validation_losses()
+        coverage = self.coverage()
+        record = EpochRecord(
+            epoch=len(self.history) + 1, step=self.step, lr=lr_at(self.step - 1, self.config),
+            contrastive_weight=self.contrastive_weight(self.step - 1),
+            train_mse=float(train[0]), train_att=float(train[1]), train_hid=float(train[2]),
+            val_mse=val_mse, val_att=val_att, val_hid=val_hid, val_coverage=coverage,
+            samples_per_second=steps * self.config.batch_size / max(seconds, 1e-9), seconds=seconds,
+        )
+        self.history.append(asdict(record))
+        if self.progress:
+            tqdm.write(
+                f"epoch {record.epoch} step {record.step}: train mse {record.train_mse:.3f} "
+                f"val mse {val_mse:.3f} L_att {val_att:.3g} L_hid {val_hid:.3g} "
+                f"coverage {coverage:.2f} c={record.contrastive_weight:.2f}"
+            )
+        diverged = not math.isfinite(val_mse)
+        if math.isfinite(val_mse) and val_mse > self.config.divergence_factor * self.best_val_mse:
+            self.bad_epochs += 1
+        else:
+            self.bad_epochs = 0
+        self.best_val_mse = min(self.best_val_mse, val_mse) if math.isfinite(val_mse) else self.best_val_mse
+        key = (-(coverage if math.isfinite(coverage) else 0.0), val_mse)
+        checkpoint = self.checkpoint()
+        if not diverged and (self.best is None or key < self.best):
+            self.best = key
+            checkpoint["trainer"]["best"] = list(key)
+            save_atomic(checkpoint, self.out / "best.pt")
+        save_atomic(checkpoint, self.out / "last.pt")
+        self.write_log()
+        if diverged or self.bad_epochs >= self.config.divergence_patience:
+            self.plot()
+            raise DivergenceError(
+                f"training diverged at step {self.step} (validation MSE {val_mse:.3g}, best "
+                f"{self.best_val_mse:.3g}); the best checkpoint is {self.out / 'best.pt'}"
+            )
+
+    def plot(self) -> Path | None:
+        """Loss curves and the contrastive terms per epoch, as a PNG next to the CSV."""
+        if not self.history:
+            return None
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        steps = [r["step"] for r in self.history]
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+        axes[0].plot(steps, [r["train_mse"] for r in self.history], label="train MSE")
+        axes[0].plot(steps, [r["val_mse"] for r in self.history], label="validation MSE")
+        axes[0].set_yscale("log")
+        axes[0].set_title("regression loss")
+        axes[1].plot(steps, [r["val_att"] for r in self.history], label="validation L_att")
+        axes[1].plot(steps, [r["val_hid"] for r in self.history], label="validation L_hid")
+        axes[1].plot(steps, [r["train_att"] for r in self.history], "--", label="train L_att")
+        axes[1].plot(steps, [r["train_hid"] for r in self.history], "--", label="train L_hid")
+        axes[1].set_yscale("symlog", linthresh=1e-3)
+        axes[1].set_title("contrastive terms (renaming sensitivity)")
+        axes[2].plot(steps, [r["val_coverage"] for r in self.history], label="greedy coverage")
+        axes[2].plot(steps, [r["contrastive_weight"] for r in self.history], ":", label="contrastive weight")
+        axes[2].set_ylim(-0.05, 1.05)
+        axes[2].set_title("validation coverage")
+        for axis in axes:
+            axis.set_xlabel("step")
+            axis.legend()
+            axis.grid(alpha=0.3)
+        fig.suptitle(f"SymT-E on {self.dataset.signature.domain} ({self.config.preset}, {self.config.rename})")
+        fig.tight_layout()
+        path = self.out / "curves.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        return path
