@@ -18,6 +18,7 @@ domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import torch
@@ -72,8 +73,11 @@ def export(checkpoint_path: str | Path, out_path: str | Path) -> dict:
     """Script the checkpoint's model and write it with its metadata; returns the metadata."""
     model, checkpoint = load_checkpoint_model(checkpoint_path)
     meta = model_meta(model, checkpoint)
-    scripted = torch.jit.script(ExportedSymTE(model).eval())
-    scripted = torch.jit.freeze(scripted)
+    with warnings.catch_warnings():
+        # TorchScript is deprecated in favour of torch.export, but it is what libtorch loads
+        # from C++ without a compiler toolchain at run time: the Fast Downward plugin needs it.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        scripted = torch.jit.freeze(torch.jit.script(ExportedSymTE(model).eval()))
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")

@@ -78,7 +78,8 @@ class SharedLayer(nn.Module):
     def forward(self, x: Tensor, key_bias: Tensor, need_weights: bool) -> tuple[Tensor, Tensor]:
         """``key_bias``: [B,1,1,N], 0 for atoms and -inf for padding. Returns (x, attention)."""
         b, n, d = x.shape
-        q, k, v = self.qkv(self.norm1(x)).view(b, n, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        qkv = self.qkv(self.norm1(x)).view(b, n, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
         if need_weights:
             scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + key_bias
             attention = scores.softmax(dim=-1)

@@ -2,7 +2,9 @@
 
 ``heuristic``: greedy heuristic guidance for SymT-E: from the current state apply the applicable
 action whose successor has the lowest predicted h (ties: the first action in the task's order),
-no backtracking, at most 500 steps. The plan-generation strategies of SymT-ED plug in beside it.
+no backtracking, at most 500 steps. One deviation from the paper's pseudo-code: actions whose
+successor *is* the current state (e.g. Gripper's ``(move rooma rooma)``, allowed by the domain) are
+skipped. Picking one can never make progress and, being deterministic, would repeat it forever. The plan-generation strategies of SymT-ED plug in beside it.
 """
 
 from __future__ import annotations
@@ -72,10 +74,16 @@ def greedy_heuristic_guidance(
     while not task.is_goal(state):
         if len(plan) >= max_steps:
             return PlanResult(plan, False, f"step limit ({max_steps}) reached", evaluator.count)
-        applicable = [i for i, a in enumerate(task.actions) if task.applicable(a, state)]
+        applicable = []
+        successors = []
+        for index, action in enumerate(task.actions):
+            if task.applicable(action, state):
+                successor = task.apply(action, state)
+                if successor != state:
+                    applicable.append(index)
+                    successors.append(successor)
         if not applicable:
             return PlanResult(plan, False, "dead end: no applicable action", evaluator.count)
-        successors = [task.apply(task.actions[i], state) for i in applicable]
         values = evaluator(successors)
         best = int(np.argmin(values))
         plan.append(applicable[best])

@@ -255,8 +255,11 @@ class Trainer:
             torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.grad_clip)
         self.optimizer.step()
         mse_value = float(mse.detach())
-        if not math.isfinite(float(loss.detach())):
-            raise DivergenceError(f"training diverged at step {step}: the loss is {float(loss)}")
+        loss_value = float(loss.detach())
+        if not math.isfinite(loss_value):
+            raise DivergenceError(
+                f"training diverged at step {step}: the loss is {loss_value}; the best checkpoint "
+                f"is {self.out / 'best.pt'}")
         self.ema_mse = mse_value if self.ema_mse is None else 0.98 * self.ema_mse + 0.02 * mse_value
         if (self.contrastive_start is None and config.contrastive and step >= 50
                 and self.ema_mse < config.plateau_fraction * self.hstar_variance):
@@ -336,8 +339,10 @@ class Trainer:
 
     # ------------------------------------------------------------------ the loop
 
-    def run(self) -> dict:
+    def run(self, stop_at: int | None = None) -> dict:
+        """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint)."""
         config = self.config
+        end = config.steps if stop_at is None else min(stop_at, config.steps)
         sums = np.zeros(3)
         counted = 0
         epoch_start = time.perf_counter()
@@ -345,7 +350,7 @@ class Trainer:
         bar = tqdm(total=config.steps, initial=self.step, desc="training", unit="step",
                    disable=not self.progress, dynamic_ncols=True)
         try:
-            while self.step < config.steps:
+            while self.step < end:
                 mse, att, hid = self.train_step(self.step)
                 sums += (mse, att, hid)
                 counted += 1
@@ -354,7 +359,7 @@ class Trainer:
                 bar.update(1)
                 if self.step % 20 == 0:
                     bar.set_postfix(mse=f"{sums[0] / counted:.3f}", c=f"{self.contrastive_weight(self.step):.2f}")
-                if self.step % config.eval_every == 0 or self.step == config.steps:
+                if self.step % config.eval_every == 0 or self.step in (config.steps, end):
                     seconds = time.perf_counter() - epoch_start
                     self.end_epoch(sums / max(1, counted), steps_in_epoch, seconds)
                     sums[:] = 0

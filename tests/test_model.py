@@ -1,0 +1,263 @@
+"""SymT-E: invariances, the contrastive terms, export round trip, training, resume, divergence."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from symt.data import PairSampler, load_dataset
+from symt.errors import SymtError
+from symt.export import export, load_exported
+from symt.model import ModelConfig, SymTE, contrastive_terms
+from symt.pddl import ground, parse_domain
+from symt.tokens import collate, domain_signature, encode_task, identity_assignment, rename
+from symt.train import DivergenceError, TrainConfig, Trainer
+
+TINY = {"d_model": 16, "n_heads": 2, "n_layers": 2, "d_ff": 32, "d_embed": 8, "readout_hidden": 16}
+
+
+def tiny_model(seed: int = 0, **overrides) -> SymTE:
+    torch.manual_seed(seed)
+    config = ModelConfig(num_predicates=7, max_arity=2, vocab_size=20, **{**TINY, "k": 8, **overrides})
+    return SymTE(config).eval()
+
+
+def random_batch(rng: np.random.Generator, sizes: list[int], vocab: int = 20):
+    rows = []
+    for n in sizes:
+        preds = rng.integers(0, 14, size=(n, 1))
+        args = rng.integers(0, vocab, size=(n, 2))
+        args[rng.random((n, 2)) < 0.3] = -1
+        rows.append(rename(np.concatenate([preds, args], axis=1), np.arange(vocab), vocab))
+    return rows
+
+
+def test_atom_order_does_not_matter():
+    model = tiny_model()
+    rng = np.random.default_rng(0)
+    rows = random_batch(rng, [9, 5, 12])
+    shuffled = [r[rng.permutation(len(r))] for r in rows]
+    with torch.no_grad():
+        a = model(*collate(rows, 20))[0]
+        b = model(*collate(shuffled, 20))[0]
+    assert torch.allclose(a, b, atol=1e-5)
+
+
+def test_padding_does_not_change_a_state_value():
+    model = tiny_model()
+    rows = random_batch(np.random.default_rng(1), [4, 30])
+    with torch.no_grad():
+        together = model(*collate(rows, 20))[0]
+        alone = model(*collate(rows[:1], 20))[0]
+    assert abs(float(together[0]) - float(alone[0])) < 1e-5
+
+
+def test_contrastive_terms_match_the_definition():
+    model = tiny_model(dropout=0.0)
+    rng = np.random.default_rng(2)
+    rows = random_batch(rng, [6, 6])
+    pred, args, mask = collate(rows, 20)
+    with torch.no_grad():
+        _, att, hid = model(pred, args, mask, return_internals=True)
+        zero_att, zero_hid = contrastive_terms(att, att, hid, hid, mask)
+        assert float(zero_att) == 0 and float(zero_hid) == 0
+        perm = torch.from_numpy(rng.permutation(20))
+        renamed = args.clone()
+        real = renamed < 20
+        renamed[real] = perm[renamed[real]]
+        _, att2, hid2 = model(pred, renamed, mask, return_internals=True)
+        l_att, l_hid = contrastive_terms(att, att2, hid, hid2, mask)
+    manual_att = sum(((a - b) ** 2).sum() for a, b in zip(att, att2)) / 2
+    manual_hid = sum(((a - b) ** 2).sum() for a, b in zip(hid, hid2)) / 2
+    assert len(att) == 2 and att[0].shape == (2, 2, 6, 6)  # every layer, every head
+    assert hid[0].shape == (2, 6, 8)  # first k dims
+    assert torch.allclose(l_att, manual_att) and torch.allclose(l_hid, manual_hid)
+    assert float(l_att) > 0 and float(l_hid) > 0
+
+
+def test_tokens_of_a_gripper_state(gripper_dataset):
+    domain = parse_domain(gripper_dataset / "domain.pddl")
+    task = ground(domain, gripper_dataset / "train" / "gripper-train-n2-0.pddl")
+    signature = domain_signature(domain)
+    encoded = encode_task(task, signature, domain)
+    rows = encoded.state_rows(list(task.init))
+    p = signature.num_predicates
+    # init: at-robby, 2 x at, 2 x free = 5 fluents; statics: 2 rooms, 2 balls, 2 grippers; 2 goals
+    assert len(rows) == 5 + 6 + 2
+    goal_rows = rows[rows[:, 0] >= p]
+    assert len(goal_rows) == 2 and set(goal_rows[:, 0]) == {p + signature.predicate_ids()["at"]}
+    assert (rows[:, 1:] < len(task.objects)).all()
+
+
+def test_type_atoms_for_typed_domains():
+    ipc = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning" / "ferry"
+    domain = parse_domain(ipc / "domain.pddl")
+    signature = domain_signature(domain)
+    assert ("type:car", 1) in signature.predicates and ("type:location", 1) in signature.predicates
+    problem = min((ipc / "training" / "easy").glob("*.pddl"), key=lambda p: p.stat().st_size)
+    task = ground(domain, problem)
+    encoded = encode_task(task, signature, domain)
+    type_ids = {i for name, i in signature.predicate_ids().items() if name.startswith("type:")}
+    assert sum(int(r[0]) in type_ids for r in encoded.fixed_rows) == len(task.objects)
+
+
+def test_vocabulary_overflow_names_both_numbers(gripper_dataset):
+    with pytest.raises(SymtError, match="has 10 objects but the model's object vocabulary has only 8"):
+        load_dataset(gripper_dataset, splits=("interpolation",), vocab_size=8, progress=False)
+
+
+def test_pair_sampler_is_deterministic_and_pairs_correspond(gripper_dataset):
+    data = load_dataset(gripper_dataset, progress=False, vocab_size=20)
+    sampler = PairSampler(data.split("train"), 20, "rename-one", seed=3)
+    a, b = sampler.batch(5, 16), sampler.batch(5, 16)
+    assert torch.equal(a.args, b.args) and torch.equal(a.target, b.target)
+    assert not torch.equal(sampler.batch(6, 16).args, a.args)
+    assert a.renamed is not None
+    # Same predicates and mask at the same positions; object tokens differ by a bijection.
+    assert torch.equal(a.pred, a.renamed[0]) and torch.equal(a.mask, a.renamed[2])
+    for i in range(16):
+        pairs = {(int(x), int(y)) for x, y in zip(a.args[i].flatten(), a.renamed[1][i].flatten())}
+        assert len({x for x, _ in pairs}) == len(pairs) == len({y for _, y in pairs})
+    assert (a.target >= 0).all()
+
+
+def config_for(dataset: Path, out: Path, **overrides) -> TrainConfig:
+    options = dict(data=str(dataset), out=str(out), steps=40, eval_every=20, batch_size=8,
+                   warmup=5, vocab_size=20, val_samples=32, coverage_tasks=1, threads=1,
+                   model_overrides=dict(TINY), device="cpu")
+    options.update(overrides)
+    return TrainConfig(**options)
+
+
+def test_resume_reaches_the_same_weights(gripper_dataset, tmp_path):
+    straight = Trainer(config_for(gripper_dataset, tmp_path / "a", schedule="always"), progress=False)
+    straight.run()
+    # Stop after 20 of 40 steps (as an interruption would), then continue in a fresh trainer.
+    Trainer(config_for(gripper_dataset, tmp_path / "b", schedule="always"), progress=False).run(stop_at=20)
+    resumed = Trainer(config_for(gripper_dataset, tmp_path / "b", schedule="always"), resume=True, progress=False)
+    assert resumed.step == 20
+    resumed.run()
+    for key, value in straight.model.state_dict().items():
+        assert torch.equal(value, resumed.model.state_dict()[key]), key
+    log = (tmp_path / "b" / "log.csv").read_text().splitlines()
+    assert len(log) == 1 + 2 and log[0].startswith("epoch,step,lr,contrastive_weight")
+    assert (tmp_path / "b" / "curves.png").stat().st_size > 1000
+    assert not list((tmp_path / "b").glob("*.tmp"))
+
+
+def test_existing_run_needs_resume_and_resume_checks_options(gripper_dataset, tmp_path):
+    Trainer(config_for(gripper_dataset, tmp_path / "r", steps=20), progress=False).run()
+    with pytest.raises(SymtError, match="already holds a training run"):
+        Trainer(config_for(gripper_dataset, tmp_path / "r"), progress=False)
+    with pytest.raises(SymtError, match="option 'seed' differs"):
+        Trainer(config_for(gripper_dataset, tmp_path / "r", seed=9), resume=True, progress=False)
+
+
+def test_divergence_is_reported_and_best_checkpoint_survives(gripper_dataset, tmp_path):
+    trainer = Trainer(config_for(gripper_dataset, tmp_path / "d", steps=60, lr=1e-3), progress=False)
+    trainer.run(stop_at=20)
+    best_before = (tmp_path / "d" / "best.pt").read_bytes()
+    trainer.config.lr = 1e30  # blows up
+    trainer.config.grad_clip = 0.0
+    with pytest.raises(DivergenceError, match="diverged"):
+        trainer.run()
+    assert (tmp_path / "d" / "best.pt").read_bytes() == best_before
+
+
+def test_training_learns_gripper_heuristic(gripper_dataset, tmp_path):
+    """A few hundred steps bring the training MSE far below the variance of h* (the mean
+    plateau: MSE = variance) and cut the validation MSE (5 balls, larger than any training task) several-fold."""
+    config = config_for(gripper_dataset, tmp_path / "l", steps=800, eval_every=400, batch_size=16,
+                        lr=3e-3, warmup=20, contrastive=False, model_overrides={})
+    trainer = Trainer(config, progress=False)
+    _, variance = trainer.sampler.hstar_statistics()
+    untrained_val_mse = trainer.validation_losses()[0]
+    final = trainer.run()
+    assert final["train_mse"] < 0.5 * variance, (final, variance)
+    assert final["val_mse"] < untrained_val_mse / 3, (final, untrained_val_mse)
+
+
+@pytest.fixture(scope="module")
+def exported(gripper_dataset, tmp_path_factory):
+    out = tmp_path_factory.mktemp("export")
+    Trainer(config_for(gripper_dataset, out / "run", steps=20), progress=False).run()
+    export(out / "run" / "best.pt", out / "model.pt")
+    return out
+
+
+def test_export_matches_python_model(exported):
+    from symt.export import load_checkpoint_model
+
+    module, meta = load_exported(exported / "model.pt")
+    model, _ = load_checkpoint_model(exported / "run" / "best.pt")
+    assert meta["format_version"] == 1 and meta["domain"] == "gripper"
+    assert [p["name"] for p in meta["predicates"]][:3] == ["room", "ball", "gripper"]
+    rng = np.random.default_rng(4)
+    rows = []
+    for n in (11, 7, 20):
+        r = random_batch(rng, [n], vocab=20)[0]
+        r[:, 0] = rng.integers(0, 2 * len(meta["predicates"]), size=n)
+        rows.append(r)
+    batch = collate(rows, 20)
+    with torch.no_grad():
+        ours = model(*batch)[0]
+        theirs = module(*batch)
+        permuted = [r[rng.permutation(len(r))] for r in rows]
+        theirs_permuted = module(*collate(permuted, 20))
+    assert torch.allclose(ours, theirs, atol=1e-5)
+    assert torch.allclose(theirs, theirs_permuted, atol=1e-5)
+
+
+def test_loading_bad_models_fails_clearly(exported, tmp_path):
+    with pytest.raises(SymtError, match="model file not found"):
+        load_exported(tmp_path / "missing.pt")
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"not a zip archive")
+    with pytest.raises(SymtError, match="not a readable TorchScript model"):
+        load_exported(corrupt)
+    # Same model, metadata of a future version.
+    future = tmp_path / "future.pt"
+    with zipfile.ZipFile(exported / "model.pt") as src, zipfile.ZipFile(future, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename.endswith("extra/symt.json"):
+                meta = json.loads(data)
+                meta["format_version"] = 99
+                data = json.dumps(meta).encode()
+            dst.writestr(item, data)
+    with pytest.raises(SymtError, match="format version 99 is not supported"):
+        load_exported(future)
+
+
+def test_plan_command_prints_a_validated_plan_or_fails_cleanly(exported, gripper_dataset):
+    from symt.plan import StateEvaluator, greedy_heuristic_guidance
+
+    module, meta = load_exported(exported / "model.pt")
+    domain = parse_domain(gripper_dataset / "domain.pddl")
+    task = ground(domain, gripper_dataset / "train" / "gripper-train-n2-0.pddl")
+    from symt.tokens import Signature
+
+    encoded = encode_task(task, Signature.from_json(meta), domain)
+    result = greedy_heuristic_guidance(task, StateEvaluator(encoded, module, 20), max_steps=30)
+    assert result.solved or result.reason == "step limit (30) reached"
+    assert len(result.actions) <= 30
+    cli = subprocess.run(
+        [sys.executable, "-m", "symt.cli", "plan", "--model", str(exported / "model.pt"),
+         str(gripper_dataset / "domain.pddl"), str(gripper_dataset / "train" / "gripper-train-n2-0.pddl")],
+        capture_output=True, text=True)
+    assert cli.returncode in (0, 1) and "Traceback" not in cli.stderr
+    assert "; strategy: heuristic;" in cli.stderr
+    lines = cli.stdout.strip().splitlines()
+    assert all(line.startswith("(") and line.endswith(")") for line in lines)
+    assert (cli.returncode == 0) == ("goal reached" in cli.stderr)
+
+
+def test_identity_assignment_is_used_at_inference():
+    assert identity_assignment(4).tolist() == [0, 1, 2, 3]
