@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Trains the shipped SymT-E models (small preset) and the no-contrastive ablation for Gripper.
+# The exact commands behind python/symt/models/*.pt; see benchmarks/results/shipped_models.md.
+# Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/train_shipped_models.sh [domain ...]
+set -uo pipefail
+symt=${SYMT:-.venv/bin/symt}
+runs=${RUNS:-runs}
+limit=${TIME_LIMIT:-0}           # seconds per run (0: none); a killed run keeps its last checkpoint
+threads=${THREADS:-1}
+domains=("$@")
+[ ${#domains[@]} -gt 0 ] || domains=(gripper blocksworld logistics visitall gripper-nocl)
+
+declare -A extra=(
+  [gripper]="--steps 12000 --lr 1e-3"
+  [blocksworld]="--steps 16000 --lr 5e-4"
+  [logistics]="--steps 12000 --lr 1e-3"
+  [visitall]="--steps 12000 --lr 1e-3"
+  [gripper-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
+)
+mkdir -p "$runs"
+pids=()
+for name in "${domains[@]}"; do
+  domain=${name%-nocl}
+  cmd="$symt train $domain --preset small --seed 0 --eval-every 1000 --threads $threads --quiet --out $runs/$name ${extra[$name]}"
+  echo "[train] $cmd"
+  if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
+  ( start=$(date +%s); $cmd > "$runs/$name.log" 2>&1; rc=$?
+    echo "[train] $name exit $rc after $(( $(date +%s) - start )) s" | tee -a "$runs/$name.log" ) &
+  pids+=($!)
+done
+wait "${pids[@]}"
