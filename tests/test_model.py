@@ -261,3 +261,25 @@ def test_plan_command_prints_a_validated_plan_or_fails_cleanly(exported, gripper
 
 def test_identity_assignment_is_used_at_inference():
     assert identity_assignment(4).tolist() == [0, 1, 2, 3]
+
+
+def test_two_process_ddp_training_with_torchrun(gripper_dataset, tmp_path):
+    """torchrun + DDP (gloo on CPU): both ranks train, rank 0 writes the log and checkpoints."""
+    torchrun = Path(sys.executable).parent / "torchrun"
+    if not torchrun.exists():
+        pytest.skip("torchrun is not installed next to this Python")
+    out = tmp_path / "ddp"
+    result = subprocess.run(
+        [str(torchrun), "--nproc_per_node=2", "--master_port=29517", "-m", "symt.cli", "train",
+         str(gripper_dataset), "--out", str(out), "--steps", "20", "--eval-every", "10",
+         "--batch-size", "8", "--device", "cpu", "--threads", "1", "--quiet", "--vocab-size", "20",
+         "--d-model", "16", "--n-heads", "2", "--n-layers", "2", "--d-ff", "32", "--coverage-tasks", "1"],
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    log = (out / "log.csv").read_text().splitlines()
+    assert len(log) == 3
+    import csv
+
+    rows = list(csv.DictReader(log))
+    assert rows[-1]["step"] == "20"
+    assert (out / "best.pt").exists()

@@ -135,7 +135,20 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         if config.threads > 0:
             torch.set_num_threads(config.threads)
+        # Multi-GPU: launched by torchrun (WORLD_SIZE > 1), one process per device, DDP.
+        self.world_size = int(os.environ.get("WORLD_SIZE", "1"))
+        self.rank = int(os.environ.get("RANK", "0"))
         self.device = pick_device(config.device)
+        if self.world_size > 1:
+            import torch.distributed as dist
+
+            if self.device.type == "cuda":
+                self.device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+                torch.cuda.set_device(self.device)
+            if not dist.is_initialized():
+                dist.init_process_group("nccl" if self.device.type == "cuda" else "gloo")
+        self.is_main = self.rank == 0
+        progress = progress and self.is_main
         if config.preset not in PRESETS:
             raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
         if config.schedule not in ("after-plateau", "always"):
@@ -190,6 +203,12 @@ class Trainer:
 
         torch.manual_seed(derive_seed(config.seed, "init"))
         self.model = SymTE(self.model_config).to(self.device)
+        self.train_model: torch.nn.Module = self.model
+        if self.world_size > 1:
+            from torch.nn.parallel import DistributedDataParallel
+
+            ids = [self.device.index] if self.device.type == "cuda" else None
+            self.train_model = DistributedDataParallel(self.model, device_ids=ids)
         decay = [p for n, p in self.model.named_parameters() if p.dim() >= 2 and "embedding" not in n]
         no_decay = [p for n, p in self.model.named_parameters() if not (p.dim() >= 2 and "embedding" not in n)]
         self.optimizer = torch.optim.AdamW(
@@ -229,8 +248,10 @@ class Trainer:
         config = self.config
         for group in self.optimizer.param_groups:
             group["lr"] = lr_at(step, config)
-        batch = self.sampler.batch(step, config.batch_size).to(self.device)
-        torch.manual_seed(derive_seed(config.seed, "dropout", step))
+        # Each rank draws its own shard: the effective batch is world_size * batch_size.
+        shard = step * self.world_size + self.rank
+        batch = self.sampler.batch(shard, config.batch_size).to(self.device)
+        torch.manual_seed(derive_seed(config.seed, "dropout", shard))
         self.model.train()
         weight = self.contrastive_weight(step)
         att = hid = torch.zeros((), device=self.device)
@@ -238,7 +259,7 @@ class Trainer:
             pred = torch.cat([batch.pred, batch.renamed[0]])
             args = torch.cat([batch.args, batch.renamed[1]])
             mask = torch.cat([batch.mask, batch.renamed[2]])
-            h, attentions, hiddens = self.model(pred, args, mask, return_internals=weight > 0)
+            h, attentions, hiddens = self.train_model(pred, args, mask, return_internals=weight > 0)
             mse = F.mse_loss(h, torch.cat([batch.target, batch.target]))
             if weight > 0:
                 b = batch.pred.shape[0]
@@ -246,7 +267,7 @@ class Trainer:
                     [a[:b] for a in attentions], [a[b:] for a in attentions],
                     [x[:b] for x in hiddens], [x[b:] for x in hiddens], batch.mask)
         else:
-            h, _, _ = self.model(batch.pred, batch.args, batch.mask)
+            h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
             mse = F.mse_loss(h, batch.target)
         loss = config.w_pred * mse + weight * (config.w_att * att + config.w_hid * hid)
         self.optimizer.zero_grad(set_to_none=True)
@@ -254,7 +275,7 @@ class Trainer:
         if config.grad_clip > 0:
             torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.grad_clip)
         self.optimizer.step()
-        mse_value = float(mse.detach())
+        mse_value = self.all_ranks_mean(float(mse.detach()))
         loss_value = float(loss.detach())
         if not math.isfinite(loss_value):
             raise DivergenceError(
@@ -265,6 +286,16 @@ class Trainer:
                 and self.ema_mse < config.plateau_fraction * self.hstar_variance):
             self.contrastive_start = step + 1
         return mse_value, float(att.detach()), float(hid.detach())
+
+    def all_ranks_mean(self, value: float) -> float:
+        """The mean over DDP ranks, so that schedule decisions agree on every rank."""
+        if self.world_size == 1:
+            return value
+        import torch.distributed as dist
+
+        tensor = torch.tensor([value], device=self.device)
+        dist.all_reduce(tensor)
+        return float(tensor) / self.world_size
 
     # ------------------------------------------------------------------ evaluation
 
@@ -361,19 +392,41 @@ class Trainer:
                     bar.set_postfix(mse=f"{sums[0] / counted:.3f}", c=f"{self.contrastive_weight(self.step):.2f}")
                 if self.step % config.eval_every == 0 or self.step in (config.steps, end):
                     seconds = time.perf_counter() - epoch_start
-                    self.end_epoch(sums / max(1, counted), steps_in_epoch, seconds)
+                    self.synchronized_end_epoch(sums / max(1, counted), steps_in_epoch, seconds)
                     sums[:] = 0
                     counted = steps_in_epoch = 0
                     epoch_start = time.perf_counter()
         except KeyboardInterrupt:
             bar.close()
-            save_atomic(self.checkpoint(), self.out / "last.pt")
+            if self.is_main:
+                save_atomic(self.checkpoint(), self.out / "last.pt")
             raise SymtError(
                 f"interrupted at step {self.step}; continue with `symt train ... --resume --out {self.out}`"
             ) from None
         bar.close()
-        self.plot()
+        if self.is_main:
+            self.plot()
         return self.history[-1] if self.history else {}
+
+    def synchronized_end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        """Rank 0 evaluates and checkpoints; the other ranks wait and stop with it if it stops."""
+        if self.world_size == 1:
+            self.end_epoch(train, steps, seconds)
+            return
+        import torch.distributed as dist
+
+        error: DivergenceError | None = None
+        if self.is_main:
+            try:
+                self.end_epoch(train, steps, seconds)
+            except DivergenceError as caught:
+                error = caught
+        flag = torch.tensor([1.0 if error else 0.0], device=self.device)
+        dist.broadcast(flag, src=0)
+        if error is not None:
+            raise error
+        if float(flag):
+            raise DivergenceError(f"training diverged at step {self.step} (reported by rank 0)")
 
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
         val_mse, val_att, val_hid = self.validation_losses()
@@ -383,7 +436,8 @@ class Trainer:
             contrastive_weight=self.contrastive_weight(self.step - 1),
             train_mse=float(train[0]), train_att=float(train[1]), train_hid=float(train[2]),
             val_mse=val_mse, val_att=val_att, val_hid=val_hid, val_coverage=coverage,
-            samples_per_second=steps * self.config.batch_size / max(seconds, 1e-9), seconds=seconds,
+            samples_per_second=steps * self.config.batch_size * self.world_size / max(seconds, 1e-9),
+            seconds=seconds,
         )
         self.history.append(asdict(record))
         if self.progress:
