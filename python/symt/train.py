@@ -471,34 +471,42 @@ class Trainer:
         """Loss curves and the contrastive terms per epoch, as a PNG next to the CSV."""
         if not self.history:
             return None
-        import matplotlib
+        title = f"SymT-E on {self.dataset.signature.domain} ({self.config.preset}, {self.config.rename})"
+        return plot_history(self.history, self.out / "curves.png", title)
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
 
-        steps = [r["step"] for r in self.history]
-        fig, axes = plt.subplots(1, 3, figsize=(15, 4))
-        axes[0].plot(steps, [r["train_mse"] for r in self.history], label="train MSE")
-        axes[0].plot(steps, [r["val_mse"] for r in self.history], label="validation MSE")
-        axes[0].set_yscale("log")
-        axes[0].set_title("regression loss")
-        axes[1].plot(steps, [r["val_att"] for r in self.history], label="validation L_att")
-        axes[1].plot(steps, [r["val_hid"] for r in self.history], label="validation L_hid")
-        axes[1].plot(steps, [r["train_att"] for r in self.history], "--", label="train L_att")
-        axes[1].plot(steps, [r["train_hid"] for r in self.history], "--", label="train L_hid")
-        axes[1].set_yscale("symlog", linthresh=1e-3)
-        axes[1].set_title("contrastive terms (renaming sensitivity)")
-        axes[2].plot(steps, [r["val_coverage"] for r in self.history], label="greedy coverage")
-        axes[2].plot(steps, [r["contrastive_weight"] for r in self.history], ":", label="contrastive weight")
-        axes[2].set_ylim(-0.05, 1.05)
-        axes[2].set_title("validation coverage")
-        for axis in axes:
-            axis.set_xlabel("step")
-            axis.legend()
-            axis.grid(alpha=0.3)
-        fig.suptitle(f"SymT-E on {self.dataset.signature.domain} ({self.config.preset}, {self.config.rename})")
-        fig.tight_layout()
-        path = self.out / "curves.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        return path
+def plot_history(history: list[dict], path: Path, title: str) -> Path:
+    """Plot a training log (the rows of log.csv) to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    def column(name: str) -> list[float]:
+        return [float(r[name]) for r in history]
+
+    steps = column("step")
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    axes[0].plot(steps, column("train_mse"), label="train MSE")
+    axes[0].plot(steps, column("val_mse"), label="validation MSE")
+    axes[0].set_yscale("log")
+    axes[0].set_title("regression loss")
+    axes[1].plot(steps, column("val_att"), label="validation L_att")
+    axes[1].plot(steps, column("val_hid"), label="validation L_hid")
+    axes[1].plot(steps, column("train_att"), "--", label="train L_att")
+    axes[1].plot(steps, column("train_hid"), "--", label="train L_hid")
+    axes[1].set_yscale("symlog", linthresh=1e-3)
+    axes[1].set_title("contrastive terms (renaming sensitivity)")
+    axes[2].plot(steps, column("val_coverage"), label="greedy coverage")
+    axes[2].plot(steps, column("contrastive_weight"), ":", label="contrastive weight")
+    axes[2].set_ylim(-0.05, 1.05)
+    axes[2].set_title("validation coverage")
+    for axis in axes:
+        axis.set_xlabel("step")
+        axis.legend()
+        axis.grid(alpha=0.3)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
