@@ -121,6 +121,58 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """The main job: a shipped model guides Fast Downward on a held-out, larger problem."""
+    if args.data_pipeline:
+        return _pipeline_demo(args)
+    import os
+
+    from .fast_downward import main as fast_downward
+    from .generators import domain_file, generate_task
+    from .pddl import ground, parse_domain, parse_problem
+    from .pddl.validate import read_plan, validate_plan
+    from .val import run_val
+
+    work = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="symt-demo-"))
+    work.mkdir(parents=True, exist_ok=True)
+    domain = domain_file(args.domain)
+    name = f"{args.domain}-heldout-n{args.size}"
+    problem = work / f"{name}.pddl"
+    problem.write_text(generate_task(args.domain, args.size, 10_000 + args.seed, name))
+    search = f"{args.search}([symt(model={args.domain})])"
+    print(f"symt {__version__}: the shipped '{args.domain}' model (trained on {args.domain} tasks "
+          f"of sizes up to {_largest_training_size(args.domain)}) guides Fast Downward on a held-out "
+          f"task of size {args.size}.")
+    print(f"$ fast-downward {domain} {problem} --search \"{search}\"\n", flush=True)
+    cwd = os.getcwd()
+    os.chdir(work)  # Fast Downward writes output.sas and sas_plan into the working directory
+    try:
+        code = fast_downward([str(domain), str(problem), "--search", search])
+    finally:
+        os.chdir(cwd)
+    plan_file = work / "sas_plan"
+    if code != 0 or not plan_file.exists():
+        print(f"symt: error: Fast Downward found no plan (exit code {code})", file=sys.stderr)
+        return 1
+    parsed_domain = parse_domain(domain)
+    task = ground(parsed_domain, parse_problem(problem, parsed_domain))
+    steps = read_plan(plan_file)
+    ours = validate_plan(task, steps, parsed_domain)
+    theirs = run_val(domain, problem, plan_file)
+    print(f"\nplan ({len(steps)} steps, written to {plan_file}):")
+    for step in steps:
+        print("  (" + " ".join(step) + ")")
+    print(f"symt validator: {ours.reason}; VAL: {'Plan valid' if theirs.valid else 'INVALID'}")
+    return 0 if ours.valid and theirs.valid else 1
+
+
+def _largest_training_size(domain: str) -> int:
+    from .generators.splits import split_plan
+
+    sizes = dict(split_plan(domain))["train"]
+    return max(size for size, _ in sizes)
+
+
+def _pipeline_demo(args: argparse.Namespace) -> int:
     """The data pipeline end to end: generate -> ground -> expand -> sample -> validate."""
     import json
 
@@ -228,6 +280,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
+    import torch
+
     from .export import load_exported
     from .models import resolve
     from .pddl import ground, parse_domain, parse_problem
@@ -235,6 +289,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from .plan import StateEvaluator, greedy_heuristic_guidance
     from .tokens import Signature, check_vocabulary, encode_task
 
+    # One thread by default: on a small machine intra-op threads fight with everything else and
+    # a forward pass of a small model gets many times slower, not faster.
+    torch.set_num_threads(args.threads)
     start = time.perf_counter()
     module, meta = load_exported(resolve(args.model))
     domain = parse_domain(args.domain)
@@ -312,11 +369,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("demo", help="run the data pipeline end to end and print a summary",
-                       description="Generate datasets, ground and expand the training tasks, "
-                       "sample a training state and validate a random optimal plan.")
+    p = sub.add_parser("demo", help="the main job: a shipped model solves a held-out task in Fast Downward",
+                       description="Generate a held-out task far larger than the training tasks, "
+                       "solve it with Fast Downward guided by a shipped SymT-E model, print the plan "
+                       "and search statistics, and validate the plan (symt and VAL). With "
+                       "--data-pipeline: generate, ground, expand and sample instead.")
+    p.add_argument("--domain", default="gripper", help="paper domain with a shipped model (gripper)")
+    p.add_argument("--size", type=int, default=30, help="size parameter of the held-out task (30)")
+    p.add_argument("--search", default="batch_eager_greedy",
+                   help="search engine taking [symt(...)] (batch_eager_greedy, eager_greedy, lazy_greedy)")
+    p.add_argument("--data-pipeline", action="store_true", help="run the data-pipeline demo instead")
     p.add_argument("--domains", nargs="+", default=["gripper", "blocksworld"],
-                   help="domains to run (default: gripper blocksworld)")
+                   help="--data-pipeline: domains to run (default: gripper blocksworld)")
     p.add_argument("--out", type=Path, help="output folder (default: a temporary folder)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-train", type=int, default=12, help="expand at most this many training tasks")
@@ -378,6 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategy", choices=["heuristic"], default="heuristic",
                    help="heuristic: the paper's greedy heuristic guidance (SymT-E)")
     p.add_argument("--max-steps", type=int, default=500, help="step cap (500, as in the paper)")
+    p.add_argument("--threads", type=int, default=1, help="torch intra-op threads (1)")
     p.add_argument("domain", type=Path, help="domain PDDL file")
     p.add_argument("problem", type=Path, help="problem PDDL file")
     p.set_defaults(func=cmd_plan)
