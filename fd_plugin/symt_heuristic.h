@@ -1,0 +1,97 @@
+#ifndef SYMT_HEURISTIC_H
+#define SYMT_HEURISTIC_H
+
+/*
+  symt(): a learned heuristic (an exported SymT model, TorchScript) evaluated through libtorch.
+
+  Model file (format version 1, written by `symt export`): a TorchScript archive whose
+  forward(pred int64[B,N], args int64[B,N,m], mask bool[B,N]) returns float32[B], with an extra
+  file symt.json ({"format": "symt-heuristic", "format_version": 1, "domain", "predicates",
+  "max_arity", "vocab_size", ...}).
+
+  Task context (JSON written by the fast-downward wrapper, symt.tokens.write_task_context): the
+  object tokens, the predicate ids, and the "fixed" atoms of the task -- every static atom and
+  every goal atom, already tokenized -- which Fast Downward's translator drops or keeps apart.
+  The fluent atoms of a state come from Fast Downward's facts "Atom p(a, b)".
+
+  Fast Downward 19.06 lower-cases the whole --search string and cannot take `,()[]=` or spaces in
+  an option value, so the wrapper rewrites symt(model=<name or path>) to symt(model=m<i>) and
+  passes the real paths in the environment: SYMT_MODEL_M<i> (model) and SYMT_CONTEXT_M<i> (task
+  context). Used directly (without the wrapper), model=<path> is taken as the model file and the
+  context must be given in SYMT_CONTEXT.
+*/
+
+#include "heuristic.h"
+#include "state_id.h"
+
+#include <torch/script.h>
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+class GlobalState;
+
+namespace symt {
+class SymtHeuristic : public Heuristic {
+    torch::jit::Module module;
+    std::string model_path;
+    int64_t width = 1;          // 1 + max_arity: one token row per atom
+    int64_t pad_token = 0;      // V: pads unused argument slots and padded atoms
+    double scale = 1.0;
+
+    // fact_rows[var][value]: index of the atom's token row in fluent_rows, or -1 (skipped).
+    std::vector<std::vector<int>> fact_rows;
+    std::vector<int64_t> fluent_rows;   // flattened [F, width]
+    std::vector<int64_t> fixed_rows;    // flattened [S, width]: static and goal atoms
+    int64_t num_fixed = 0;
+
+    // Input buffers, reused between calls (torch::from_blob views them without copying).
+    std::vector<int64_t> pred_buffer;
+    std::vector<int64_t> args_buffer;
+    std::vector<uint8_t> mask_buffer;
+    std::vector<int> state_values;
+
+    // Values precomputed by evaluate_batch, consumed by compute_heuristic.
+    std::vector<StateID> pending_ids;
+    std::vector<int> pending_values;
+    size_t next_pending = 0;
+
+    // SYMT_TRACE=<file>: every evaluated state's fluent atoms and raw model output, one line
+    // each (for tests and debugging).
+    std::unique_ptr<std::ofstream> trace;
+    std::vector<std::string> fluent_names;   // by fluent row
+
+    int64_t num_forward_calls = 0;
+    int64_t num_states_evaluated = 0;
+    int64_t num_atoms_evaluated = 0;
+    double model_seconds = 0.0;
+
+    void load(const std::string &model_option, int threads);
+    void map_facts(const class SymtContext &context);
+    // Appends the token rows of `state` to the input buffers at batch position `b`.
+    int64_t count_atoms(const std::vector<int> &values) const;
+    void fill_state(const std::vector<int> &values, int64_t b, int64_t n);
+    // Runs the model on `states` (their variable values); returns the rounded h values.
+    std::vector<int> evaluate(const std::vector<std::vector<int>> &states);
+    int to_heuristic_value(double raw) const;
+    void write_trace(const std::vector<std::vector<int>> &states, const double *values);
+
+protected:
+    virtual int compute_heuristic(const GlobalState &global_state) override;
+
+public:
+    explicit SymtHeuristic(const options::Options &opts);
+    virtual ~SymtHeuristic() override;
+
+    /*
+      Evaluates all `states` in one forward pass and keeps the values for the compute_heuristic
+      calls that follow (in any order). Goal states are not sent to the model (they get 0).
+    */
+    void evaluate_batch(const std::vector<GlobalState> &states);
+};
+}
+
+#endif

@@ -1,0 +1,439 @@
+"""The ``fast-downward`` command: Fast Downward 19.06 (built with libtorch) through its own driver.
+
+The build itself happens in set-up (scripts/build_fd.sh), never here. Without a build these tests
+skip with the reason, except in CI (CI=true), where a missing build is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from symt.export import export, load_exported
+from symt.fast_downward import (
+    BUILD_ENV,
+    TRANSLATE_OPTIONS_FOR_SYMT,
+    FastDownwardNotBuilt,
+    find_build,
+)
+from symt.generators import domain_file, generate_task
+from symt.model import ModelConfig, SymTE
+from symt.pddl import ground, parse_domain, parse_problem
+from symt.tokens import (
+    Signature,
+    collate,
+    domain_signature,
+    encode_task,
+    identity_assignment,
+    rename,
+    write_task_context,
+)
+from symt.val import run_val
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+GRIPPER_DOMAIN = SHARED / "domains" / "gripper.pddl"
+FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
+
+
+def gripper_problem(n: int) -> str:
+    """Gripper with ``n`` balls in room a and the goal to move all of them to room b."""
+    balls = [f"ball{i}" for i in range(1, n + 1)]
+    init = " ".join(f"(ball {b}) (at {b} rooma)" for b in balls)
+    goal = " ".join(f"(at {b} roomb)" for b in balls)
+    return (
+        f"(define (problem gripper-{n}) (:domain gripper)\n"
+        f"  (:objects rooma roomb left right {' '.join(balls)})\n"
+        f"  (:init (room rooma) (room roomb) (gripper left) (gripper right) (free left) (free right)\n"
+        f"         (at-robby rooma) {init})\n"
+        f"  (:goal (and {goal})))\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def fd_built() -> None:
+    try:
+        find_build()
+    except FastDownwardNotBuilt as error:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"CI needs the Fast Downward build: {error}")
+        pytest.skip(f"Fast Downward is not built (set-up builds it): {error}")
+
+
+def fast_downward(cwd: Path, *args: str, env: dict[str, str] | None = None,
+                  timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script in ``cwd``."""
+    return subprocess.run([str(FAST_DOWNWARD), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=env, check=False)
+
+
+def plan_length(plan_file: Path) -> int:
+    return sum(1 for line in plan_file.read_text().splitlines() if line.startswith("("))
+
+
+@pytest.fixture
+def gripper4(tmp_path: Path) -> Path:
+    problem = tmp_path / "gripper-4.pddl"
+    problem.write_text(gripper_problem(4))
+    return problem
+
+
+STOCK_CONFIGS = [
+    (["--search", "eager_greedy([ff()])"], False),
+    (["--alias", "lama-first"], False),
+    (["--search", "astar(lmcut())"], True),
+    (["--search", "eager_greedy([add()])"], False),
+    (["--search", "astar(blind())"], True),
+]
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize(("config", "optimal"), STOCK_CONFIGS, ids=lambda c: " ".join(c) if isinstance(c, list) else str(c))
+def test_stock_configurations_solve_gripper(tmp_path: Path, config: list[str], optimal: bool) -> None:
+    n = 4
+    problem = tmp_path / f"gripper-{n}.pddl"
+    problem.write_text(gripper_problem(n))
+    if config[0] == "--alias":  # driver options go before the PDDL files
+        args = [*config, str(GRIPPER_DOMAIN), str(problem)]
+    else:
+        args = [str(GRIPPER_DOMAIN), str(problem), *config]
+    result = fast_downward(tmp_path, *args)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    plan = tmp_path / "sas_plan"
+    assert plan.is_file()
+    if optimal:
+        assert plan_length(plan) == 3 * n - 1
+    verdict = run_val(GRIPPER_DOMAIN, problem, plan)
+    assert verdict.valid, verdict.output
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_driver_options_validate_and_limits(tmp_path: Path, gripper4: Path) -> None:
+    result = fast_downward(tmp_path, "--validate", "--overall-time-limit", "60",
+                           "--search-memory-limit", "2G", str(GRIPPER_DOMAIN), str(gripper4),
+                           "--search", "astar(lmcut())")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "search memory limit: 2048 MB" in result.stdout
+    assert "search time limit: " in result.stdout and "search time limit: None" not in result.stdout
+    assert "Plan valid" in result.stdout  # VAL ran through the driver
+    assert "Exception occurred in preexec_fn" not in result.stderr
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_time_limit_is_enforced(tmp_path: Path) -> None:
+    problem = tmp_path / "gripper-30.pddl"
+    problem.write_text(gripper_problem(30))
+    result = fast_downward(tmp_path, "--search-time-limit", "1", str(GRIPPER_DOMAIN), str(problem),
+                           "--search", "astar(blind())", timeout=60)
+    assert result.returncode == 23, result.stdout[-3000:] + result.stderr  # SEARCH_OUT_OF_TIME
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_memory_limit_is_enforced(tmp_path: Path) -> None:
+    # With libtorch linked the planner needs ~400 MB of address space before it starts.
+    problem = tmp_path / "gripper-30.pddl"
+    problem.write_text(gripper_problem(30))
+    result = fast_downward(tmp_path, "--search-memory-limit", "512M", "--search-time-limit", "30",
+                           str(GRIPPER_DOMAIN), str(problem), "--search", "astar(blind())", timeout=90)
+    assert result.returncode == 22, result.stdout[-3000:] + result.stderr  # SEARCH_OUT_OF_MEMORY
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_driver_and_translator_errors_pass_through(tmp_path: Path, gripper4: Path) -> None:
+    result = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(gripper4), "--search", "nosuchsearch()")
+    assert result.returncode == 33, result.stdout[-3000:] + result.stderr  # SEARCH_INPUT_ERROR
+
+
+def test_missing_build_is_one_clear_line(tmp_path: Path, gripper4: Path) -> None:
+    env = dict(os.environ, **{BUILD_ENV: str(tmp_path / "no-build")})
+    result = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(gripper4), "--search", "astar(blind())",
+                           env=env)
+    assert result.returncode == 35
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fast-downward: error: Fast Downward is not built")
+    assert "scripts/setup.sh" in lines[0]
+
+
+# ------------------------------------------------------------------ the symt() heuristic plugin
+
+def random_model(domain: str, out: Path, vocab_size: int = 40, seed: int = 0) -> Path:
+    """An untrained SymT-E for ``domain``, exported by symt's own exporter (weights do not matter
+    for these tests, only that plugin and Python compute the same function)."""
+    torch.manual_seed(seed)
+    signature = domain_signature(parse_domain(domain_file(domain)))
+    config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
+                         vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
+                         d_embed=16, k=16, readout_hidden=32, target_scale=10.0)
+    model = SymTE(config)
+    checkpoint = out.with_suffix(".ckpt")
+    torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
+                "signature": signature.to_json()}, checkpoint)
+    export(checkpoint, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("symt-models")
+    return {d: random_model(d, out / f"{d}.pt", seed=i)
+            for i, d in enumerate(["gripper", "visitall", "logistics", "blocksworld"])}
+
+
+def write_task(tmp_path: Path, domain: str, size: int, seed: int = 1) -> Path:
+    problem = tmp_path / f"{domain}-{size}.pddl"
+    problem.write_text(generate_task(domain, size, seed, f"{domain}-{size}"))
+    return problem
+
+
+def python_values(model: Path, domain: str, problem: Path, traced: list[tuple[float, list[str]]]
+                  ) -> list[float]:
+    """The Python model's values for traced states (fluent atoms named as Fast Downward names them)."""
+    module, meta = load_exported(model)
+    parsed_domain = parse_domain(domain_file(domain))
+    task = ground(parsed_domain, parse_problem(problem, parsed_domain))
+    encoded = encode_task(task, Signature.from_json(meta), parsed_domain)
+    vocab = meta["vocab_size"]
+    values = []
+    for _, atoms in traced:
+        facts = []
+        for atom in atoms:
+            name, args = atom.rstrip(")").split("(")
+            facts.append(task.fluent_index[(name, tuple(a.strip() for a in args.split(",") if a.strip()))])
+        rows = rename(encoded.state_rows(facts), identity_assignment(encoded.num_objects), vocab)
+        with torch.inference_mode():
+            values.append(float(module(*collate([rows], vocab))[0]))
+    return values
+
+
+def read_trace(path: Path) -> list[tuple[float, list[str]]]:
+    traced = []
+    for line in path.read_text().splitlines():
+        raw, atoms = line.split("\t")
+        traced.append((float(raw), atoms.split(";") if atoms else []))
+    return traced
+
+
+def search_stats(output: str) -> dict[str, str]:
+    keys = ("Expanded", "Evaluated", "Generated", "Plan length")
+    return {line.split(" ")[0]: line for line in output.splitlines() if line.startswith(keys)}
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize(("domain", "size"), [("gripper", 4), ("visitall", 6), ("logistics", 3)])
+def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
+                                          size: int) -> None:
+    """Plugin value == Python value (<= 1e-4) on states sampled from those a search evaluates;
+    all three domains have static atoms, which only the task context provides."""
+    problem = write_task(tmp_path, domain, size)
+    trace = tmp_path / "trace.tsv"
+    env = dict(os.environ, SYMT_TRACE=str(trace))
+    result = fast_downward(tmp_path, str(domain_file(domain)), str(problem), "--search",
+                           f"eager_greedy([symt(model={models[domain]}, scale=100)], max_time=20)",
+                           env=env)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    traced = read_trace(trace)
+    assert len(traced) >= 5
+    sample = random.Random(0).sample(traced, min(60, len(traced)))
+    expected = python_values(models[domain], domain, problem, sample)
+    worst = max(abs(raw - value) for (raw, _), value in zip(sample, expected))
+    assert worst <= 1e-4
+    # The initial state's h is the model's value, scaled, rounded, non-negative.
+    h_line = next(line for line in result.stdout.splitlines() if "h(initial state) =" in line)
+    assert int(h_line.rsplit("=", 1)[1]) == max(0, round(100 * traced[0][0]))
+    # Goal states never go to the model (they get 0), though the search generated one.
+    parsed_domain = parse_domain(domain_file(domain))
+    task = ground(parsed_domain, parse_problem(problem, parsed_domain))
+    for _, atoms in traced:
+        names = {(a.split("(")[0], tuple(x.strip() for x in a.rstrip(")").split("(")[1].split(",") if x.strip()))
+                 for a in atoms}
+        assert not task.is_goal({task.fluent_index[atom] for atom in names})
+    assert run_val(domain_file(domain), problem, tmp_path / "sas_plan").valid
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize(("domain", "size"), [("gripper", 5), ("blocksworld", 5)])
+def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Path], domain: str,
+                                            size: int) -> None:
+    problem = write_task(tmp_path, domain, size, seed=3)
+    runs = {}
+    for search in ("eager_greedy", "batch_eager_greedy"):
+        workdir = tmp_path / search
+        workdir.mkdir()
+        result = fast_downward(workdir, str(domain_file(domain)), str(problem), "--search",
+                               f"{search}([symt(model={models[domain]}, scale=100)])")
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+        runs[search] = (result.stdout, (workdir / "sas_plan").read_text())
+    (plain_out, plain_plan), (batch_out, batch_plan) = runs["eager_greedy"], runs["batch_eager_greedy"]
+    assert batch_plan == plain_plan
+    assert search_stats(batch_out) == search_stats(plain_out)
+
+    def forward_passes(output: str) -> tuple[int, int]:
+        line = next(line for line in output.splitlines() if "forward passes" in line)
+        words = line.split()
+        return int(words[1]), int(words[4])
+
+    plain_states, plain_passes = forward_passes(plain_out)
+    batch_states, batch_passes = forward_passes(batch_out)
+    assert plain_states == plain_passes and batch_states == plain_states
+    assert batch_passes < plain_passes
+    assert run_val(domain_file(domain), problem, tmp_path / "batch_eager_greedy" / "sas_plan").valid
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_model_paths_with_capitals_and_special_characters(tmp_path: Path, models: dict[str, Path],
+                                                          gripper4: Path) -> None:
+    odd = tmp_path / "My Models (v1)" / "Gripper,Net=1.pt"
+    odd.parent.mkdir()
+    shutil.copy(models["gripper"], odd)
+    result = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(gripper4),
+                           "--evaluator", f"h=symt(model='{odd}')",
+                           "--search", f"eager_greedy([h, symt(model={odd}, scale=10)])")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    # Both spellings resolve to the same model; the planner sees a lower-case key.
+    assert "--evaluator 'h=symt(model=m0)'" in result.stdout
+    assert "eager_greedy([h, symt(model=m0, scale=10)])" in result.stdout
+    assert " ".join(TRANSLATE_OPTIONS_FOR_SYMT) in result.stdout
+    assert run_val(GRIPPER_DOMAIN, gripper4, tmp_path / "sas_plan").valid
+
+
+def one_error_line(result: subprocess.CompletedProcess[str], prefix: str) -> str:
+    lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(prefix), lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("bad-models")
+    corrupt = out / "corrupt.pt"
+    corrupt.write_bytes(b"this is not a TorchScript archive")
+    module = torch.jit.load(str(models["gripper"]))
+    no_meta = out / "no-meta.pt"
+    torch.jit.save(module, str(no_meta))
+    _, meta = load_exported(models["gripper"])
+    future = out / "future.pt"
+    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=2))})
+    return {"corrupt": corrupt, "no-meta": no_meta, "future": future, "missing": out / "missing.pt"}
+
+
+BAD_INPUTS = [
+    ("missing", "gripper", "is neither a file nor a shipped model"),
+    ("corrupt", "gripper", "not a readable TorchScript model"),
+    ("no-meta", "gripper", "without symt metadata"),
+    ("future", "gripper", "model format version 2 is not supported"),
+    ("visitall", "gripper", "of task 'gripper-4' is unknown to the model (trained for domain 'grid-visit-all')"),
+    ("gripper", "gripper-50", "has 54 objects but the model's object vocabulary has only 40 tokens"),
+]
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize(("model", "task", "message"), BAD_INPUTS, ids=[b[0] + "-" + b[1] for b in BAD_INPUTS])
+def test_bad_input_is_one_line_and_an_input_error(tmp_path: Path, models: dict[str, Path],
+                                                  bad_models: dict[str, Path], model: str, task: str,
+                                                  message: str) -> None:
+    problem = tmp_path / f"{task}.pddl"
+    problem.write_text(gripper_problem(50 if task == "gripper-50" else 4))
+    path = bad_models.get(model) or models[model]
+    result = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(problem), "--search",
+                           f"eager_greedy([symt(model={path})])")
+    assert result.returncode == 36  # DRIVER_INPUT_ERROR, before the driver starts anything
+    assert message in one_error_line(result, "fast-downward: error: ")
+    assert not (tmp_path / "output.sas").exists()
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_symt_needs_pddl_input(tmp_path: Path, models: dict[str, Path], gripper4: Path) -> None:
+    translated = fast_downward(tmp_path, "--translate", str(GRIPPER_DOMAIN), str(gripper4))
+    assert translated.returncode == 0
+    result = fast_downward(tmp_path, "output.sas", "--search",
+                           f"eager_greedy([symt(model={models['gripper']})])")
+    assert result.returncode == 36
+    assert "needs the PDDL domain and problem" in one_error_line(result, "fast-downward: error: ")
+
+
+@pytest.fixture(scope="module")
+def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path, Path]:
+    """output.sas and a matching task context, for running the planner binary directly."""
+    out = tmp_path_factory.mktemp("direct")
+    problem = out / "gripper-4.pddl"
+    problem.write_text(gripper_problem(4))
+    result = fast_downward(out, "--translate", str(GRIPPER_DOMAIN), str(problem),
+                           "--translate-options", *TRANSLATE_OPTIONS_FOR_SYMT)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    _, meta = load_exported(models["gripper"])
+    write_task_context(meta, GRIPPER_DOMAIN, problem, out / "context.json")
+    return out / "output.sas", out / "context.json"
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize(("model", "context", "message"), [
+    ("gripper", "context", None),
+    ("corrupt", "context", "not a readable TorchScript model"),
+    ("no-meta", "context", "without symt metadata"),
+    ("future", "context", "model format version 2 is not supported"),
+    ("visitall", "context", "task context was written for a model of domain 'gripper'"),
+    ("missing", "context", "model file not found"),
+    ("gripper", None, "no task context for symt(model="),
+    ("gripper", "broken", "JSON syntax error"),
+])
+def test_plugin_itself_rejects_bad_input_cleanly(tmp_path: Path, models: dict[str, Path],
+                                                 bad_models: dict[str, Path],
+                                                 translated_gripper: tuple[Path, Path],
+                                                 model: str, context: str | None,
+                                                 message: str | None) -> None:
+    """Without the wrapper's checks the planner still ends with one line and exit code 33."""
+    sas, good_context = translated_gripper
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYMT_")}
+    if context == "context":
+        env["SYMT_CONTEXT"] = str(good_context)
+    elif context == "broken":
+        broken = tmp_path / "broken.json"
+        broken.write_text(good_context.read_text()[:100])
+        env["SYMT_CONTEXT"] = str(broken)
+    path = bad_models.get(model) or models[model]
+    with sas.open() as stdin:
+        result = subprocess.run([str(find_build().search_binary), "--search",
+                                 f"eager_greedy([symt(model={path})])",
+                                 "--internal-plan-file", str(tmp_path / "plan")],
+                                stdin=stdin, capture_output=True, text=True, env=env, timeout=60,
+                                check=False)
+    if message is None:
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+        return
+    assert result.returncode == 33, result.stdout[-3000:] + result.stderr  # SEARCH_INPUT_ERROR
+    assert message in one_error_line(result, "symt: error: ")
+
+
+def shipped_models() -> list[str]:
+    from symt.models import shipped
+
+    return sorted(shipped())
+
+
+EXTRAPOLATION_SIZES = {"gripper": [12, 14], "blocksworld": [9, 10], "visitall": [24, 25],
+                       "logistics": [7]}
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("name", shipped_models() or [pytest.param("none", marks=pytest.mark.skip(
+    reason="no pre-trained model is shipped yet"))])
+def test_shipped_model_solves_larger_held_out_tasks(tmp_path: Path, name: str) -> None:
+    """Each shipped model, by name, solves extrapolation tasks (larger than its training tasks)."""
+    if name not in EXTRAPOLATION_SIZES:
+        pytest.skip(f"no held-out sizes known for shipped model '{name}'")
+    for size in EXTRAPOLATION_SIZES[name]:
+        problem = write_task(tmp_path, name, size, seed=1000 + size)
+        result = fast_downward(tmp_path, "--search-time-limit", "120", str(domain_file(name)),
+                               str(problem), "--search", f"batch_eager_greedy([symt(model={name})])",
+                               timeout=300)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+        verdict = run_val(domain_file(name), problem, tmp_path / "sas_plan")
+        assert verdict.valid, verdict.output
