@@ -24,13 +24,11 @@ from symt.export import load_exported
 from symt.models import resolve
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.pddl.validate import validate_plan
-from symt.plan import StateEvaluator, greedy_heuristic_guidance
-from symt.tokens import Signature, encode_task
+from symt.plan import plan_with_exported_model
 
 
 def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1) -> list[dict]:
     module, meta = load_exported(resolve(model))
-    signature = Signature.from_json(meta)
     manifest = json.loads((data / "manifest.json").read_text())
     domain = parse_domain(data / "domain.pddl")
     rows = []
@@ -42,8 +40,7 @@ def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, s
         start = time.perf_counter()
         for entry in tqdm(entries, desc=f"{data.name}/{split}", disable=not progress, leave=False):
             task = ground(domain, parse_problem(data / entry["file"], domain))
-            encoded = encode_task(task, signature, domain)
-            result = greedy_heuristic_guidance(task, StateEvaluator(encoded, module, meta["vocab_size"]))
+            result = plan_with_exported_model(module, meta, domain, task)
             steps = [(task.actions[a].name, *task.actions[a].args) for a in result.actions]
             valid = result.solved and validate_plan(task, steps).valid
             solved += valid

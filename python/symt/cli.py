@@ -286,8 +286,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from .models import resolve
     from .pddl import ground, parse_domain, parse_problem
     from .pddl.validate import validate_plan
-    from .plan import StateEvaluator, greedy_heuristic_guidance
-    from .tokens import Signature, check_vocabulary, encode_task
+    from .plan import plan_with_exported_model
 
     # One thread by default: on a small machine intra-op threads fight with everything else and
     # a forward pass of a small model gets many times slower, not faster.
@@ -297,10 +296,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     domain = parse_domain(args.domain)
     problem = parse_problem(args.problem, domain)
     task = ground(domain, problem)
-    check_vocabulary(len(task.objects), int(meta["vocab_size"]), f"task {args.problem}")
-    encoded = encode_task(task, Signature.from_json(meta), domain)
-    evaluator = StateEvaluator(encoded, module, int(meta["vocab_size"]))
-    result = greedy_heuristic_guidance(task, evaluator, max_steps=args.max_steps)
+    result = plan_with_exported_model(module, meta, domain, task, args.max_steps)
     for label in result.labels(task):
         print(label)
     check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])

@@ -15,8 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .pddl import GroundTask
-from .tokens import EncodedTask, collate, identity_assignment, rename
+from .pddl import Domain, GroundTask
+from .tokens import (
+    EncodedTask,
+    Signature,
+    check_vocabulary,
+    collate,
+    encode_task,
+    identity_assignment,
+    rename,
+)
 
 Evaluator = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
 """(pred [B,N], args [B,N,m], mask [B,N]) -> h [B]."""
@@ -89,3 +97,13 @@ def greedy_heuristic_guidance(
         plan.append(applicable[best])
         state = successors[best]
     return PlanResult(plan, True, "goal reached", evaluator.count)
+
+
+def plan_with_exported_model(
+    module: Evaluator, meta: dict, domain: Domain, task: GroundTask, max_steps: int = MAX_STEPS
+) -> PlanResult:
+    """Greedy heuristic guidance on ``task`` with an exported model and its ``symt.json``."""
+    vocab_size = int(meta["vocab_size"])
+    check_vocabulary(len(task.objects), vocab_size, f"task {task.problem_name}")
+    encoded = encode_task(task, Signature.from_json(meta), domain)
+    return greedy_heuristic_guidance(task, StateEvaluator(encoded, module, vocab_size), max_steps)
