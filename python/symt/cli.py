@@ -51,7 +51,7 @@ def cmd_expand(args: argparse.Namespace) -> int:
     task = ground(args.domain, args.problem)
     space = expand(task, max_states=args.max_states)
     seconds = time.perf_counter() - start
-    finite = space.hstar[~_isinf(space.hstar)]
+    finite = space.hstar[space.hstar != math.inf]
     print(f"states: {space.num_states}")
     print(f"transitions: {space.num_transitions}")
     print(f"goal_states: {len(space.goal_states)}")
@@ -61,12 +61,6 @@ def cmd_expand(args: argparse.Namespace) -> int:
     print(f"bytes_per_state: {space.bytes_per_state:.1f}")
     print(f"seconds: {seconds:.3f}")
     return 0
-
-
-def _isinf(array):  # noqa: ANN001, ANN202 - numpy array in, numpy bool array out
-    import numpy as np
-
-    return np.isinf(array)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -296,7 +290,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     domain = parse_domain(args.domain)
     problem = parse_problem(args.problem, domain)
     task = ground(domain, problem)
-    result = plan_with_exported_model(module, meta, domain, task, args.max_steps)
+    result = plan_with_exported_model(module, meta, domain, task, args.max_steps, str(args.problem))
     for label in result.labels(task):
         print(label)
     check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from .errors import SymtError
+from .errors import StateLimitError, SymtError
 from .pddl import Domain, GroundTask, ground, parse_domain, parse_problem
 from .statespace import StateSpace, expand
 from .tokens import (
@@ -33,6 +33,7 @@ from .tokens import (
     Signature,
     check_vocabulary,
     collate,
+    domain_signature,
     encode_task,
     identity_assignment,
     rename,
@@ -84,15 +85,11 @@ def load_dataset(
     progress: bool = True,
 ) -> Dataset:
     """Ground every task of ``splits``; expand those of ``expand_splits`` (training must fit)."""
-    from .errors import StateLimitError
-
     manifest_path = root / "manifest.json"
     if not manifest_path.exists():
         raise SymtError(f"{root}: no manifest.json (make one with `symt generate`)")
     manifest = json.loads(manifest_path.read_text())
     domain = parse_domain(root / "domain.pddl")
-    from .tokens import domain_signature
-
     signature = domain_signature(domain)
     wanted = set(splits)
     expand_set = set(expand_splits)

@@ -160,11 +160,8 @@ class Trainer:
         )
         mode = config.rename if config.contrastive else "off"
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed)
-        self.val_batches = [
-            b for b in fixed_validation_batches(
-                self.dataset.split("validation"), config.vocab_size, config.seed,
-                config.val_samples, 64)
-        ]
+        self.val_batches = fixed_validation_batches(
+            self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states
             self.val_batches = fixed_validation_batches(
                 self.dataset.split("train"), config.vocab_size, config.seed + 1, config.val_samples, 64)
