@@ -7,6 +7,7 @@ message on stderr and a non-zero exit code; tracebacks are reserved for bugs.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import tempfile
@@ -233,6 +234,80 @@ def _dataset_dir(domain_or_dir: str, seed: int, quiet: bool) -> Path:
     )
 
 
+def cmd_ipc_dataset(args: argparse.Namespace) -> int:
+    from .experiments.ipc import write_training_dataset
+
+    out = args.out or Path("data") / f"ipc2023-{args.domain_dir.name}"
+    manifest = write_training_dataset(args.domain_dir, out, args.max_states, args.validation,
+                                      progress=not args.quiet)
+    entries = json.loads(manifest.read_text())
+    skipped = json.loads((out / "skipped.json").read_text())["problems"]
+    counts = {split: sum(e["split"] == split for e in entries) for split in ("train", "validation")}
+    print(f"{manifest}: {counts['train']} training and {counts['validation']} validation problems; "
+          f"{len(skipped)} skipped (more than {args.max_states:,} states)")
+    return 0
+
+
+def cmd_experiment(args: argparse.Namespace) -> int:
+    import shlex
+    import shutil
+
+    from .experiments import registry, report, runner, suites
+    from .experiments.algorithms import algorithms
+
+    experiment = registry.named(
+        args.name, time_limit=args.time_limit, memory_limit=args.memory_limit,
+        max_tasks=args.max_tasks, domains=tuple(args.domains) if args.domains else None,
+        groups=tuple(args.groups) if args.groups else None,
+        algorithms=tuple(args.algorithms) if args.algorithms else None,
+    )
+    out = args.out or Path("experiments") / args.name
+    ipc_root = args.ipc_root or suites.DEFAULT_IPC_ROOT
+    chosen = algorithms(list(experiment.algorithms))
+    if experiment.suite == "paper":
+        tasks = suites.paper_tasks(out / "tasks", list(experiment.domains), list(experiment.groups),
+                                   experiment.max_tasks)
+    else:
+        tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
+                                 experiment.max_tasks)
+    models: dict[tuple[str, str], str] = {}
+    if any(a.uses_model for a in chosen):
+        for domain in experiment.domains:
+            if experiment.suite == "paper":
+                path = registry.paper_model(domain)
+            else:
+                path = registry.ensure_ipc_model(domain, ipc_root, out / "models", Path("runs"))
+            models[(experiment.suite, domain)] = str(Path(path).resolve())
+    spec = runner.ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
+                                 experiment.memory_limit, args.processes)
+    try:
+        records = runner.run_experiment(spec, out, fresh=args.fresh)
+    except KeyboardInterrupt:
+        print(f"interrupted: rerun the same command to resume ({out})", file=sys.stderr)
+        return 130
+    limits = f"{experiment.time_limit} s and {experiment.memory_limit} MiB per run"
+    command = "symt " + " ".join(shlex.quote(a) for a in args.argv)
+    notes = (f"{experiment.description}. {len(tasks)} tasks x {len(chosen)} algorithms; "
+             f"{limits}, {args.processes} runs in parallel. Models: "
+             + ", ".join(f"{d}: {Path(m).name}" for (_, d), m in sorted(models.items())))
+    report_dir = out / "report"
+    report.write_report(records, report_dir, f"Experiment `{experiment.name}`",
+                                     command=command, notes=notes, algorithms=list(experiment.algorithms),
+                                     limits=limits)
+    if args.results:
+        args.results.mkdir(parents=True, exist_ok=True)
+        for item in report_dir.iterdir():
+            if item.is_file():
+                shutil.copyfile(item, args.results / item.name)
+    solved = sum(r["solved"] for r in records)
+    invalid = sum(r["outcome"] == "invalid-plan" for r in records)
+    print(f"{solved}/{len(records)} runs solved; report in {out / 'report'}"
+          + (f"; copied to {args.results}" if args.results else ""))
+    if invalid:
+        print(f"WARNING: {invalid} run(s) returned a plan that VAL rejects (see report.md)", file=sys.stderr)
+    return 0
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
@@ -312,6 +387,12 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
+def _experiments() -> dict:
+    from .experiments.registry import EXPERIMENTS
+
+    return EXPERIMENTS
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="symt",
@@ -376,6 +457,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-train", type=int, default=12, help="expand at most this many training tasks")
     p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("ipc-dataset", help="a training dataset from an IPC 2023 learning-track domain",
+                       description="Expand every training problem of an IPC 2023 learning-track domain "
+                       "folder; keep those within --max-states (the largest --validation of them "
+                       "become the validation split) and write a dataset folder for `symt train`.")
+    p.add_argument("domain_dir", type=Path, help="e.g. ../shared/benchmarks/ipc2023-learning/ferry")
+    p.add_argument("--out", type=Path, help="dataset folder (default data/ipc2023-<domain>)")
+    p.add_argument("--max-states", type=int, default=1_000_000, metavar="N",
+                   help="skip training problems with more states (1,000,000)")
+    p.add_argument("--validation", type=int, default=4, help="largest kept problems used for validation (4)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_ipc_dataset)
+
+    p = sub.add_parser("experiment", help="run a named IPC-style experiment with Fast Downward Lab",
+                       description="Run a named experiment end to end: generate or find its tasks, "
+                       "train missing models, run every algorithm on every task with Lab (time and "
+                       "memory limits per run, resumable), validate plans with VAL, and write reports "
+                       "and plots. Experiments: " + "; ".join(
+                           f"{name}: {e.description}" for name, e in _experiments().items()))
+    p.add_argument("name", help="paper, paper-smoke, ipc, ipc-smoke or ipc-all")
+    p.add_argument("--out", type=Path, help="experiment folder (default experiments/NAME)")
+    p.add_argument("--results", type=Path, help="also copy the report here (e.g. benchmarks/results/NAME)")
+    p.add_argument("--time-limit", type=int, metavar="S", help="seconds per run")
+    p.add_argument("--memory-limit", type=int, metavar="MIB", help="MiB per run")
+    p.add_argument("--processes", type=int, default=2, help="runs in parallel (2)")
+    p.add_argument("--max-tasks", type=int, metavar="K", help="at most K tasks per domain and group, evenly spread")
+    p.add_argument("--domains", nargs="+", help="restrict to these domains")
+    p.add_argument("--groups", nargs="+", help="restrict to these splits or IPC levels")
+    p.add_argument("--algorithms", nargs="+", help="restrict to these algorithms")
+    p.add_argument("--ipc-root", type=Path, default=None,
+                   help="IPC 2023 learning-track folder (default ../shared/benchmarks/ipc2023-learning)")
+    p.add_argument("--fresh", action="store_true", help="delete earlier results of this experiment folder")
+    p.set_defaults(func=cmd_experiment)
 
     p = sub.add_parser("train", help="train SymT-E on a domain's training tasks",
                        description="Train SymT-E (regression to h* + contrastive loss) on the "
@@ -446,6 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return int(args.func(args))
     except SymtError as error:

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Trains SymT-E (small preset) on IPC 2023 learning-track domains: the exact commands behind
+# benchmarks/results/ipc_models.md and the models the `ipc` experiments use (models/ipc2023-<d>.pt).
+# Usage: SYMT="python -m symt.cli" RUNS=runs IPC=../shared/benchmarks/ipc2023-learning \
+#        bash benchmarks/train_ipc_models.sh [domain ...]
+set -uo pipefail
+symt=${SYMT:-.venv/bin/symt}
+runs=${RUNS:-runs}
+ipc=${IPC:-../shared/benchmarks/ipc2023-learning}
+limit=${TIME_LIMIT:-0}           # seconds per run (0: none); a killed run keeps its best checkpoint
+threads=${THREADS:-1}
+vocab=${VOCAB:-160}              # covers every easy and medium test task of the four domains
+domains=("$@")
+[ ${#domains[@]} -gt 0 ] || domains=(blocksworld ferry miconic transport)
+mkdir -p "$runs"
+pids=()
+for domain in "${domains[@]}"; do
+  data=data/ipc2023-$domain
+  [ -f "$data/manifest.json" ] || $symt ipc-dataset "$ipc/$domain" --out "$data" --quiet || exit 1
+  cmd="$symt train $data --preset small --seed 0 --steps 12000 --lr 1e-3 --eval-every 1000 --vocab-size $vocab --threads $threads --quiet --out $runs/ipc2023-$domain"
+  echo "[train] $cmd"
+  if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
+  ( start=$(date +%s); $cmd > "$runs/ipc2023-$domain.log" 2>&1; rc=$?
+    echo "[train] $domain exit $rc after $(( $(date +%s) - start )) s" | tee -a "$runs/ipc2023-$domain.log" ) &
+  pids+=($!)
+done
+wait "${pids[@]}"

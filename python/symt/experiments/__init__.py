@@ -1,0 +1,1 @@
+"""IPC-style experiments: suites, algorithms, Fast Downward Lab runs, reports and plots."""

@@ -1,0 +1,105 @@
+"""Named experiments (``symt experiment NAME``) and the models they use.
+
+The full experiments mirror the competitions' per-task limits scaled to this kind of machine
+(300 s and 4 GiB per run, two runs in parallel); the ``-smoke`` ones take a few tasks per group
+and 10 s per run, for development. Every field can be overridden on the command line.
+
+Models: the paper suite uses the shipped SymT-E models (``symt models``). The IPC suite uses the
+shipped ``ipc2023-<domain>`` model when there is one; otherwise it trains one first with the same
+recipe as ``benchmarks/train_ipc_models.sh`` (``symt ipc-dataset`` + ``symt train`` + ``symt export``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..errors import SymtError
+from ..models import MODEL_DIR, shipped
+from .algorithms import ALGORITHMS
+
+PAPER_DOMAINS = ("blocksworld", "gripper", "logistics", "visitall")
+IPC_FIRST_DOMAINS = ("blocksworld", "ferry", "miconic", "transport")
+IPC_ALL_DOMAINS = ("blocksworld", "childsnack", "ferry", "floortile", "miconic", "rovers",
+                   "satellite", "sokoban", "spanner", "transport")
+IPC_VOCAB_SIZE = 160
+"""Object vocabulary of the IPC models: every easy and medium test task of the first four domains
+has at most 146 objects; larger tasks are refused with a clear error (recorded as such)."""
+IPC_TRAIN_OPTIONS = ("--preset", "small", "--seed", "0", "--steps", "12000", "--lr", "1e-3",
+                     "--eval-every", "1000", "--vocab-size", str(IPC_VOCAB_SIZE))
+
+
+@dataclass(frozen=True)
+class NamedExperiment:
+    name: str
+    suite: str
+    domains: tuple[str, ...]
+    groups: tuple[str, ...]
+    algorithms: tuple[str, ...]
+    max_tasks: int | None
+    time_limit: int
+    memory_limit: int
+    description: str
+
+
+_PAPER_GROUPS = ("validation", "interpolation", "extrapolation")
+_ALL = tuple(ALGORITHMS)
+_IPC_ALGORITHMS = ("symt", "ff", "lama-first")
+
+EXPERIMENTS: dict[str, NamedExperiment] = {
+    e.name: e
+    for e in (
+        NamedExperiment("paper", "paper", PAPER_DOMAINS, _PAPER_GROUPS, _ALL, None, 300, 4096,
+                        "the paper's four domains, every test split, every algorithm"),
+        NamedExperiment("paper-smoke", "paper", PAPER_DOMAINS, _PAPER_GROUPS, _ALL, 1, 10, 2048,
+                        "one task per domain and split (the smallest), every algorithm"),
+        NamedExperiment("ipc", "ipc2023", IPC_FIRST_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
+                        None, 300, 4096, "IPC 2023 learning track: Blocksworld, Ferry, Miconic, Transport"),
+        NamedExperiment("ipc-smoke", "ipc2023", IPC_FIRST_DOMAINS, ("easy",), _IPC_ALGORITHMS, 2, 10, 2048,
+                        "two easy IPC tasks per domain"),
+        NamedExperiment("ipc-all", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
+                        None, 300, 4096, "IPC 2023 learning track, all ten domains (trains missing models)"),
+    )
+}
+
+
+def named(name: str, **overrides) -> NamedExperiment:
+    if name not in EXPERIMENTS:
+        raise SymtError(f"unknown experiment '{name}' (known: {', '.join(EXPERIMENTS)})")
+    return replace(EXPERIMENTS[name], **{k: v for k, v in overrides.items() if v is not None})
+
+
+def ipc_model_name(domain: str) -> str:
+    return f"ipc2023-{domain}"
+
+
+def ensure_ipc_model(domain: str, ipc_root: Path, models_dir: Path, runs_dir: Path) -> Path:
+    """The IPC model of ``domain``: shipped, already trained into ``models_dir``, or trained now."""
+    name = ipc_model_name(domain)
+    if name in shipped():
+        return shipped()[name]
+    target = Path(models_dir) / f"{name}.pt"
+    if target.exists():
+        return target
+    from ..cli import main as symt_main
+
+    data = Path("data") / name
+    run = Path(runs_dir) / name
+    print(f"[experiment] no model {name}: training one ({' '.join(IPC_TRAIN_OPTIONS)}) in {run}")
+    steps = [["ipc-dataset", str(Path(ipc_root) / domain), "--out", str(data), "--quiet"]] \
+        if not (data / "manifest.json").exists() else []
+    resume = ["--resume"] if (run / "last.pt").exists() else []
+    steps.append(["train", str(data), *IPC_TRAIN_OPTIONS, "--out", str(run), "--quiet", *resume])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    steps.append(["export", str(run / "best.pt"), str(target)])
+    for argv in steps:
+        if symt_main(argv) != 0:
+            raise SymtError(f"training the {name} model failed at `symt {' '.join(argv)}`")
+    return target
+
+
+def paper_model(domain: str) -> Path:
+    models = shipped()
+    if domain not in models:
+        raise SymtError(f"no shipped model for the paper domain {domain} in {MODEL_DIR}")
+    return models[domain]
