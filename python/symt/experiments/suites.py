@@ -81,8 +81,8 @@ def paper_tasks(
 ) -> list[BenchmarkTask]:
     """Generate (once) and list the paper-suite tasks under ``out_dir/<domain>/``.
 
-    The task list with optimal lengths is cached in ``out_dir/<domain>/tasks.json``; the cache
-    is keyed by the seed so that a different seed regenerates.
+    The task list is cached in ``out_dir/<domain>/tasks.json`` (keyed by the seed, so that another
+    seed regenerates), and so is each selected task's optimal length once computed.
     """
     from ..generators import DOMAINS, domain_file, generate_split_tasks
 
@@ -95,8 +95,7 @@ def paper_tasks(
         cached = json.loads(cache.read_text()) if cache.exists() else None
         if cached is None or cached.get("seed") != seed:
             folder.mkdir(parents=True, exist_ok=True)
-            domain_path = folder / "domain.pddl"
-            domain_path.write_text(domain_file(domain).read_text())
+            (folder / "domain.pddl").write_text(domain_file(domain).read_text())
             entries = []
             for generated in generate_split_tasks(domain, seed):
                 if generated.split not in PAPER_GROUPS:
@@ -105,20 +104,19 @@ def paper_tasks(
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(generated.pddl)
                 entries.append({"group": generated.split, "problem": generated.name,
-                                "size": generated.size, "file": str(path.resolve()),
-                                "best_known": None})
-            for entry in entries:
-                entry["best_known"] = _optimal_length(domain_path, Path(entry["file"]))
-            tmp = cache.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"seed": seed, "tasks": entries}, indent=1) + "\n")
-            tmp.replace(cache)
+                                "size": generated.size, "file": str(path.resolve())})
             cached = {"seed": seed, "tasks": entries}
         domain_path = (folder / "domain.pddl").resolve()
         for group in groups:
             entries = [e for e in cached["tasks"] if e["group"] == group]
             for entry in evenly_spaced(entries, max_tasks):
+                if "best_known" not in entry:  # not computed yet (None: too large to expand)
+                    entry["best_known"] = _optimal_length(domain_path, Path(entry["file"]))
                 tasks.append(BenchmarkTask("paper", domain, group, entry["problem"], entry["size"],
                                            str(domain_path), entry["file"], entry["best_known"]))
+        tmp = cache.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cached, indent=1) + "\n")
+        tmp.replace(cache)
     return tasks
 
 

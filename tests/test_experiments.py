@@ -1,0 +1,176 @@
+"""The experiment layer: suites, Lab runs through the project's fast-downward, resume, reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from symt.errors import SymtError
+from symt.experiments import ipc, report, runner, suites
+from symt.experiments.algorithms import algorithms
+from symt.experiments.check_plan import CHECK_FILE
+from symt.experiments.check_plan import main as check_plan_main
+from symt.experiments.registry import paper_model
+from symt.fast_downward import FastDownwardNotBuilt, find_build
+from symt.generators import domain_file, generate_task
+
+IPC_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning"
+
+
+@pytest.fixture(scope="module")
+def fd_built() -> None:
+    try:
+        find_build()
+    except FastDownwardNotBuilt as error:
+        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+            pytest.fail(f"CI needs the Fast Downward build: {error}")
+        pytest.skip(f"Fast Downward is not built (set-up builds it): {error}")
+
+
+def test_evenly_spaced_keeps_ends_and_order() -> None:
+    items = list(range(10))
+    assert suites.evenly_spaced(items, 1) == [0]
+    assert suites.evenly_spaced(items, 2) == [0, 9]
+    assert suites.evenly_spaced(items, 4) == [0, 3, 6, 9]
+    assert suites.evenly_spaced(items, None) == items
+    assert suites.evenly_spaced(items, 50) == items
+
+
+def test_paper_suite_tasks_have_known_optima(tmp_path: Path) -> None:
+    tasks = suites.paper_tasks(tmp_path, ["gripper"], ["validation", "interpolation"], None)
+    # The paper's Gripper splits: validation 9, 10 balls; interpolation 3, 5, 7 balls.
+    assert [(t.group, t.size) for t in tasks] == [("validation", 9), ("validation", 10),
+                                                 ("interpolation", 3), ("interpolation", 5),
+                                                 ("interpolation", 7)]
+    # Gripper, n balls from one room to the other, two grippers: optimum 3n (odd n), 3n - 1 (even n).
+    assert [t.best_known for t in tasks] == [27, 29, 9, 15, 21]
+    again = suites.paper_tasks(tmp_path, ["gripper"], ["validation"], 1)
+    assert again == tasks[:1]  # cached, same files
+    with pytest.raises(SymtError, match="unknown paper domain"):
+        suites.paper_tasks(tmp_path, ["sokoban"], ["validation"], None)
+
+
+@pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+def test_ipc_suite_and_bounds() -> None:
+    tasks = suites.ipc_tasks(IPC_ROOT, ["ferry"], ["easy"], 3)
+    assert [t.problem for t in tasks] == ["p01", "p15", "p30"]
+    bounds = json.loads((IPC_ROOT / "upper_bounds.json").read_text())
+    assert tasks[0].best_known <= bounds["ferry/testing/easy/p01.pddl"]
+    assert all(t.size > 0 and Path(t.problem_file).is_file() for t in tasks)
+    with pytest.raises(SymtError, match="unknown IPC level"):
+        suites.ipc_tasks(IPC_ROOT, ["ferry"], ["impossible"], None)
+
+
+@pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+def test_ipc_training_dataset_keeps_expandable_problems(tmp_path: Path) -> None:
+    manifest = ipc.write_training_dataset(IPC_ROOT / "miconic", tmp_path, max_states=100, validation=2,
+                                          progress=False)
+    entries = json.loads(manifest.read_text())
+    skipped = json.loads((tmp_path / "skipped.json").read_text())["problems"]
+    assert len(entries) + len(skipped) == 99
+    states = {e["name"]: e["info"]["states"] for e in entries}
+    assert max(states.values()) <= 100
+    # Miconic with one passenger: 2 floors x (waiting, boarded, served) = 6 states (p01).
+    assert states["p01"] == 6
+    validation = [e for e in entries if e["split"] == "validation"]
+    train = [e for e in entries if e["split"] == "train"]
+    assert len(validation) == 2
+    assert min(states[e["name"]] for e in validation) >= max(states[e["name"]] for e in train)
+
+
+def _gripper_pair(tmp_path: Path) -> tuple[Path, Path]:
+    domain = tmp_path / "domain.pddl"
+    domain.write_text(domain_file("gripper").read_text())
+    problem = tmp_path / "p.pddl"
+    problem.write_text(generate_task("gripper", 2, 0, "p"))
+    return domain, problem
+
+
+def test_plan_check_rejects_an_invalid_plan_loudly(tmp_path: Path, monkeypatch, capsys) -> None:
+    domain, problem = _gripper_pair(tmp_path)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    monkeypatch.chdir(run_dir)
+    writer = "open('sas_plan', 'w').write('(move rooma roomb)\\n')"  # the goal does not hold after it
+    code = check_plan_main([str(domain), str(problem), "--", sys.executable, "-c", writer])
+    assert code == 0
+    result = json.loads((run_dir / CHECK_FILE).read_text())
+    assert result["plan_found"] and result["plan_valid"] is False and result["plan_steps"] == 1
+    assert "INVALID PLAN" in capsys.readouterr().err
+    assert runner.outcome_of({"plan_found": True, "plan_valid": False, "error": "success"})[0] == "invalid-plan"
+
+
+def test_plan_check_passes_the_planner_exit_code(tmp_path: Path, monkeypatch) -> None:
+    domain, problem = _gripper_pair(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert check_plan_main([str(domain), str(problem), "--", sys.executable, "-c", "raise SystemExit(23)"]) == 23
+    assert json.loads((tmp_path / CHECK_FILE).read_text())["plan_found"] is False
+
+
+def _spec(tmp_path: Path, names: list[str], time_limit: int = 10) -> runner.ExperimentSpec:
+    tasks = suites.paper_tasks(tmp_path / "tasks", ["gripper", "blocksworld"], ["extrapolation"], 1)
+    models = {("paper", d): str(paper_model(d)) for d in ("gripper", "blocksworld")}
+    return runner.ExperimentSpec("test", tasks, algorithms(names), models, time_limit, 2048, 2)
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
+    exp_dir = tmp_path / "exp"
+    spec = _spec(tmp_path, ["ff", "symt", "symt-guidance", "blind"], time_limit=4)
+    records = runner.run_experiment(spec, exp_dir)
+    assert len(records) == 8
+    by = {(r["domain"], r["algorithm"]): r for r in records}
+    for record in records:
+        if record["solved"]:
+            assert record["plan_valid"] is True
+            # No plan is shorter than the optimum the expander computed (Gripper-12: 35).
+            assert record["best_known"] is None or record["plan_length"] >= record["best_known"]
+    assert by[("gripper", "ff")]["best_known"] == 35
+    # Gripper-12 from the extrapolation split: the shipped model solves it optimally (35 steps),
+    # by search and by greedy guidance alone.
+    assert by[("gripper", "symt")]["solved"] and by[("gripper", "symt-guidance")]["plan_length"] == 35
+    assert by[("gripper", "ff")]["solved"] and by[("gripper", "ff")]["expansions"] > 0
+    # Blind search cannot exhaust Blocksworld-9 within 4 s: a time-out, recorded, not a crash.
+    assert by[("blocksworld", "blind")]["outcome"] == "timeout"
+    assert (exp_dir / runner.EVAL_DIR / "properties").is_file()
+
+    # Resume: one run is "interrupted" (started, never checked); only that run runs again.
+    run_dirs = sorted((exp_dir / runner.LAB_DIR).glob("runs-*-*/*"))
+    victim = run_dirs[0]
+    (victim / CHECK_FILE).unlink()
+    (victim / "sas_plan").unlink(missing_ok=True)
+    stamps = {d: (d / "driver.log").stat().st_mtime_ns for d in run_dirs[1:]}
+    again = runner.run_experiment(spec, exp_dir)
+    assert (victim / CHECK_FILE).is_file()
+    assert all((d / "driver.log").stat().st_mtime_ns == t for d, t in stamps.items())
+    key = lambda r: (r["domain"], r["algorithm"])  # noqa: E731
+    assert sorted(map(key, again)) == sorted(map(key, records))
+    assert [r["solved"] for r in sorted(again, key=key)] == [r["solved"] for r in sorted(records, key=key)]
+
+    # Another run list in the same folder is refused; --fresh starts over.
+    other = _spec(tmp_path, ["ff"])
+    with pytest.raises(SymtError, match="--fresh"):
+        runner.prepare(other, exp_dir)
+    runner.prepare(other, exp_dir, fresh=True)
+    assert runner.progress_counts(exp_dir / runner.LAB_DIR) == (0, 2)
+
+    out = report.write_report(again, tmp_path / "report", "test", limits="4 s, 2048 MiB")
+    text = out.read_text()
+    assert "WARNING" not in text.split("\n")[0]
+    assert (tmp_path / "report" / "runs.csv").is_file()
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+def test_too_many_objects_is_an_error_with_a_reason(tmp_path: Path) -> None:
+    # The shipped Blocksworld model knows 123 objects; this IPC task has more.
+    task = next(t for t in suites.ipc_tasks(IPC_ROOT, ["blocksworld"], ["medium"], None) if t.size > 123)
+    models = {("ipc2023", "blocksworld"): str(paper_model("blocksworld"))}
+    spec = runner.ExperimentSpec("errors", [task], algorithms(["symt-guidance"]), models, 20, 2048, 1)
+    [record] = runner.run_experiment(spec, tmp_path / "exp")
+    assert record["outcome"] == "error" and not record["solved"]
+    assert "vocabulary" in record["error_detail"]
