@@ -245,7 +245,7 @@ def test_plots_without_data_are_skipped(records, tmp_path):
 
 
 def test_published_constants_match_their_sources():
-    # Totals of /work/shared/benchmarks/ipc2023-learning/README.md's "total /900" row.
+    # Totals of ../shared/benchmarks/ipc2023-learning/README.md's "total /900" row.
     totals = {planner: sum(sum(IPC2023_COVERAGE[d][planner]) for d in IPC2023_COVERAGE)
               for planner in IPC2023_PLANNERS}
     assert totals == {"FD-SMAC baseline": 548, "GOFAI": 560, "HUZAR": 572, "Muninn": 228}

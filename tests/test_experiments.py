@@ -174,3 +174,21 @@ def test_too_many_objects_is_an_error_with_a_reason(tmp_path: Path) -> None:
     [record] = runner.run_experiment(spec, tmp_path / "exp")
     assert record["outcome"] == "error" and not record["solved"]
     assert "vocabulary" in record["error_detail"]
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_lab_script_runs_the_same_experiment_with_labs_steps(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "lab_experiment.py"
+    env = dict(os.environ, SYMT_EXPERIMENT="paper-smoke", SYMT_DOMAINS="gripper", SYMT_TIME_LIMIT="5",
+               SYMT_OUT=str(tmp_path / "exp"))
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(script), "--all"], env=env, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    records = report.read_csv(tmp_path / "exp" / "report" / "runs.csv")
+    # One Gripper task per split (9, 3 and 12 balls), seven algorithms.
+    assert len(records) == 21
+    by = {(r["group"], r["algorithm"]): r for r in records}
+    assert by[("interpolation", "lama-first")]["solved"]
+    assert by[("interpolation", "symt-guidance")]["plan_length"] == 9  # Gripper-3: optimum 3n = 9

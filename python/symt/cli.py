@@ -252,8 +252,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     import shlex
     import shutil
 
-    from .experiments import registry, report, runner, suites
-    from .experiments.algorithms import algorithms
+    from .experiments import registry, report, runner
 
     experiment = registry.named(
         args.name, time_limit=args.time_limit, memory_limit=args.memory_limit,
@@ -262,38 +261,17 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         algorithms=tuple(args.algorithms) if args.algorithms else None,
     )
     out = args.out or Path("experiments") / args.name
-    ipc_root = args.ipc_root or suites.DEFAULT_IPC_ROOT
-    chosen = algorithms(list(experiment.algorithms))
-    if experiment.suite == "paper":
-        tasks = suites.paper_tasks(out / "tasks", list(experiment.domains), list(experiment.groups),
-                                   experiment.max_tasks)
-    else:
-        tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
-                                 experiment.max_tasks)
-    models: dict[tuple[str, str], str] = {}
-    if any(a.uses_model for a in chosen):
-        for domain in experiment.domains:
-            if experiment.suite == "paper":
-                path = registry.paper_model(domain)
-            else:
-                path = registry.ensure_ipc_model(domain, ipc_root, out / "models", Path("runs"))
-            models[(experiment.suite, domain)] = str(Path(path).resolve())
-    spec = runner.ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
-                                 experiment.memory_limit, args.processes)
+    spec = registry.make_spec(experiment, out, args.ipc_root, args.processes)
     try:
         records = runner.run_experiment(spec, out, fresh=args.fresh)
     except KeyboardInterrupt:
         print(f"interrupted: rerun the same command to resume ({out})", file=sys.stderr)
         return 130
-    limits = f"{experiment.time_limit} s and {experiment.memory_limit} MiB per run"
-    command = "symt " + " ".join(shlex.quote(a) for a in args.argv)
-    notes = (f"{experiment.description}. {len(tasks)} tasks x {len(chosen)} algorithms; "
-             f"{limits}, {args.processes} runs in parallel. Models: "
-             + ", ".join(f"{d}: {Path(m).name}" for (_, d), m in sorted(models.items())))
+    limits, notes = registry.describe(experiment, spec)
     report_dir = out / "report"
     report.write_report(records, report_dir, f"Experiment `{experiment.name}`",
-                                     command=command, notes=notes, algorithms=list(experiment.algorithms),
-                                     limits=limits)
+                        command="symt " + " ".join(shlex.quote(a) for a in args.argv), notes=notes,
+                        algorithms=list(experiment.algorithms), limits=limits)
     if args.results:
         args.results.mkdir(parents=True, exist_ok=True)
         for item in report_dir.iterdir():
@@ -301,7 +279,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
                 shutil.copyfile(item, args.results / item.name)
     solved = sum(r["solved"] for r in records)
     invalid = sum(r["outcome"] == "invalid-plan" for r in records)
-    print(f"{solved}/{len(records)} runs solved; report in {out / 'report'}"
+    print(f"{solved}/{len(records)} runs solved; report in {report_dir}"
           + (f"; copied to {args.results}" if args.results else ""))
     if invalid:
         print(f"WARNING: {invalid} run(s) returned a plan that VAL rejects (see report.md)", file=sys.stderr)

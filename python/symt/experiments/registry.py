@@ -16,7 +16,9 @@ from pathlib import Path
 
 from ..errors import SymtError
 from ..models import MODEL_DIR, shipped
-from .algorithms import ALGORITHMS
+from . import suites
+from .algorithms import ALGORITHMS, algorithms
+from .runner import ExperimentSpec
 
 PAPER_DOMAINS = ("blocksworld", "gripper", "logistics", "visitall")
 IPC_FIRST_DOMAINS = ("blocksworld", "ferry", "miconic", "transport")
@@ -103,3 +105,37 @@ def paper_model(domain: str) -> Path:
     if domain not in models:
         raise SymtError(f"no shipped model for the paper domain {domain} in {MODEL_DIR}")
     return models[domain]
+
+
+def make_spec(
+    experiment: NamedExperiment, out: Path, ipc_root: Path | None = None, processes: int = 2,
+) -> ExperimentSpec:
+    """The runs of ``experiment``: its tasks (generated into ``out/tasks`` for the paper suite),
+    algorithms and models (IPC models trained first when missing)."""
+    ipc_root = Path(ipc_root) if ipc_root else suites.DEFAULT_IPC_ROOT
+    chosen = algorithms(list(experiment.algorithms))
+    if experiment.suite == "paper":
+        tasks = suites.paper_tasks(Path(out) / "tasks", list(experiment.domains), list(experiment.groups),
+                                   experiment.max_tasks)
+    else:
+        tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
+                                 experiment.max_tasks)
+    models: dict[tuple[str, str], str] = {}
+    if any(a.uses_model for a in chosen):
+        for domain in experiment.domains:
+            if experiment.suite == "paper":
+                path = paper_model(domain)
+            else:
+                path = ensure_ipc_model(domain, ipc_root, Path(out) / "models", Path("runs"))
+            models[(experiment.suite, domain)] = str(Path(path).resolve())
+    return ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
+                          experiment.memory_limit, processes)
+
+
+def describe(experiment: NamedExperiment, spec: ExperimentSpec) -> tuple[str, str]:
+    """(limits, notes) lines for the report."""
+    limits = f"{experiment.time_limit} s and {experiment.memory_limit} MiB per run"
+    notes = (f"{experiment.description}. {len(spec.tasks)} tasks x {len(spec.algorithms)} algorithms; "
+             f"{limits}, {spec.processes} runs in parallel. Models: "
+             + (", ".join(f"{d}: {Path(m).name}" for (_, d), m in sorted(spec.models.items())) or "none"))
+    return limits, notes

@@ -9,7 +9,7 @@ Everything here works on lists of such dicts, so a report can be rebuilt from ``
     summary.csv   one row per (suite, domain, group, algorithm)
     *.png         coverage against task size, expansions scatter, plan length against best known
 
-Conventions (the paper's metrics, /work/shared/paper.md section "Metrics"):
+Conventions (the paper's metrics, ../shared/paper.md section "Metrics"):
 
 - a run is solved only if it found a plan and the plan validated; invalid plans count unsolved;
 - the best known length of a task is the minimum of every bound in the records and of every valid
@@ -98,7 +98,7 @@ _MISSING = "–"  # table cell for "no value"
 # ---------------------------------------------------------------------------------------------
 # Published reference numbers
 
-# Source: /work/shared/paper.md, section "The paper's coverage" (mean over 3 seeds; Table
+# Source: ../shared/paper.md, section "The paper's coverage" (mean over 3 seeds; Table
 # "coverage", with contrastive loss). These strategies decode without search, capped at 500
 # generated tokens; no time or memory limit is stated.
 PAPER_COLUMNS: tuple[str, ...] = (
@@ -134,7 +134,7 @@ _PAPER_DOMAIN_ALIASES: dict[str, str] = {"blocks": "blocksworld"}
 
 PAPER_LIMITS = "search-free decoding capped at 500 tokens, no time limit stated"
 
-# Source: /work/shared/benchmarks/ipc2023-learning/README.md, "Competition coverage" (tasks
+# Source: ../shared/benchmarks/ipc2023-learning/README.md, "Competition coverage" (tasks
 # solved of 30 per level, from the competition's public run logs; 30 min, 8 GiB, 1 core).
 IPC2023_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 IPC2023_TASKS_PER_LEVEL = 30
@@ -832,7 +832,7 @@ def _render_markdown(
         parts.append(
             f"## Against the paper (limits differ: ours {ours}; paper {PAPER_LIMITS})\n\n"
             "Fraction of tasks solved. The paper's columns are copied from its coverage table "
-            "(mean over 3 seeds; /work/shared/paper.md).\n\n" + paper_table
+            "(mean over 3 seeds; ../shared/paper.md).\n\n" + paper_table
         )
     ipc_table = ipc_comparison_table(records, order)
     if ipc_table:
@@ -840,7 +840,7 @@ def _render_markdown(
             f"## Against the IPC 2023 learning track (limits differ: ours {ours}; "
             f"competition {IPC2023_LIMITS})\n\n"
             "Tasks solved; ours of the tasks we ran, the competition's of 30 per level "
-            "(/work/shared/benchmarks/ipc2023-learning/README.md).\n\n" + ipc_table
+            "(../shared/benchmarks/ipc2023-learning/README.md).\n\n" + ipc_table
         )
     if plots:
         parts.append("## Plots\n\n" + "\n\n".join(f"![{plot.stem}]({plot.name})" for plot in plots))
