@@ -1,0 +1,150 @@
+"""The paper's decoding strategies (Appendix D) over one interface for every plan generator.
+
+A generator opens a :class:`DecoderSession` on a state (encoded with the identity renaming,
+object i -> token i); ``step(token)`` feeds one token and returns the logits of the next one over
+the plan vocabulary (:mod:`.vocab`). On top of that:
+
+* ``greedy``: the most likely token until ``<EOS>``; the plan is then parsed and simulated, and
+  fails as malformed, inapplicable or not reaching the goal;
+* ``applicable`` (applicability-filtered): only tokens that extend the action being written
+  towards an action applicable in the simulated state are allowed; each completed action is
+  applied; decoding stops when the simulated state satisfies the goal;
+* ``regrounding``: as ``applicable``, but after every completed action the new state is encoded
+  afresh and a new one-action sequence is decoded from ``<BOS>``.
+
+Every strategy stops after ``max_tokens`` generated tokens (500, as in the paper).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from ..pddl.task import GroundTask
+from ..tokens import EncodedTask, identity_assignment
+from .vocab import ActionTokenIndex, PlanVocabulary
+
+MAX_TOKENS = 500
+STRATEGIES = ("greedy", "applicable", "regrounding")
+
+
+class DecoderSession(Protocol):
+    def step(self, token: int) -> np.ndarray:
+        """Feed ``token``; the logits of the next token (length ``vocab.num_outputs``)."""
+        ...
+
+
+class PlanGenerator(Protocol):
+    vocab: PlanVocabulary
+
+    def session(self, encoded: EncodedTask, state: frozenset[int]) -> DecoderSession:
+        ...
+
+
+@dataclass
+class GenerationResult:
+    actions: list[int]
+    """Ground action ids of ``task.actions``, in order (the valid prefix when decoding failed)."""
+    solved: bool
+    reason: str
+    tokens: int
+    """Generated tokens (``<EOS>`` included)."""
+
+    def labels(self, task: GroundTask) -> list[str]:
+        return [task.actions[a].label() for a in self.actions]
+
+
+def _best(logits: np.ndarray, allowed: set[int] | None, vocab: PlanVocabulary) -> int:
+    scores = np.array(logits, dtype=np.float64, copy=True)
+    scores[vocab.bos] = -np.inf  # <BOS> only ever starts a sequence
+    if allowed is not None:
+        keep = np.full(scores.shape, -np.inf)
+        index = np.fromiter(allowed, dtype=np.int64)
+        keep[index] = scores[index]
+        scores = keep
+    return int(np.argmax(scores))
+
+
+def _simulate(task: GroundTask, actions: list[int]) -> tuple[list[int], str | None, frozenset[int]]:
+    state = frozenset(task.init)
+    for position, action_id in enumerate(actions):
+        action = task.actions[action_id]
+        if not task.applicable(action, state):
+            return actions[:position], f"inapplicable action {position + 1}: {action.label()}", state
+        state = task.apply(action, state)
+    return actions, None, state
+
+
+def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX_TOKENS) -> GenerationResult:
+    task = encoded.task
+    vocab = generator.vocab
+    index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
+    session = generator.session(encoded, frozenset(task.init))
+    logits = session.step(vocab.bos)
+    tokens: list[int] = []
+    while True:
+        if len(tokens) >= max_tokens:
+            actions, _ = index.parse(tokens)
+            return GenerationResult(_simulate(task, actions)[0], False, f"token cap ({max_tokens}) reached",
+                                    len(tokens))
+        token = _best(logits, None, vocab)
+        tokens.append(token)
+        if token == vocab.eos:
+            break
+        logits = session.step(token)
+    actions, problem = index.parse(tokens[:-1])
+    if problem:
+        return GenerationResult(_simulate(task, actions)[0], False, problem, len(tokens))
+    valid, problem, state = _simulate(task, actions)
+    if problem:
+        return GenerationResult(valid, False, problem, len(tokens))
+    if not task.is_goal(state):
+        return GenerationResult(actions, False, "the plan ends before the goal holds", len(tokens))
+    return GenerationResult(actions, True, "goal reached", len(tokens))
+
+
+def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
+             max_tokens: int = MAX_TOKENS) -> GenerationResult:
+    """Applicability-filtered decoding; with ``reground`` the state is re-encoded after each action."""
+    task = encoded.task
+    vocab = generator.vocab
+    index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
+    state = frozenset(task.init)
+    actions: list[int] = []
+    count = 0
+    session = generator.session(encoded, state)
+    logits = session.step(vocab.bos)
+    while not task.is_goal(state):
+        applicable = index.applicable(state)
+        if not applicable:
+            return GenerationResult(actions, False, "dead end: no applicable action", count)
+        prefix: tuple[int, ...] = ()
+        while True:
+            if count >= max_tokens:
+                return GenerationResult(actions, False, f"token cap ({max_tokens}) reached", count)
+            token = _best(logits, index.allowed(applicable, prefix), vocab)
+            count += 1
+            prefix += (token,)
+            action = index.complete(prefix)
+            if action is not None:
+                break
+            logits = session.step(token)
+        actions.append(action)
+        state = task.apply(task.actions[action], state)
+        if reground:
+            session = generator.session(encoded, state)
+            logits = session.step(vocab.bos)
+        else:
+            logits = session.step(token)
+    return GenerationResult(actions, True, "goal reached", count)
+
+
+def generate(generator: PlanGenerator, encoded: EncodedTask, strategy: str,
+             max_tokens: int = MAX_TOKENS) -> GenerationResult:
+    if strategy == "greedy":
+        return greedy(generator, encoded, max_tokens)
+    if strategy in ("applicable", "regrounding"):
+        return filtered(generator, encoded, strategy == "regrounding", max_tokens)
+    raise ValueError(f"unknown decoding strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")

@@ -1,0 +1,142 @@
+"""The PlanGPT baseline: a GPT-2-style decoder-only transformer over symbol tokens.
+
+Following the paper's description of PlanGPT (and its fair variant with fully randomised object
+names): one token per predicate, object and action symbol, learned absolute position embeddings,
+pre-norm GPT-2 blocks (torch's ``nn.MultiheadAttention`` with a causal mask, GELU MLP of width
+4d), and the sequence
+
+    <start> state atoms... <goal> goal atoms... <action> plan tokens... <EOS>
+
+Atoms are sorted by predicate and then by the task's object order, which does not depend on the
+renaming: X and its renamed copy X' then have the same token positions, which the contrastive
+loss (the paper's ablation on PlanGPT) needs. The loss covers only plan tokens. The head predicts
+plan-vocabulary tokens (:mod:`.vocab`), so the decoding strategies are shared with SymT-ED.
+Generation recomputes the whole sequence per token (no key/value cache in
+``nn.MultiheadAttention``): fine for the small models and tasks here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+from torch import Tensor, nn
+
+from ..errors import SymtError
+from .vocab import PlanVocabulary
+
+START, GOAL, ACTION, PAD = 0, 1, 2, 3
+NUM_SPECIAL = 4
+
+
+@dataclass
+class PlanGPTConfig:
+    num_predicates: int
+    num_plan_inputs: int
+    num_outputs: int
+    max_positions: int = 2048
+    d_model: int = 64
+    n_heads: int = 4
+    n_layers: int = 4
+    dropout: float = 0.0
+    k: int = 32
+
+    @property
+    def num_tokens(self) -> int:
+        return NUM_SPECIAL + self.num_predicates + self.num_plan_inputs
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def prompt_tokens(rows: np.ndarray, num_predicates: int, vocab: PlanVocabulary) -> list[int]:
+    """``<start>`` state atoms ``<goal>`` goal atoms ``<action>`` from renamed token rows.
+
+    ``rows`` are :meth:`EncodedTask.state_rows` after :func:`symt.tokens.rename` (object tokens,
+    padding ``V``) in the encoder's order: fluent atoms, static and type atoms, goal atoms; goal
+    rows carry predicate ids ``P..2P-1``. Sorting is by predicate only (stable), which keeps the
+    task's atom order within a predicate.
+    """
+    plan_offset = NUM_SPECIAL + num_predicates
+    state, goal = [], []
+    for row in rows:
+        predicate = int(row[0])
+        objects = [plan_offset + vocab.object_token(int(t)) for t in row[1:] if t < vocab.vocab_size]
+        is_goal = predicate >= num_predicates
+        token = NUM_SPECIAL + (predicate - num_predicates if is_goal else predicate)
+        (goal if is_goal else state).append((token, [token, *objects]))
+    tokens = [START]
+    for _, atom in sorted(state, key=lambda item: item[0]):
+        tokens += atom
+    tokens.append(GOAL)
+    for _, atom in sorted(goal, key=lambda item: item[0]):
+        tokens += atom
+    return tokens + [ACTION]
+
+
+class GPT2Block(nn.Module):
+    """Pre-norm causal self-attention + MLP, as in GPT-2."""
+
+    def __init__(self, d: int, n_heads: int, dropout: float):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(d)
+        self.attention = nn.MultiheadAttention(d, n_heads, dropout=dropout, batch_first=True)
+        self.norm2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d), nn.Dropout(dropout))
+
+    def forward(self, x: Tensor, causal: Tensor, padding: Tensor, need_weights: bool) -> tuple[Tensor, Tensor | None]:
+        h = self.norm1(x)
+        out, weights = self.attention(h, h, h, attn_mask=causal, key_padding_mask=padding,
+                                      need_weights=need_weights, average_attn_weights=False)
+        x = x + out
+        return x + self.mlp(self.norm2(x)), weights
+
+
+class PlanGPT(nn.Module):
+    def __init__(self, config: PlanGPTConfig):
+        super().__init__()
+        self.config = config
+        self.k = min(config.k, config.d_model)
+        self.token_embedding = nn.Embedding(config.num_tokens, config.d_model)
+        self.position_embedding = nn.Embedding(config.max_positions, config.d_model)
+        self.dropout = nn.Dropout(config.dropout)
+        self.blocks = nn.ModuleList(GPT2Block(config.d_model, config.n_heads, config.dropout)
+                                    for _ in range(config.n_layers))
+        self.final_norm = nn.LayerNorm(config.d_model)
+        self.head = nn.Linear(config.d_model, config.num_outputs)
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+    def plan_token(self, plan_token: int) -> int:
+        """Input id of a plan-vocabulary token."""
+        return NUM_SPECIAL + self.config.num_predicates + plan_token
+
+    def forward(self, tokens: Tensor, padding: Tensor, return_internals: bool = False
+                ) -> tuple[Tensor, dict[str, list[Tensor]]]:
+        """Next-token logits [B,T,outputs] over the plan vocabulary; ``padding`` [B,T] True at pads."""
+        b, t = tokens.shape
+        if t > self.config.max_positions:
+            raise SymtError(f"sequence of {t} tokens exceeds PlanGPT's {self.config.max_positions} positions")
+        positions = torch.arange(t, device=tokens.device)
+        x = self.dropout(self.token_embedding(tokens) + self.position_embedding(positions)[None])
+        causal = torch.ones(t, t, dtype=torch.bool, device=tokens.device).triu(1)
+        attentions: list[Tensor] = []
+        hiddens: list[Tensor] = []
+        for block in self.blocks:
+            x, weights = block(x, causal, padding, return_internals)
+            if return_internals:
+                attentions.append(weights)
+                hiddens.append(x[..., : self.k])
+        return self.head(self.final_norm(x)), {"attention": attentions, "hidden": hiddens}
+
+
+def gpt_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]], mask: Tensor
+                          ) -> tuple[Tensor, Tensor]:
+    """L_att and L_hid for PlanGPT over real (non-pad) positions, batch mean."""
+    m = mask.to(a["hidden"][0].dtype)
+    pairs = m[:, None, :, None] * m[:, None, None, :]
+    att = sum(((x - y) ** 2 * pairs).sum() for x, y in zip(a["attention"], b["attention"]))
+    hid = sum(((x - y) ** 2 * m[..., None]).sum() for x, y in zip(a["hidden"], b["hidden"]))
+    return att / mask.shape[0], hid / mask.shape[0]

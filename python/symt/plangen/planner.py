@@ -1,0 +1,133 @@
+"""A trained plan generator (SymT-ED or PlanGPT) with what it needs to read tasks and write plans.
+
+Model files (``symt-planner`` format, version 1) are ``torch.save`` archives of a dict: kind,
+model config, weights, the domain signature (input atoms) and the plan vocabulary (output
+tokens). Heuristic models are TorchScript files instead (:mod:`symt.export`);
+:func:`is_planner_file` tells the two apart.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ..errors import SymtError
+from ..pddl import Domain
+from ..tokens import EncodedTask, Signature, check_vocabulary, collate, identity_assignment, rename
+from .plangpt import PAD, PlanGPT, PlanGPTConfig, prompt_tokens
+from .symted import SymTED, SymTEDConfig
+from .vocab import PlanVocabulary, check_plan_vocabulary
+
+FORMAT = "symt-planner"
+FORMAT_VERSION = 1
+KINDS = ("symt-ed", "plangpt")
+
+
+@dataclass
+class Planner:
+    """A plan generator ready for :mod:`.decoding` (``vocab`` + ``session``)."""
+
+    kind: str
+    model: SymTED | PlanGPT
+    signature: Signature
+    vocab: PlanVocabulary
+
+    @property
+    def vocab_size(self) -> int:
+        return self.vocab.vocab_size
+
+    def check_task(self, encoded: EncodedTask, domain: Domain, where: str) -> None:
+        check_vocabulary(encoded.num_objects, self.vocab_size, where)
+        check_plan_vocabulary(domain, self.vocab, where)
+
+    def session(self, encoded: EncodedTask, state: frozenset[int]) -> SymTEDSession | PlanGPTSession:
+        rows = rename(encoded.state_rows(sorted(state)), identity_assignment(encoded.num_objects),
+                      self.vocab_size)
+        if self.kind == "symt-ed":
+            return SymTEDSession(self.model, rows, self.vocab_size)
+        return PlanGPTSession(self.model, prompt_tokens(rows, self.signature.num_predicates, self.vocab),
+                              self.vocab.bos)
+
+    def to_file(self, path: Path, extra: dict | None = None) -> None:
+        from ..train import save_atomic
+
+        save_atomic({"format": FORMAT, "format_version": FORMAT_VERSION, "kind": self.kind,
+                     "config": self.model.config.to_dict(), "state_dict": self.model.state_dict(),
+                     "signature": self.signature.to_json(), "plan_vocab": self.vocab.to_json(),
+                     **(extra or {})}, Path(path))
+
+
+class SymTEDSession:
+    def __init__(self, model: SymTED, rows: np.ndarray, vocab_size: int):
+        self.model = model
+        pred, args, mask = collate([rows], vocab_size)
+        device = next(model.parameters()).device
+        with torch.inference_mode():
+            memory, bias, _, _ = model.encode(pred.to(device), args.to(device), mask.to(device))
+            self.cache = model.start(memory, bias)
+        self.device = device
+
+    @torch.inference_mode()
+    def step(self, token: int) -> np.ndarray:
+        logits, _, _, _ = self.model.decode(torch.tensor([[token]], device=self.device), self.cache)
+        return logits[0, -1].float().cpu().numpy()
+
+
+class PlanGPTSession:
+    def __init__(self, model: PlanGPT, prompt: list[int], bos: int):
+        self.model = model
+        self.prompt = prompt
+        self.bos = bos
+        self.plan: list[int] = []
+        self.device = next(model.parameters()).device
+
+    @torch.inference_mode()
+    def step(self, token: int) -> np.ndarray:
+        # <BOS> opens the plan: in PlanGPT's sequence that role is played by <action>, already there.
+        if token != self.bos:
+            self.plan.append(self.model.plan_token(token))
+        sequence = torch.tensor([self.prompt + self.plan], device=self.device)
+        padding = torch.zeros(sequence.shape, dtype=torch.bool, device=self.device)
+        logits, _ = self.model(sequence, padding)
+        return logits[0, -1].float().cpu().numpy()
+
+
+def is_planner_file(path: Path) -> bool:
+    """True for a ``symt-planner`` file, False for a TorchScript heuristic (``extra/symt.json``)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return not any(name.endswith("extra/symt.json") for name in archive.namelist())
+    except (zipfile.BadZipFile, FileNotFoundError, IsADirectoryError):
+        return False
+
+
+def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planner:
+    path = Path(path)
+    if not path.is_file():
+        raise SymtError(f"{path}: model file not found")
+    try:
+        data = torch.load(path, map_location=device, weights_only=False)
+    except Exception as error:  # noqa: BLE001 -- torch raises many kinds for foreign or corrupt files
+        raise SymtError(f"{path}: not a readable symt model ({type(error).__name__})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SymtError(f"{path}: not a symt plan-generation model")
+    if data.get("format_version") != FORMAT_VERSION:
+        raise SymtError(f"{path}: planner format version {data.get('format_version')} is not supported "
+                        f"(this symt reads version {FORMAT_VERSION})")
+    kind = data["kind"]
+    if kind == "symt-ed":
+        model: SymTED | PlanGPT = SymTED(SymTEDConfig(**data["config"]))
+    elif kind == "plangpt":
+        model = PlanGPT(PlanGPTConfig(**data["config"]))
+    else:
+        raise SymtError(f"{path}: unknown planner kind {kind!r}")
+    model.load_state_dict(data["state_dict"])
+    model.to(device).eval()
+    return Planner(kind, model, Signature.from_json(data["signature"]), PlanVocabulary.from_json(data["plan_vocab"]))
+
+
+__all__ = ["PAD", "Planner", "load_planner", "is_planner_file", "KINDS"]

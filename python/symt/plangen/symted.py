@@ -1,0 +1,214 @@
+"""SymT-ED: the SymT-E encoder plus a weight-shared, position-free decoder that writes plans.
+
+* Encoder: SymT-E's (one token per atom, no positional encodings, one shared layer applied
+  ``n_layers`` times).
+* Decoder: one shared layer applied ``n_layers`` times; causal self-attention without positional
+  encodings (NoPE: causal masking alone tells positions apart), cross-attention to the encoder's
+  atoms, feed-forward; a linear head over the plan vocabulary (:mod:`.vocab`).
+* ``forward(..., return_internals=True)`` returns every attention map (encoder self, decoder self,
+  decoder cross) and every encoder and decoder layer's first ``k`` hidden dimensions, for the
+  contrastive loss.
+* ``decode(...)`` runs the decoder on new tokens given a cache of earlier keys and values, so that
+  generation costs one token's work per step; it gives the same logits as a full pass.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from ..model import ModelConfig, SharedLayer
+
+
+@dataclass
+class SymTEDConfig:
+    num_predicates: int
+    max_arity: int
+    num_tokens: int
+    """Decoder input tokens (plan vocabulary incl. <BOS>, <EOS>, <PAD>)."""
+    num_outputs: int
+    vocab_size: int = 123
+    d_model: int = 64
+    n_heads: int = 4
+    n_layers: int = 4
+    d_ff: int = 128
+    d_embed: int = 32
+    dropout: float = 0.0
+    k: int = 32
+    layer_norm: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def encoder_config(self) -> ModelConfig:
+        return ModelConfig(self.num_predicates, self.max_arity, self.vocab_size, self.d_model,
+                           self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
+                           layer_norm=self.layer_norm)
+
+
+def _heads(x: Tensor, n_heads: int) -> Tensor:
+    b, t, d = x.shape
+    return x.view(b, t, n_heads, d // n_heads).transpose(1, 2)
+
+
+class DecoderLayer(nn.Module):
+    """Causal self-attention, cross-attention, feed-forward; residuals; optional pre-norm."""
+
+    def __init__(self, d: int, n_heads: int, d_ff: int, dropout: float, layer_norm: bool):
+        super().__init__()
+        self.n_heads = n_heads
+        self.head_dim = d // n_heads
+        self.self_qkv = nn.Linear(d, 3 * d)
+        self.self_out = nn.Linear(d, d)
+        self.cross_q = nn.Linear(d, d)
+        self.cross_kv = nn.Linear(d, 2 * d)
+        self.cross_out = nn.Linear(d, d)
+        self.ff1 = nn.Linear(d, d_ff)
+        self.ff2 = nn.Linear(d_ff, d)
+        self.dropout = nn.Dropout(dropout)
+        make_norm = (lambda: nn.LayerNorm(d)) if layer_norm else nn.Identity
+        self.norm1, self.norm2, self.norm3 = make_norm(), make_norm(), make_norm()
+
+    def memory_keys(self, memory: Tensor) -> tuple[Tensor, Tensor]:
+        """Cross-attention keys and values of the encoder output (the same for every layer pass)."""
+        k, v = self.cross_kv(memory).chunk(2, dim=-1)
+        return _heads(k, self.n_heads), _heads(v, self.n_heads)
+
+    def _attend(self, q: Tensor, k: Tensor, v: Tensor, bias: Tensor) -> tuple[Tensor, Tensor]:
+        attention = (q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + bias).softmax(dim=-1)
+        return self.dropout(attention) @ v, attention
+
+    def forward(
+        self, x: Tensor, memory_kv: tuple[Tensor, Tensor], memory_bias: Tensor,
+        past: tuple[Tensor, Tensor] | None,
+    ) -> tuple[Tensor, Tensor, Tensor, tuple[Tensor, Tensor]]:
+        """``x``: the new positions [B,T,d]; ``past``: keys/values of earlier positions.
+
+        Returns (x, self-attention [B,h,T,T_all], cross-attention [B,h,T,N], new keys/values).
+        """
+        b, t, d = x.shape
+        q, k, v = self.self_qkv(self.norm1(x)).chunk(3, dim=-1)
+        q, k, v = _heads(q, self.n_heads), _heads(k, self.n_heads), _heads(v, self.n_heads)
+        if past is not None:
+            k = torch.cat([past[0], k], dim=2)
+            v = torch.cat([past[1], v], dim=2)
+        total = k.shape[2]
+        # New position i (absolute total - t + i) sees every earlier position and itself.
+        causal = torch.ones(t, total, dtype=torch.bool, device=x.device).tril(diagonal=total - t)
+        bias = torch.zeros(t, total, dtype=x.dtype, device=x.device).masked_fill(~causal, float("-inf"))
+        context, self_attention = self._attend(q, k, v, bias)
+        x = x + self.dropout(self.self_out(context.transpose(1, 2).reshape(b, t, d)))
+        cq = _heads(self.cross_q(self.norm2(x)), self.n_heads)
+        context, cross_attention = self._attend(cq, memory_kv[0], memory_kv[1], memory_bias)
+        x = x + self.dropout(self.cross_out(context.transpose(1, 2).reshape(b, t, d)))
+        x = x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm3(x)))))
+        return x, self_attention, cross_attention, (k, v)
+
+
+@dataclass
+class DecoderCache:
+    """What incremental decoding keeps: encoder keys/values and each layer pass's self keys/values."""
+
+    memory_kv: tuple[Tensor, Tensor]
+    memory_bias: Tensor
+    past: list[tuple[Tensor, Tensor]]
+
+    @property
+    def length(self) -> int:
+        return self.past[0][0].shape[2] if self.past else 0
+
+
+class SymTED(nn.Module):
+    def __init__(self, config: SymTEDConfig):
+        super().__init__()
+        self.config = config
+        self.k = min(config.k, config.d_model)
+        self.n_layers = config.n_layers
+        encoder = config.encoder_config()
+        self.pred_embedding = nn.Embedding(2 * config.num_predicates, config.d_embed)
+        self.object_embedding = nn.Embedding(config.vocab_size + 1, config.d_embed)
+        self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
+        self.encoder_layer = SharedLayer(encoder)
+        self.token_embedding = nn.Embedding(config.num_tokens, config.d_model)
+        self.decoder_layer = DecoderLayer(config.d_model, config.n_heads, config.d_ff, config.dropout,
+                                          config.layer_norm)
+        self.final_norm = nn.LayerNorm(config.d_model) if config.layer_norm else nn.Identity()
+        self.head = nn.Linear(config.d_model, config.num_outputs)
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+    def encode(self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
+               ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor]]:
+        """Encoder output [B,N,d], the key bias for attending to it, attention maps, hidden[:k]."""
+        b, n = pred.shape
+        parts = [self.pred_embedding(pred).unsqueeze(2), self.object_embedding(args)]
+        x = self.atom_projection(torch.cat(parts, dim=2).reshape(b, n, -1))
+        key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
+        key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
+        attentions: list[Tensor] = []
+        hiddens: list[Tensor] = []
+        for _ in range(self.n_layers):
+            x, attention = self.encoder_layer(x, key_bias, return_internals)
+            if return_internals:
+                attentions.append(attention)
+                hiddens.append(x[..., : self.k])
+        return x, key_bias, attentions, hiddens
+
+    def start(self, memory: Tensor, memory_bias: Tensor) -> DecoderCache:
+        return DecoderCache(self.decoder_layer.memory_keys(memory), memory_bias, [])
+
+    def decode(self, tokens: Tensor, cache: DecoderCache, return_internals: bool = False
+               ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor]]:
+        """Logits [B,T,outputs] of new ``tokens`` [B,T]; extends ``cache`` in place."""
+        x = self.token_embedding(tokens)
+        self_maps: list[Tensor] = []
+        cross_maps: list[Tensor] = []
+        hiddens: list[Tensor] = []
+        new_past = []
+        for layer in range(self.n_layers):
+            past = cache.past[layer] if cache.past else None
+            x, self_attention, cross_attention, kv = self.decoder_layer(x, cache.memory_kv, cache.memory_bias, past)
+            new_past.append(kv)
+            if return_internals:
+                self_maps.append(self_attention)
+                cross_maps.append(cross_attention)
+                hiddens.append(x[..., : self.k])
+        cache.past = new_past
+        return self.head(self.final_norm(x)), self_maps, cross_maps, hiddens
+
+    def forward(self, pred: Tensor, args: Tensor, mask: Tensor, tokens: Tensor,
+                return_internals: bool = False) -> tuple[Tensor, dict[str, list[Tensor]]]:
+        """Teacher-forced logits [B,T,outputs] for decoder inputs ``tokens`` (<BOS> + plan[:-1])."""
+        memory, bias, enc_att, enc_hid = self.encode(pred, args, mask, return_internals)
+        logits, self_att, cross_att, dec_hid = self.decode(tokens, self.start(memory, bias), return_internals)
+        internals = {"encoder_attention": enc_att, "encoder_hidden": enc_hid,
+                     "decoder_self_attention": self_att, "decoder_cross_attention": cross_att,
+                     "decoder_hidden": dec_hid}
+        return logits, internals
+
+
+def plan_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]], atom_mask: Tensor,
+                           token_mask: Tensor) -> tuple[Tensor, Tensor]:
+    """L_att and L_hid over every attention map and every encoder and decoder layer (batch mean).
+
+    ``atom_mask`` [B,N] marks real atoms, ``token_mask`` [B,T] real decoder positions; padded
+    queries and keys are left out so that padding never counts.
+    """
+    batch = atom_mask.shape[0]
+    am = atom_mask.to(a["encoder_hidden"][0].dtype) if a["encoder_hidden"] else atom_mask.float()
+    tm = token_mask.to(am.dtype)
+    pairs = {
+        "encoder_attention": am[:, None, :, None] * am[:, None, None, :],
+        "decoder_self_attention": tm[:, None, :, None] * tm[:, None, None, :],
+        "decoder_cross_attention": tm[:, None, :, None] * am[:, None, None, :],
+    }
+    att = sum(((x - y) ** 2 * pairs[name]).sum()
+              for name in pairs for x, y in zip(a[name], b[name]))
+    hid = sum(((x - y) ** 2 * am[..., None]).sum() for x, y in zip(a["encoder_hidden"], b["encoder_hidden"]))
+    hid = hid + sum(((x - y) ** 2 * tm[..., None]).sum() for x, y in zip(a["decoder_hidden"], b["decoder_hidden"]))
+    return att / batch, hid / batch

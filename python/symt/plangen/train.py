@@ -1,0 +1,348 @@
+"""Training SymT-ED and PlanGPT on random optimal plans (paper, "Training data", Appendix E).
+
+A sample: a training task uniformly, a goal distance uniformly among those in its state space, a
+state at that distance uniformly, then a uniformly random optimal plan from it (the C++ sampler),
+written as plan tokens. Each sample becomes a pair (X, Y) / (X', Y') under two object renamings
+(Rename-Both by default, as the paper found best for plan generation). Loss: cross-entropy on the
+next plan token, plus the contrastive L_att + L_hid over every attention map and layer, ramped
+in over ``ramp_steps``. Batches are pure functions of ``(seed, step)``, so ``--resume`` continues
+exactly. Each epoch: validation loss and token accuracy on fixed states, and greedy coverage on
+the validation tasks; the best checkpoint follows the paper's criteria in order: coverage, fewer
+token-cap hits, fewer inapplicable actions, fewer malformed plans, accuracy, loss.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from ..data import RENAME_MODES, TaskData, derive_seed, load_dataset
+from ..errors import SymtError
+from ..model import PRESETS
+from ..tokens import collate, identity_assignment, rename
+from ..train import lr_at, pick_device, save_atomic
+from .decoding import generate
+from .plangpt import PAD as GPT_PAD
+from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
+from .planner import KINDS, Planner
+from .symted import SymTED, SymTEDConfig, plan_contrastive_terms
+from .vocab import PlanVocabulary
+
+IGNORE = -100
+
+
+@dataclass
+class PlanTrainConfig:
+    data: str
+    out: str
+    kind: str = "symt-ed"
+    preset: str = "small"
+    vocab_size: int = 123
+    steps: int = 6000
+    batch_size: int = 32
+    lr: float = 1e-3
+    min_lr: float = 1e-7
+    warmup: int = 200
+    weight_decay: float = 0.1
+    grad_clip: float = 1.0
+    rename: str = "rename-both"
+    contrastive: bool = True
+    w_pred: float = 1.0
+    w_att: float = 1.0
+    w_hid: float = 1.0
+    ramp_steps: int = 500
+    eval_every: int = 500
+    val_samples: int = 256
+    coverage_tasks: int = 30
+    max_positions: int = 2048
+    max_states: int = 2_000_000
+    seed: int = 0
+    device: str = "auto"
+    threads: int = 0
+    model_overrides: dict = field(default_factory=dict)
+
+
+@dataclass
+class PlanBatch:
+    inputs: tuple[torch.Tensor, ...]
+    """SymT-ED: (pred, args, mask, decoder input); PlanGPT: (tokens, padding)."""
+    inputs_renamed: tuple[torch.Tensor, ...] | None
+    target: torch.Tensor
+    """[B,T] plan-vocabulary ids, ``IGNORE`` where no loss applies."""
+
+    def to(self, device: torch.device) -> PlanBatch:
+        move = lambda ts: tuple(t.to(device) for t in ts) if ts is not None else None  # noqa: E731
+        return PlanBatch(move(self.inputs), move(self.inputs_renamed), self.target.to(device))
+
+
+class PlanSampler:
+    def __init__(self, tasks: list[TaskData], vocab: PlanVocabulary, kind: str, mode: str, seed: int,
+                 num_predicates: int, max_positions: int):
+        if mode not in RENAME_MODES:
+            raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
+        self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
+        if not self.tasks:
+            raise SymtError("no training task has a reachable goal")
+        self.vocab, self.kind, self.mode, self.seed = vocab, kind, mode, seed
+        self.num_predicates, self.max_positions = num_predicates, max_positions
+        self.object_index = [{o: i for i, o in enumerate(t.task.objects)} for t in self.tasks]
+
+    def _assignments(self, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+        random = lambda: rng.permutation(self.vocab.vocab_size)[:n]  # noqa: E731
+        if self.mode == "rename-one":
+            return [identity_assignment(n), random()]
+        if self.mode == "rename-both":
+            return [random(), random()]
+        return [random()]
+
+    def batch(self, step: int, batch_size: int) -> PlanBatch:
+        rng = np.random.default_rng(derive_seed(self.seed, "plan-batch", step))
+        views: list[list[tuple[np.ndarray, list[int]]]] = [[], []]
+        for slot, task_id in enumerate(rng.integers(len(self.tasks), size=batch_size)):
+            data = self.tasks[task_id]
+            sampler = data.space.sampler(derive_seed(self.seed, "plan-state", step, slot))
+            state = sampler.sample_state()
+            plan = [data.task.actions[a] for a in sampler.random_optimal_plan(state)]
+            rows = data.encoded.state_rows(data.space.state_facts(state))
+            for view, assignment in enumerate(self._assignments(rng, data.encoded.num_objects)):
+                views[view].append((rename(rows, assignment, self.vocab.vocab_size),
+                                    self.vocab.plan_tokens(plan, self.object_index[task_id], assignment)))
+        build = self._symted if self.kind == "symt-ed" else self._plangpt
+        first, target = build(views[0])
+        second = build(views[1])[0] if views[1] else None
+        return PlanBatch(first, second, target)
+
+    def _symted(self, samples: list[tuple[np.ndarray, list[int]]]) -> tuple[tuple[torch.Tensor, ...], torch.Tensor]:
+        pred, args, mask = collate([rows for rows, _ in samples], self.vocab.vocab_size)
+        longest = max(len(plan) for _, plan in samples)
+        decoder_in = torch.full((len(samples), longest), self.vocab.pad, dtype=torch.long)
+        target = torch.full((len(samples), longest), IGNORE, dtype=torch.long)
+        for i, (_, plan) in enumerate(samples):
+            decoder_in[i, : len(plan)] = torch.tensor([self.vocab.bos] + plan[:-1])
+            target[i, : len(plan)] = torch.tensor(plan)
+        return (pred, args, mask, decoder_in), target
+
+    def _plangpt(self, samples: list[tuple[np.ndarray, list[int]]]) -> tuple[tuple[torch.Tensor, ...], torch.Tensor]:
+        offset = 4 + self.num_predicates
+        sequences, starts = [], []
+        for rows, plan in samples:
+            prompt = prompt_tokens(rows, self.num_predicates, self.vocab)
+            sequences.append(prompt + [offset + t for t in plan])
+            starts.append(len(prompt))
+        longest = max(len(s) for s in sequences) - 1
+        if longest > self.max_positions:
+            raise SymtError(f"a training sequence has {longest} tokens, more than PlanGPT's "
+                            f"{self.max_positions} positions (raise --max-positions)")
+        tokens = torch.full((len(samples), longest), GPT_PAD, dtype=torch.long)
+        target = torch.full((len(samples), longest), IGNORE, dtype=torch.long)
+        for i, (sequence, start) in enumerate(zip(sequences, starts)):
+            tokens[i, : len(sequence) - 1] = torch.tensor(sequence[:-1])
+            # Position p predicts token p + 1; only plan tokens (from index ``start``) count.
+            target[i, start - 1 : len(sequence) - 1] = torch.tensor([t - offset for t in sequence[start:]])
+        return (tokens, tokens == GPT_PAD), target
+
+
+def build_model(
+    config: PlanTrainConfig, num_predicates: int, max_arity: int, vocab: PlanVocabulary
+) -> SymTED | PlanGPT:
+    if config.preset not in PRESETS:
+        raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
+    size = {**PRESETS[config.preset], **config.model_overrides}
+    if config.kind == "symt-ed":
+        keys = {f.name for f in fields(SymTEDConfig)}
+        return SymTED(SymTEDConfig(num_predicates, max_arity, vocab.num_inputs, vocab.num_outputs,
+                                   config.vocab_size, **{k: v for k, v in size.items() if k in keys}))
+    if config.kind == "plangpt":
+        keys = {"d_model", "n_heads", "n_layers", "dropout", "k"}
+        return PlanGPT(PlanGPTConfig(num_predicates, vocab.num_inputs, vocab.num_outputs, config.max_positions,
+                                     **{k: v for k, v in size.items() if k in keys}))
+    raise SymtError(f"unknown model kind '{config.kind}' (choose from {', '.join(KINDS)})")
+
+
+class PlanTrainer:
+    def __init__(self, config: PlanTrainConfig, resume: bool = False, progress: bool = True):
+        self.config, self.progress = config, progress
+        self.out = Path(config.out)
+        if config.threads:
+            torch.set_num_threads(config.threads)
+        self.device = pick_device(config.device)
+        self.dataset = load_dataset(Path(config.data), ("train", "validation"), config.max_states,
+                                    config.vocab_size, progress=progress)
+        signature = self.dataset.signature
+        self.vocab = PlanVocabulary.for_domain(self.dataset.domain, config.vocab_size)
+        torch.manual_seed(derive_seed(config.seed, "init") % 2**31)
+        self.model = build_model(config, signature.num_predicates, signature.max_arity, self.vocab).to(self.device)
+        self.planner = Planner(config.kind, self.model, signature, self.vocab)
+        mode = config.rename if config.contrastive else "off"
+        self.sampler = PlanSampler(self.dataset.split("train"), self.vocab, config.kind, mode, config.seed,
+                                   signature.num_predicates, config.max_positions)
+        validation = self.dataset.split("validation")
+        expandable = [t for t in validation if t.space is not None and t.space.max_finite_hstar >= 0]
+        self.val_batches = []
+        if expandable:
+            val_sampler = PlanSampler(expandable, self.vocab, config.kind, "off",
+                                      derive_seed(config.seed, "validation"), signature.num_predicates,
+                                      config.max_positions)
+            self.val_batches = [val_sampler.batch(i, config.batch_size)
+                                for i in range(max(1, config.val_samples // config.batch_size))]
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr,
+                                           weight_decay=config.weight_decay)
+        self.step = 0
+        self.history: list[dict] = []
+        self.best_key: tuple | None = None
+        self.out.mkdir(parents=True, exist_ok=True)
+        if resume:
+            self._resume()
+
+    def _resume(self) -> None:
+        path = self.out / "last.pt"
+        if not path.exists():
+            raise SymtError(f"{path}: nothing to resume")
+        state = torch.load(path, map_location=self.device, weights_only=False)
+        self.model.load_state_dict(state["state_dict"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.step, self.history = state["step"], state["history"]
+        self.best_key = tuple(state["best_key"]) if state["best_key"] is not None else None
+
+    def loss(self, batch: PlanBatch, weight: float) -> tuple[torch.Tensor, float, float, float]:
+        contrastive = batch.inputs_renamed is not None and weight > 0
+        if self.config.kind == "symt-ed":
+            logits, internals = self.model(*batch.inputs, return_internals=contrastive)
+        else:
+            logits, internals = self.model(*batch.inputs, return_internals=contrastive)
+        ce = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten(), ignore_index=IGNORE)
+        att = hid = torch.zeros((), device=logits.device)
+        if contrastive:
+            _, renamed = self.model(*batch.inputs_renamed, return_internals=True)
+            if self.config.kind == "symt-ed":
+                att, hid = plan_contrastive_terms(internals, renamed, batch.inputs[2], batch.target != IGNORE)
+            else:
+                att, hid = gpt_contrastive_terms(internals, renamed, ~batch.inputs[1])
+        total = self.config.w_pred * ce + weight * (self.config.w_att * att + self.config.w_hid * hid)
+        return total, ce.item(), float(att.detach()), float(hid.detach())
+
+    def contrastive_weight(self, step: int) -> float:
+        if not self.config.contrastive:
+            return 0.0
+        return min(1.0, (step + 1) / max(1, self.config.ramp_steps))
+
+    @torch.no_grad()
+    def validate(self) -> dict[str, float]:
+        self.model.eval()
+        losses, correct, total = [], 0, 0
+        for batch in self.val_batches:
+            batch = batch.to(self.device)
+            logits, _ = self.model(*batch.inputs)
+            keep = batch.target != IGNORE
+            losses.append(float(F.cross_entropy(logits[keep], batch.target[keep])))
+            correct += int((logits.argmax(-1)[keep] == batch.target[keep]).sum())
+            total += int(keep.sum())
+        reasons = {"cap": 0, "inapplicable": 0, "malformed": 0}
+        tasks = self.dataset.split("validation")[: self.config.coverage_tasks]
+        solved = 0
+        for data in tasks:
+            result = generate(self.planner, data.encoded, "greedy")
+            solved += result.solved
+            for key in reasons:
+                if key in result.reason or (key == "cap" and "token cap" in result.reason):
+                    reasons[key] += 1
+        self.model.train()
+        n = max(1, len(tasks))
+        return {"val_loss": float(np.mean(losses)) if losses else math.nan,
+                "val_accuracy": correct / total if total else math.nan,
+                "val_coverage": solved / n, "val_token_cap": reasons["cap"] / n,
+                "val_inapplicable": reasons["inapplicable"] / n, "val_malformed": reasons["malformed"] / n}
+
+    def run(self, stop_at: int | None = None) -> dict:
+        config = self.config
+        last = min(config.steps, stop_at) if stop_at else config.steps
+        self.model.train()
+        bar = tqdm(total=config.steps, initial=self.step, desc=f"{config.kind} training", unit="step",
+                   disable=not self.progress)
+        sums = np.zeros(3)
+        count = 0
+        start = time.perf_counter()
+        while self.step < last:
+            for group in self.optimizer.param_groups:
+                group["lr"] = lr_at(self.step, config)
+            batch = self.sampler.batch(self.step, config.batch_size).to(self.device)
+            total, ce, att, hid = self.loss(batch, self.contrastive_weight(self.step))
+            if not math.isfinite(total.item()):
+                raise SymtError(f"training diverged at step {self.step} (loss {float(total)}); "
+                                f"the best checkpoint is kept in {self.out / 'best.pt'}")
+            self.optimizer.zero_grad(set_to_none=True)
+            total.backward()
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.grad_clip)
+            self.optimizer.step()
+            self.step += 1
+            sums += (ce, att, hid)
+            count += 1
+            bar.update(1)
+            if self.step % config.eval_every == 0 or self.step == config.steps:
+                seconds = time.perf_counter() - start
+                row = {"step": self.step, "lr": lr_at(self.step - 1, config),
+                       "contrastive_weight": self.contrastive_weight(self.step - 1),
+                       "train_ce": sums[0] / count, "train_att": sums[1] / count, "train_hid": sums[2] / count,
+                       **self.validate(), "samples_per_second": count * config.batch_size / seconds}
+                self.end_epoch(row)
+                bar.set_postfix(ce=f"{row['train_ce']:.3f}", cov=f"{row['val_coverage']:.2f}")
+                sums[:] = 0
+                count = 0
+                start = time.perf_counter()
+        bar.close()
+        return self.history[-1] if self.history else {}
+
+    def end_epoch(self, row: dict) -> None:
+        self.history.append(row)
+        key = (row["val_coverage"], -row["val_token_cap"], -row["val_inapplicable"], -row["val_malformed"],
+               row["val_accuracy"], -row["val_loss"])
+        key = tuple(-math.inf if math.isnan(v) else v for v in key)
+        meta = {"config": asdict(self.config), "step": self.step, "validation": row}
+        if self.best_key is None or key > self.best_key:
+            self.best_key = key
+            self.planner.to_file(self.out / "best.pt", {"training": meta})
+        save_atomic({"state_dict": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                     "step": self.step, "history": self.history, "best_key": self.best_key,
+                     "config": asdict(self.config)}, self.out / "last.pt")
+        with open(self.out / "log.csv.tmp", "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(self.history[0]))
+            writer.writeheader()
+            writer.writerows(self.history)
+        (self.out / "log.csv.tmp").replace(self.out / "log.csv")
+        (self.out / "config.json").write_text(json.dumps(asdict(self.config), indent=1) + "\n")
+        self.plot()
+
+    def plot(self) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        steps = [r["step"] for r in self.history]
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+        axes[0].plot(steps, [r["train_ce"] for r in self.history], label="train cross-entropy")
+        axes[0].plot(steps, [r["val_loss"] for r in self.history], label="validation cross-entropy")
+        axes[0].set_yscale("log")
+        axes[1].plot(steps, [r["train_att"] for r in self.history], label="train L_att")
+        axes[1].plot(steps, [r["train_hid"] for r in self.history], label="train L_hid")
+        axes[1].set_yscale("symlog", linthresh=1e-3)
+        axes[2].plot(steps, [r["val_coverage"] for r in self.history], label="greedy coverage")
+        axes[2].plot(steps, [r["val_accuracy"] for r in self.history], label="token accuracy")
+        axes[2].set_ylim(-0.05, 1.05)
+        for axis in axes:
+            axis.set_xlabel("step")
+            axis.legend()
+            axis.grid(alpha=0.3)
+        fig.suptitle(f"{self.config.kind} on {self.dataset.signature.domain} ({self.config.preset}, {self.config.rename})")
+        fig.tight_layout()
+        fig.savefig(self.out / "curves.png", dpi=100)
+        plt.close(fig)
