@@ -329,28 +329,74 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_plan(args: argparse.Namespace) -> int:
     import torch
 
-    from .export import load_exported
     from .models import resolve
     from .pddl import ground, parse_domain, parse_problem
     from .pddl.validate import validate_plan
-    from .plan import plan_with_exported_model
+    from .plangen.planner import is_planner_file
 
     # One thread by default: on a small machine intra-op threads fight with everything else and
     # a forward pass of a small model gets many times slower, not faster.
     torch.set_num_threads(args.threads)
     start = time.perf_counter()
-    module, meta = load_exported(resolve(args.model))
+    path = resolve(args.model)
     domain = parse_domain(args.domain)
-    problem = parse_problem(args.problem, domain)
-    task = ground(domain, problem)
-    result = plan_with_exported_model(module, meta, domain, task, args.max_steps, str(args.problem))
+    task = ground(domain, parse_problem(args.problem, domain))
+    if is_planner_file(path):
+        from .plangen.decoding import generate
+        from .plangen.planner import load_planner
+        from .tokens import encode_task
+
+        if args.strategy == "heuristic":
+            raise SymtError(f"{path} generates plans; --strategy heuristic needs a SymT-E (heuristic) "
+                            "model; use greedy, applicable or regrounding")
+        planner = load_planner(path)
+        encoded = encode_task(task, planner.signature, domain)
+        planner.check_task(encoded, domain, f"task {args.problem}")
+        result = generate(planner, encoded, args.strategy, args.max_steps)
+        count = f"tokens {result.tokens}"
+    else:
+        from .export import load_exported
+        from .plan import plan_with_exported_model
+
+        if args.strategy != "heuristic":
+            raise SymtError(f"{path} is a SymT-E heuristic; it plans only with --strategy heuristic")
+        module, meta = load_exported(path)
+        result = plan_with_exported_model(module, meta, domain, task, args.max_steps, str(args.problem))
+        count = f"evaluations {result.evaluations}"
     for label in result.labels(task):
         print(label)
     check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])
     seconds = time.perf_counter() - start
     print(f"; strategy: {args.strategy}; {result.reason}; plan length {len(result.actions)}; "
-          f"evaluations {result.evaluations}; {seconds:.2f} s; validator: {check.reason}", file=sys.stderr)
+          f"{count}; {seconds:.2f} s; validator: {check.reason}", file=sys.stderr)
     return 0 if result.solved and check.valid else 1
+
+
+def cmd_train_plans(args: argparse.Namespace) -> int:
+    from dataclasses import fields
+
+    from .plangen.train import PlanTrainConfig, PlanTrainer
+
+    data = _dataset_dir(args.domain, args.data_seed, args.quiet)
+    out = args.out or Path("runs") / f"{Path(data).name}-{args.kind}-{args.preset}-s{args.seed}"
+    options = {"data": str(data), "out": str(out)}
+    known = {f.name for f in fields(PlanTrainConfig)}
+    for key, value in vars(args).items():
+        if key in known and value is not None and key not in ("data", "out"):
+            options[key] = value
+    if args.no_contrastive:
+        options["contrastive"] = False
+    options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff")
+                                  if getattr(args, k) is not None}
+    trainer = PlanTrainer(PlanTrainConfig(**options), resume=args.resume, progress=not args.quiet)
+    print(f"model: {args.kind}, {trainer.model.num_parameters():,} parameters on {trainer.device}; "
+          f"{len(trainer.sampler.tasks)} training tasks; output in {out}", file=sys.stderr)
+    final = trainer.run()
+    print(f"done: step {trainer.step}, validation loss {final.get('val_loss', float('nan')):.4f}, "
+          f"accuracy {final.get('val_accuracy', float('nan')):.3f}, greedy coverage "
+          f"{final.get('val_coverage', float('nan')):.2f}; best model {out / 'best.pt'} "
+          "(a model file for `symt plan --model`)")
+    return 0
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -509,6 +555,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_train)
 
+    p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",
+                       description="Train SymT-ED or PlanGPT on random optimal plans from sampled states of "
+                       "DOMAIN's training tasks (cross-entropy + contrastive loss, Rename-Both). best.pt is "
+                       "a model file for `symt plan --model`.")
+    p.add_argument("domain", help="blocksworld, gripper, logistics, visitall, or a dataset folder")
+    p.add_argument("--kind", choices=["symt-ed", "plangpt"], default="symt-ed")
+    p.add_argument("--out", type=Path, help="run folder (default runs/<domain>-<kind>-<preset>-s<seed>)")
+    p.add_argument("--preset", default="small", help="model size: small (CPU), medium, paper")
+    p.add_argument("--resume", action="store_true", help="continue the interrupted run in --out")
+    p.add_argument("--steps", type=int, help="optimisation steps (6000)")
+    p.add_argument("--batch-size", type=int, help="samples per batch, before the renamed copy (32)")
+    p.add_argument("--lr", type=float, help="peak learning rate (1e-3)")
+    p.add_argument("--warmup", type=int, help="linear warm-up steps (200)")
+    p.add_argument("--rename", choices=["rename-one", "rename-both"], help="pair renaming (rename-both)")
+    p.add_argument("--no-contrastive", action="store_true", help="cross-entropy only (the paper's ablation)")
+    p.add_argument("--ramp-steps", type=int, help="steps of the contrastive ramp (500)")
+    p.add_argument("--eval-every", type=int, help="steps per epoch (500)")
+    p.add_argument("--coverage-tasks", type=int, help="validation tasks for greedy coverage (30)")
+    p.add_argument("--vocab-size", type=int, help="object vocabulary size (123)")
+    p.add_argument("--max-positions", type=int, help="PlanGPT's learned positions (2048)")
+    p.add_argument("--seed", type=int, default=0, help="training seed (0)")
+    p.add_argument("--data-seed", type=int, default=0, help="dataset seed when generating (0)")
+    p.add_argument("--device", help="auto (CUDA when present), cpu, cuda")
+    p.add_argument("--threads", type=int, help="torch intra-op threads")
+    p.add_argument("--d-model", type=int)
+    p.add_argument("--n-heads", type=int)
+    p.add_argument("--n-layers", type=int)
+    p.add_argument("--d-ff", type=int)
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_train_plans)
+
     p = sub.add_parser("export", help="write a checkpoint as a TorchScript model for Fast Downward",
                        description="Script the model of CHECKPOINT and write it with its metadata "
                        "(symt.json: format version, predicates, vocabulary) to OUTPUT.")
@@ -521,7 +598,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "'(action arg ...)' per line, to stdout; statistics go to stderr. Exit 0 only "
                        "when the plan reaches the goal.")
     p.add_argument("--model", required=True, help="a shipped model's name (see `symt models`) or a path")
-    p.add_argument("--strategy", choices=["heuristic"], default="heuristic",
+    p.add_argument("--strategy", choices=["heuristic", "greedy", "applicable", "regrounding"], default="heuristic",
                    help="heuristic: the paper's greedy heuristic guidance (SymT-E)")
     p.add_argument("--max-steps", type=int, default=500, help="step cap (500, as in the paper)")
     p.add_argument("--threads", type=int, default=1, help="torch intra-op threads (1)")
