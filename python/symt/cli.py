@@ -268,6 +268,10 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         print(f"interrupted: rerun the same command to resume ({out})", file=sys.stderr)
         return 130
     limits, notes = registry.describe(experiment, spec)
+    if args.analysis:
+        if not args.analysis.is_file():
+            raise SymtError(f"{args.analysis}: no such analysis file")
+        notes += "\n\n## Analysis\n\n" + args.analysis.read_text().strip()
     report_dir = out / "report"
     report.write_report(records, report_dir, f"Experiment `{experiment.name}`",
                         command="symt " + " ".join(shlex.quote(a) for a in args.argv), notes=notes,
@@ -513,6 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ipc-root", type=Path, default=None,
                    help="IPC 2023 learning-track folder (default ../shared/benchmarks/ipc2023-learning)")
     p.add_argument("--fresh", action="store_true", help="delete earlier results of this experiment folder")
+    p.add_argument("--analysis", type=Path, help="a Markdown file with a written analysis to put into the report")
     p.set_defaults(func=cmd_experiment)
 
     p = sub.add_parser("train", help="train SymT-E on a domain's training tasks",

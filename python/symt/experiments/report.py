@@ -755,6 +755,39 @@ def ipc_comparison_table(
     return _markdown_table(header, table)
 
 
+def pairwise_table(records: Sequence[Mapping[str, Any]], algorithm: str, baselines: Sequence[str]) -> str:
+    """``algorithm`` against each baseline on the tasks both solve: expansions and total time.
+
+    A cell reads ``n · E× · T×``: n tasks solved by both, then the ratio of the geometric means of
+    expansions (ours / theirs) and of the summed total times. Below 1 means ``algorithm`` needs
+    fewer. Pairwise sets keep the comparison from shrinking to the few tasks every algorithm solves.
+    """
+    runs = _index_runs(records)
+    scopes = _scopes(records)
+    rows = []
+    for (suite, domain, group), tasks in scopes.items():
+        cells = []
+        for baseline in baselines:
+            both = [t for t in tasks
+                    if is_solved(runs.get(t, {}).get(algorithm)) and is_solved(runs.get(t, {}).get(baseline))]
+            if not both:
+                cells.append(_MISSING)
+                continue
+            ours = [runs[t][algorithm] for t in both]
+            theirs = [runs[t][baseline] for t in both]
+            cell = f"{len(both)}"
+            if all(r.get("expansions") is not None for r in ours + theirs):
+                ratio = _geometric_mean([max(1, r["expansions"]) for r in ours]) / _geometric_mean(
+                    [max(1, r["expansions"]) for r in theirs])
+                cell += f" · {ratio:.2f}× exp"
+            if all(r.get("total_time") is not None for r in ours + theirs):
+                ratio = sum(r["total_time"] for r in ours) / max(1e-9, sum(r["total_time"] for r in theirs))
+                cell += f" · {ratio:.2f}× time"
+            cells.append(cell)
+        rows.append([suite, domain, group, *cells])
+    return _markdown_table(["suite", "domain", "group", *(f"vs {b}" for b in baselines)], rows)
+
+
 def _render_markdown(
     records: Sequence[Mapping[str, Any]],
     rows: Sequence[Mapping[str, Any]],
@@ -806,6 +839,14 @@ def _render_markdown(
             "common",
         )
     )
+    ours_symt = next((a for a in order if a == "symt"), None)
+    baselines = [a for a in order if a != ours_symt and a != "symt-guidance"]
+    if ours_symt and baselines:
+        parts.append(
+            f"## {ours_symt} against each baseline (pairwise)\n\nOn the tasks both solve: how many, the "
+            "ratio of geometric-mean expansions and of summed total time (ours / theirs; below 1: "
+            f"{ours_symt} needs fewer).\n\n" + pairwise_table(records, ours_symt, baselines)
+        )
     for metric, name in (("search_time", "Search time"), ("total_time", "Total time")):
         parts.append(
             f"## {name}\n\nSeconds, summed over the tasks solved by every algorithm that reports "
