@@ -40,6 +40,13 @@ class SymTEDConfig:
     dropout: float = 0.0
     k: int = 32
     layer_norm: bool = False
+    num_schemas: int = 0
+    """A: the first A plan tokens are action schemas, the next ``vocab_size`` objects."""
+    tie_objects: bool = False
+    """Optional (not in the paper): object tokens share one embedding between the encoder's atoms,
+    the decoder's input and the output layer (object logits are scores against the object
+    embeddings), as GPT-2 ties its input and output embeddings, so that a renamed object is the
+    same vector everywhere. Not yet measured against the untied default."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -134,6 +141,9 @@ class SymTED(nn.Module):
         self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
         self.encoder_layer = SharedLayer(encoder)
         self.token_embedding = nn.Embedding(config.num_tokens, config.d_model)
+        if config.tie_objects:
+            self.object_in = nn.Linear(config.d_embed, config.d_model)
+            self.object_out = nn.Linear(config.d_model, config.d_embed)
         self.decoder_layer = DecoderLayer(config.d_model, config.n_heads, config.d_ff, config.dropout,
                                           config.layer_norm)
         self.final_norm = nn.LayerNorm(config.d_model) if config.layer_norm else nn.Identity()
@@ -165,7 +175,7 @@ class SymTED(nn.Module):
     def decode(self, tokens: Tensor, cache: DecoderCache, return_internals: bool = False
                ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor]]:
         """Logits [B,T,outputs] of new ``tokens`` [B,T]; extends ``cache`` in place."""
-        x = self.token_embedding(tokens)
+        x = self.embed_tokens(tokens)
         self_maps: list[Tensor] = []
         cross_maps: list[Tensor] = []
         hiddens: list[Tensor] = []
@@ -179,7 +189,28 @@ class SymTED(nn.Module):
                 cross_maps.append(cross_attention)
                 hiddens.append(x[..., : self.k])
         cache.past = new_past
-        return self.head(self.final_norm(x)), self_maps, cross_maps, hiddens
+        return self.logits(self.final_norm(x)), self_maps, cross_maps, hiddens
+
+    def _object_range(self) -> tuple[int, int]:
+        start = self.config.num_schemas
+        return start, start + self.config.vocab_size
+
+    def embed_tokens(self, tokens: Tensor) -> Tensor:
+        x = self.token_embedding(tokens)
+        if not self.config.tie_objects:
+            return x
+        start, end = self._object_range()
+        is_object = (tokens >= start) & (tokens < end)
+        objects = self.object_in(self.object_embedding((tokens - start).clamp(0, self.config.vocab_size - 1)))
+        return torch.where(is_object[..., None], objects, x)
+
+    def logits(self, x: Tensor) -> Tensor:
+        scores = self.head(x)
+        if not self.config.tie_objects:
+            return scores
+        start, end = self._object_range()
+        objects = self.object_out(x) @ self.object_embedding.weight[: self.config.vocab_size].T
+        return torch.cat([scores[..., :start], objects, scores[..., end:]], dim=-1)
 
     def forward(self, pred: Tensor, args: Tensor, mask: Tensor, tokens: Tensor,
                 return_internals: bool = False) -> tuple[Tensor, dict[str, list[Tensor]]]:

@@ -160,7 +160,8 @@ def build_model(
     if config.kind == "symt-ed":
         keys = {f.name for f in fields(SymTEDConfig)}
         return SymTED(SymTEDConfig(num_predicates, max_arity, vocab.num_inputs, vocab.num_outputs,
-                                   config.vocab_size, **{k: v for k, v in size.items() if k in keys}))
+                                   config.vocab_size, num_schemas=vocab.num_schemas,
+                                   **{k: v for k, v in size.items() if k in keys}))
     if config.kind == "plangpt":
         keys = {"d_model", "n_heads", "n_layers", "dropout", "k"}
         return PlanGPT(PlanGPTConfig(num_predicates, vocab.num_inputs, vocab.num_outputs, config.max_positions,
