@@ -42,9 +42,11 @@ def test_plan_tokens_round_trip(tmp_path) -> None:
     assert actions == [] and "malformed" in problem
 
 
-def test_incremental_decoding_matches_one_pass() -> None:
+@pytest.mark.parametrize("tie_objects", [False, True])
+def test_incremental_decoding_matches_one_pass(tie_objects: bool) -> None:
     torch.manual_seed(0)
-    config = SymTEDConfig(num_predicates=4, max_arity=2, num_tokens=30, num_outputs=29, vocab_size=20, n_layers=3)
+    config = SymTEDConfig(num_predicates=4, max_arity=2, num_tokens=30, num_outputs=29, vocab_size=20,
+                          n_layers=3, num_schemas=3, tie_objects=tie_objects)
     model = SymTED(config).eval()
     pred = torch.randint(0, 8, (2, 7))
     args = torch.randint(0, 21, (2, 7, 2))
