@@ -70,9 +70,8 @@ def select_training_problems(
 ) -> TrainingSelection:
     """Expand every training problem; keep those within ``max_states``.
 
-    Expansion stops at the first problem over the limit *after* which every later problem is over
-    it too would be an assumption about the numbering, so every problem is tried; the expander
-    gives up quickly on large spaces.
+    Every problem is tried rather than stopping at the first one over the limit: the numbering
+    need not follow state-space size, and the expander gives up quickly on large spaces.
     """
     domain_dir = Path(domain_dir)
     domain = parse_domain(domain_dir / "domain.pddl")

@@ -20,7 +20,6 @@ import json
 import logging
 import shutil
 import sys
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -328,7 +327,3 @@ def _run_with_progress(exp: Experiment, exp_dir: Path, total: int, done: int) ->
         finished, _ = progress_counts(exp_dir / LAB_DIR)
         bar.update(finished - bar.n)
         bar.close()
-
-
-def iter_unfinished(exp_dir: Path) -> Iterable[Path]:
-    return (r for r in _run_dirs(Path(exp_dir) / LAB_DIR) if not (r / CHECK_FILE).exists())

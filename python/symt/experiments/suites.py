@@ -15,7 +15,7 @@ group's tasks (which are ordered by size), so that a smoke subset still spans th
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import StateLimitError, SymtError
@@ -144,7 +144,3 @@ def ipc_tasks(
                                            str(domain_path.resolve()), str(path.resolve()),
                                            bounds.get(key)))
     return tasks
-
-
-def task_table(tasks: list[BenchmarkTask]) -> list[dict]:
-    return [asdict(t) for t in tasks]
