@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -112,7 +113,10 @@ def test_plan_check_passes_the_planner_exit_code(tmp_path: Path, monkeypatch) ->
 
 
 def _spec(tmp_path: Path, names: list[str], time_limit: int = 10) -> runner.ExperimentSpec:
-    tasks = suites.paper_tasks(tmp_path / "tasks", ["gripper", "blocksworld"], ["extrapolation"], 1)
+    # The smallest Gripper extrapolation task (12 balls) and the largest Blocksworld one (17 blocks).
+    gripper = suites.paper_tasks(tmp_path / "tasks", ["gripper"], ["extrapolation"], 1)
+    blocks = suites.paper_tasks(tmp_path / "tasks", ["blocksworld"], ["extrapolation"], None)[-1:]
+    tasks = gripper + blocks
     models = {("paper", d): str(paper_model(d)) for d in ("gripper", "blocksworld")}
     return runner.ExperimentSpec("test", tasks, algorithms(names), models, time_limit, 2048, 2)
 
@@ -120,7 +124,7 @@ def _spec(tmp_path: Path, names: list[str], time_limit: int = 10) -> runner.Expe
 @pytest.mark.usefixtures("fd_built")
 def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
     exp_dir = tmp_path / "exp"
-    spec = _spec(tmp_path, ["ff", "symt", "symt-guidance", "blind"], time_limit=4)
+    spec = _spec(tmp_path, ["ff", "symt", "symt-guidance", "blind"], time_limit=10)
     records = runner.run_experiment(spec, exp_dir)
     assert len(records) == 8
     by = {(r["domain"], r["algorithm"]): r for r in records}
@@ -134,7 +138,7 @@ def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
     # by search and by greedy guidance alone.
     assert by[("gripper", "symt")]["solved"] and by[("gripper", "symt-guidance")]["plan_length"] == 35
     assert by[("gripper", "ff")]["solved"] and by[("gripper", "ff")]["expansions"] > 0
-    # Blind search cannot exhaust Blocksworld-9 within 4 s: a time-out, recorded, not a crash.
+    # Blind search cannot solve Blocksworld-17 within 10 s: a time-out, recorded, not a crash.
     assert by[("blocksworld", "blind")]["outcome"] == "timeout"
     assert (exp_dir / runner.EVAL_DIR / "properties").is_file()
 
@@ -158,7 +162,7 @@ def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
     runner.prepare(other, exp_dir, fresh=True)
     assert runner.progress_counts(exp_dir / runner.LAB_DIR) == (0, 2)
 
-    out = report.write_report(again, tmp_path / "report", "test", limits="4 s, 2048 MiB")
+    out = report.write_report(again, tmp_path / "report", "test", limits="10 s, 2048 MiB")
     text = out.read_text()
     assert "WARNING" not in text.split("\n")[0]
     assert (tmp_path / "report" / "runs.csv").is_file()
@@ -192,3 +196,27 @@ def test_lab_script_runs_the_same_experiment_with_labs_steps(tmp_path: Path) -> 
     by = {(r["group"], r["algorithm"]): r for r in records}
     assert by[("interpolation", "lama-first")]["solved"]
     assert by[("interpolation", "symt-guidance")]["plan_length"] == 9  # Gripper-3: optimum 3n = 9
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_symt_experiment_command_end_to_end(tmp_path: Path) -> None:
+    import subprocess
+
+    analysis = tmp_path / "analysis.md"
+    analysis.write_text("Gripper is easy.")
+    command = [sys.executable, "-m", "symt.cli", "experiment", "paper-smoke", "--domains", "gripper",
+               "--algorithms", "ff", "symt-guidance", "--time-limit", "8", "--out", str(tmp_path / "exp"),
+               "--results", str(tmp_path / "results"), "--analysis", str(analysis)]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert re.search(r"\d/6 runs solved", first.stdout)
+    records = report.read_csv(tmp_path / "results" / "runs.csv")
+    assert len(records) == 6 and all(r["solved"] for r in records if r["algorithm"] == "ff")
+    text = (tmp_path / "results" / "report.md").read_text()
+    assert "## Analysis" in text and "Gripper is easy." in text
+    assert "paper-smoke --domains gripper" in text  # the command that produced it
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert again.returncode == 0 and "6 runs, 6 already finished" in again.stderr
+    changed = subprocess.run(command[:-6] + ["--time-limit", "9", "--out", str(tmp_path / "exp")],
+                             capture_output=True, text=True, timeout=600, check=False)
+    assert changed.returncode == 2 and "--fresh" in changed.stderr and "Traceback" not in changed.stderr

@@ -188,6 +188,10 @@ def prepare(
     spec: ExperimentSpec, exp_dir: Path, fresh: bool = False, environment: Environment | None = None
 ) -> Experiment:
     """Build the experiment, or reopen it for resuming. Returns the Lab experiment."""
+    from lab import tools
+
+    tools.configure_logging()
+    logging.getLogger().setLevel(logging.WARNING)  # Lab logs every run start at INFO
     exp_dir = Path(exp_dir)
     lab_dir = exp_dir / LAB_DIR
     fingerprint = spec_fingerprint(spec)
@@ -215,10 +219,6 @@ def prepare(
 
 def execute(exp: Experiment, exp_dir: Path) -> None:
     """Start the runs that have not run yet; a failing run never stops the others."""
-    from lab import tools
-
-    tools.configure_logging()
-    logging.getLogger().setLevel(logging.WARNING)
     try:
         exp.start_runs()
     except SystemExit:  # Lab's local job exits non-zero when a run's driver failed; recorded per run
