@@ -80,29 +80,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1
 
 
-def optimal_length(domain: Path, problem: Path, max_states: int = MANIFEST_MAX_STATES) -> int | None:
-    """The optimal plan length by full expansion, or None when the space exceeds ``max_states``
-    (or the task is unsolvable)."""
-    from .errors import StateLimitError
-    from .pddl import ground
-    from .statespace import expand
-
-    try:
-        space = expand(ground(domain, problem), max_states=max_states)
-    except StateLimitError:
-        return None
-    h = float(space.hstar[0])
-    return None if math.isinf(h) else int(h)
-
-
 def cmd_generate(args: argparse.Namespace) -> int:
     from .generators import write_dataset
+    from .statespace import optimal_plan_length
 
     out = Path(args.out) if args.out else Path("data") / args.domain
     limit = args.max_states
 
     def lengths(domain: Path, problem: Path) -> int | None:
-        return optimal_length(domain, problem, limit)
+        return optimal_plan_length(domain, problem, limit)
 
     manifest = write_dataset(
         args.domain,

@@ -259,6 +259,19 @@ def expand(
     return StateSpace(impl)
 
 
+def optimal_plan_length(domain: object, problem: object, max_states: int) -> int | None:
+    """The optimal plan length of a task (domain and problem as objects or file paths) by full
+    expansion, or None when the space exceeds ``max_states`` or the task is unsolvable."""
+    from symt.pddl import ground
+
+    try:
+        space = expand(ground(domain, problem), max_states=max_states)
+    except StateLimitError:
+        return None
+    h = float(space.hstar[0])
+    return None if np.isinf(h) else int(h)
+
+
 def _reference_expand(
     task: GroundTask, max_states: int
 ) -> tuple[list[frozenset[int]], list[list[tuple[int, int]]], list[float]]:

@@ -18,9 +18,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import StateLimitError, SymtError
-from ..pddl import ground, parse_domain, parse_problem
-from ..statespace import expand
+from ..errors import SymtError
+from ..pddl import parse_domain, parse_problem
+from ..statespace import optimal_plan_length
 from . import ipc
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -65,17 +65,6 @@ def evenly_spaced(items: list, count: int | None) -> list:
     return [items[round(i * step)] for i in range(count)]
 
 
-def _optimal_length(domain_file: Path, problem_file: Path) -> int | None:
-    domain = parse_domain(domain_file)
-    task = ground(domain, parse_problem(problem_file, domain))
-    try:
-        space = expand(task, max_states=OPTIMUM_MAX_STATES)
-    except StateLimitError:
-        return None
-    value = space.hstar[0]
-    return int(value) if value != float("inf") else None
-
-
 def paper_tasks(
     out_dir: Path, domains: list[str], groups: list[str], max_tasks: int | None, seed: int = 0,
 ) -> list[BenchmarkTask]:
@@ -111,7 +100,7 @@ def paper_tasks(
             entries = [e for e in cached["tasks"] if e["group"] == group]
             for entry in evenly_spaced(entries, max_tasks):
                 if "best_known" not in entry:  # not computed yet (None: too large to expand)
-                    entry["best_known"] = _optimal_length(domain_path, Path(entry["file"]))
+                    entry["best_known"] = optimal_plan_length(domain_path, entry["file"], OPTIMUM_MAX_STATES)
                 tasks.append(BenchmarkTask("paper", domain, group, entry["problem"], entry["size"],
                                            str(domain_path), entry["file"], entry["best_known"]))
         tmp = cache.with_suffix(".tmp")
