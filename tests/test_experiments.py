@@ -16,20 +16,9 @@ from symt.experiments.algorithms import algorithms
 from symt.experiments.check_plan import CHECK_FILE
 from symt.experiments.check_plan import main as check_plan_main
 from symt.experiments.registry import paper_model
-from symt.fast_downward import FastDownwardNotBuilt, find_build
 from symt.generators import domain_file, generate_task
 
 IPC_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning"
-
-
-@pytest.fixture(scope="module")
-def fd_built() -> None:
-    try:
-        find_build()
-    except FastDownwardNotBuilt as error:
-        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-            pytest.fail(f"CI needs the Fast Downward build: {error}")
-        pytest.skip(f"Fast Downward is not built (set-up builds it): {error}")
 
 
 def test_evenly_spaced_keeps_ends_and_order() -> None:

@@ -21,7 +21,6 @@ from symt.export import export, load_exported
 from symt.fast_downward import (
     BUILD_ENV,
     TRANSLATE_OPTIONS_FOR_SYMT,
-    FastDownwardNotBuilt,
     find_build,
 )
 from symt.generators import domain_file, generate_task
@@ -55,16 +54,6 @@ def gripper_problem(n: int) -> str:
         f"         (at-robby rooma) {init})\n"
         f"  (:goal (and {goal})))\n"
     )
-
-
-@pytest.fixture(scope="module")
-def fd_built() -> None:
-    try:
-        find_build()
-    except FastDownwardNotBuilt as error:
-        if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
-            pytest.fail(f"CI needs the Fast Downward build: {error}")
-        pytest.skip(f"Fast Downward is not built (set-up builds it): {error}")
 
 
 def fast_downward(cwd: Path, *args: str, env: dict[str, str] | None = None,
