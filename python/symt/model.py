@@ -94,7 +94,10 @@ class SharedLayer(nn.Module):
         return x, attention
 
 
-class SymTE(nn.Module):
+class AtomEncoder(nn.Module):
+    """The symmetry-aware encoder shared by SymT-E and SymT-ED: atom tokens, one shared layer
+    applied ``n_layers`` times, no positional encodings."""
+
     def __init__(self, config: ModelConfig):
         super().__init__()
         self.config = config
@@ -104,22 +107,17 @@ class SymTE(nn.Module):
         self.object_embedding = nn.Embedding(config.vocab_size + 1, config.d_embed)  # + padding
         self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
         self.layer = SharedLayer(config)
-        self.readout = nn.Sequential(
-            nn.Linear(self.k, config.readout_hidden),
-            nn.GELU(),
-            nn.Linear(config.readout_hidden, 1),
-        )
-        self.register_buffer("target_scale", torch.tensor(float(config.target_scale)))
 
     def embed(self, pred: Tensor, args: Tensor) -> Tensor:
         b, n = pred.shape
         parts = [self.pred_embedding(pred).unsqueeze(2), self.object_embedding(args)]
         return self.atom_projection(torch.cat(parts, dim=2).reshape(b, n, -1))
 
-    def forward(
+    def encode(
         self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
-    ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
-        """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
+    ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor]]:
+        """Atom states [B,N,d], the key bias for attending to them (0 for atoms, -inf for padding,
+        [B,1,1,N]), and with ``return_internals`` every attention map and every layer's hidden[:k]."""
         x = self.embed(pred, args)
         key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
         key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
@@ -130,12 +128,30 @@ class SymTE(nn.Module):
             if return_internals:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
-        pooled = (x[..., : self.k] * mask.unsqueeze(-1).to(x.dtype)).sum(dim=1)
-        h = self.readout(pooled).squeeze(-1) * self.target_scale
-        return h, attentions, hiddens
+        return x, key_bias, attentions, hiddens
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())
+
+
+class SymTE(AtomEncoder):
+    def __init__(self, config: ModelConfig):
+        super().__init__(config)
+        self.readout = nn.Sequential(
+            nn.Linear(self.k, config.readout_hidden),
+            nn.GELU(),
+            nn.Linear(config.readout_hidden, 1),
+        )
+        self.register_buffer("target_scale", torch.tensor(float(config.target_scale)))
+
+    def forward(
+        self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
+    ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
+        """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
+        x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
+        pooled = (x[..., : self.k] * mask.unsqueeze(-1).to(x.dtype)).sum(dim=1)
+        h = self.readout(pooled).squeeze(-1) * self.target_scale
+        return h, attentions, hiddens
 
 
 def contrastive_terms(

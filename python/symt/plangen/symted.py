@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ..model import ModelConfig, SharedLayer
+from ..model import AtomEncoder, ModelConfig
 
 
 @dataclass
@@ -135,11 +135,7 @@ class SymTED(nn.Module):
         self.config = config
         self.k = min(config.k, config.d_model)
         self.n_layers = config.n_layers
-        encoder = config.encoder_config()
-        self.pred_embedding = nn.Embedding(2 * config.num_predicates, config.d_embed)
-        self.object_embedding = nn.Embedding(config.vocab_size + 1, config.d_embed)
-        self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
-        self.encoder_layer = SharedLayer(encoder)
+        self.encoder = AtomEncoder(config.encoder_config())
         self.token_embedding = nn.Embedding(config.num_tokens, config.d_model)
         if config.tie_objects:
             self.object_in = nn.Linear(config.d_embed, config.d_model)
@@ -155,19 +151,7 @@ class SymTED(nn.Module):
     def encode(self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
                ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor]]:
         """Encoder output [B,N,d], the key bias for attending to it, attention maps, hidden[:k]."""
-        b, n = pred.shape
-        parts = [self.pred_embedding(pred).unsqueeze(2), self.object_embedding(args)]
-        x = self.atom_projection(torch.cat(parts, dim=2).reshape(b, n, -1))
-        key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
-        key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
-        attentions: list[Tensor] = []
-        hiddens: list[Tensor] = []
-        for _ in range(self.n_layers):
-            x, attention = self.encoder_layer(x, key_bias, return_internals)
-            if return_internals:
-                attentions.append(attention)
-                hiddens.append(x[..., : self.k])
-        return x, key_bias, attentions, hiddens
+        return self.encoder.encode(pred, args, mask, return_internals)
 
     def start(self, memory: Tensor, memory_bias: Tensor) -> DecoderCache:
         return DecoderCache(self.decoder_layer.memory_keys(memory), memory_bias, [])
@@ -201,7 +185,7 @@ class SymTED(nn.Module):
             return x
         start, end = self._object_range()
         is_object = (tokens >= start) & (tokens < end)
-        objects = self.object_in(self.object_embedding((tokens - start).clamp(0, self.config.vocab_size - 1)))
+        objects = self.object_in(self.encoder.object_embedding((tokens - start).clamp(0, self.config.vocab_size - 1)))
         return torch.where(is_object[..., None], objects, x)
 
     def logits(self, x: Tensor) -> Tensor:
@@ -209,7 +193,7 @@ class SymTED(nn.Module):
         if not self.config.tie_objects:
             return scores
         start, end = self._object_range()
-        objects = self.object_out(x) @ self.object_embedding.weight[: self.config.vocab_size].T
+        objects = self.object_out(x) @ self.encoder.object_embedding.weight[: self.config.vocab_size].T
         return torch.cat([scores[..., :start], objects, scores[..., end:]], dim=-1)
 
     def forward(self, pred: Tensor, args: Tensor, mask: Tensor, tokens: Tensor,
