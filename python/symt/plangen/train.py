@@ -216,10 +216,7 @@ class PlanTrainer:
 
     def loss(self, batch: PlanBatch, weight: float) -> tuple[torch.Tensor, float, float, float]:
         contrastive = batch.inputs_renamed is not None and weight > 0
-        if self.config.kind == "symt-ed":
-            logits, internals = self.model(*batch.inputs, return_internals=contrastive)
-        else:
-            logits, internals = self.model(*batch.inputs, return_internals=contrastive)
+        logits, internals = self.model(*batch.inputs, return_internals=contrastive)
         ce = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten(), ignore_index=IGNORE)
         att = hid = torch.zeros((), device=logits.device)
         if contrastive:
@@ -254,7 +251,7 @@ class PlanTrainer:
             result = generate(self.planner, data.encoded, "greedy")
             solved += result.solved
             for key in reasons:
-                if key in result.reason or (key == "cap" and "token cap" in result.reason):
+                if key in result.reason:  # "token cap (500) reached", "inapplicable action 3: ...", ...
                     reasons[key] += 1
         self.model.train()
         n = max(1, len(tasks))
