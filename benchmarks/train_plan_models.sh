@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# Trains the plan generators (SymT-ED and the PlanGPT baseline, small preset) on the paper's domains.
-# Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/train_plan_models.sh [domain-kind ...]
-# where domain-kind is e.g. gripper-ed or visitall-plangpt (default: all eight).
+# Trains the plan generators (SymT-ED and the PlanGPT baseline) on the paper's domains: the shipped
+# <domain>-ed and <domain>-plangpt models, and the paper's ablations <domain>-ed-nocl (SymT-ED
+# without the contrastive loss) and <domain>-plangpt-cl (PlanGPT with it).
+# Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/train_plan_models.sh [name ...]
+# where a name is e.g. gripper-ed, visitall-plangpt, logistics-ed-nocl (default: the eight shipped).
+# Afterwards: cp $RUNS/<name>/best.pt python/symt/models/<name>.pt (planner files need no export).
 set -uo pipefail
 symt=${SYMT:-.venv/bin/symt}
 runs=${RUNS:-runs}
 limit=${TIME_LIMIT:-0}           # seconds per run (0: none); a killed run keeps its best model
 threads=${THREADS:-1}
 steps=${STEPS:-12000}
+batch=${BATCH:-64}
+preset=${PRESET:-small}
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(gripper-ed blocksworld-ed logistics-ed visitall-ed
                                  gripper-plangpt blocksworld-plangpt logistics-plangpt visitall-plangpt)
 mkdir -p "$runs"
 pids=()
 for name in "${names[@]}"; do
-  domain=${name%-*}
-  case ${name##*-} in ed) kind=symt-ed ;; plangpt) kind=plangpt ;; *) echo "unknown model $name"; exit 2 ;; esac
-  cmd="$symt train-plans $domain --kind $kind --preset small --seed 0 --steps $steps --lr 1e-3 --eval-every 500 --coverage-tasks 5 --threads $threads --quiet --out $runs/$name"
+  case $name in
+    *-ed) kind=symt-ed; contrastive="" ;;
+    *-ed-nocl) kind=symt-ed; contrastive="--no-contrastive" ;;
+    *-plangpt) kind=plangpt; contrastive="--no-contrastive" ;;   # the paper's PlanGPT: no contrastive loss
+    *-plangpt-cl) kind=plangpt; contrastive="" ;;
+    *) echo "unknown model $name"; exit 2 ;;
+  esac
+  domain=${name%%-*}
+  cmd="$symt train-plans $domain --kind $kind --preset $preset --seed 0 --steps $steps --batch-size $batch --lr 1e-3 --eval-every 500 --coverage-tasks 5 --threads $threads --quiet --out $runs/$name $contrastive"
   echo "[train] $cmd"
   if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
   ( start=$(date +%s); $cmd > "$runs/$name.log" 2>&1; rc=$?

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Trains the shipped SymT-E models (small preset) and the no-contrastive ablation for Gripper.
+# Trains the shipped SymT-E models (small preset) and their no-contrastive ablations (<domain>-nocl;
+# the default list trains only gripper-nocl).
 # The exact commands behind python/symt/models/*.pt; see benchmarks/results/shipped_models.md.
 # Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/train_shipped_models.sh [domain ...]
 set -uo pipefail
@@ -16,6 +17,9 @@ declare -A extra=(
   [logistics]="--steps 12000 --lr 1e-3"
   [visitall]="--steps 12000 --lr 1e-3"
   [gripper-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
+  [blocksworld-nocl]="--steps 16000 --lr 5e-4 --no-contrastive"
+  [logistics-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
+  [visitall-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
 )
 mkdir -p "$runs"
 pids=()

@@ -106,7 +106,7 @@ def _spec(tmp_path: Path, names: list[str], time_limit: int = 10) -> runner.Expe
     gripper = suites.paper_tasks(tmp_path / "tasks", ["gripper"], ["extrapolation"], 1)
     blocks = suites.paper_tasks(tmp_path / "tasks", ["blocksworld"], ["extrapolation"], None)[-1:]
     tasks = gripper + blocks
-    models = {("paper", d): str(paper_model(d)) for d in ("gripper", "blocksworld")}
+    models = {("paper", d, "symt-e"): str(paper_model(d)) for d in ("gripper", "blocksworld")}
     return runner.ExperimentSpec("test", tasks, algorithms(names), models, time_limit, 2048, 2)
 
 
@@ -162,7 +162,7 @@ def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
 def test_too_many_objects_is_an_error_with_a_reason(tmp_path: Path) -> None:
     # The shipped Blocksworld model knows 123 objects; this IPC task has more.
     task = next(t for t in suites.ipc_tasks(IPC_ROOT, ["blocksworld"], ["medium"], None) if t.size > 123)
-    models = {("ipc2023", "blocksworld"): str(paper_model("blocksworld"))}
+    models = {("ipc2023", "blocksworld", "symt-e"): str(paper_model("blocksworld"))}
     spec = runner.ExperimentSpec("errors", [task], algorithms(["symt-guidance"]), models, 20, 2048, 1)
     [record] = runner.run_experiment(spec, tmp_path / "exp")
     assert record["outcome"] == "error" and not record["solved"]

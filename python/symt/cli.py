@@ -328,7 +328,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from .models import resolve
     from .pddl import ground, parse_domain, parse_problem
     from .pddl.validate import validate_plan
-    from .plangen.planner import is_planner_file
+    from .plan import plan_with_model
 
     # One thread by default: on a small machine intra-op threads fight with everything else and
     # a forward pass of a small model gets many times slower, not faster.
@@ -337,28 +337,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     path = resolve(args.model)
     domain = parse_domain(args.domain)
     task = ground(domain, parse_problem(args.problem, domain))
-    if is_planner_file(path):
-        from .plangen.decoding import generate
-        from .plangen.planner import load_planner
-        from .tokens import encode_task
-
-        if args.strategy == "heuristic":
-            raise SymtError(f"{path} generates plans; --strategy heuristic needs a SymT-E (heuristic) "
-                            "model; use greedy, applicable or regrounding")
-        planner = load_planner(path)
-        encoded = encode_task(task, planner.signature, domain)
-        planner.check_task(encoded, domain, f"task {args.problem}")
-        result = generate(planner, encoded, args.strategy, args.max_steps)
-        count = f"tokens {result.tokens}"
-    else:
-        from .export import load_exported
-        from .plan import plan_with_exported_model
-
-        if args.strategy != "heuristic":
-            raise SymtError(f"{path} is a SymT-E heuristic; it plans only with --strategy heuristic")
-        module, meta = load_exported(path)
-        result = plan_with_exported_model(module, meta, domain, task, args.max_steps, str(args.problem))
-        count = f"evaluations {result.evaluations}"
+    result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps, str(args.problem))
     for label in result.labels(task):
         print(label)
     check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])
@@ -384,6 +363,8 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
         options["contrastive"] = False
     options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff")
                                   if getattr(args, k) is not None}
+    if args.untied_objects:
+        options["model_overrides"]["tie_objects"] = False
     trainer = PlanTrainer(PlanTrainConfig(**options), resume=args.resume, progress=not args.quiet)
     print(f"model: {args.kind}, {trainer.model.num_parameters():,} parameters on {trainer.device}; "
           f"{len(trainer.sampler.tasks)} training tasks; output in {out}", file=sys.stderr)
@@ -397,13 +378,19 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
 
 def cmd_models(args: argparse.Namespace) -> int:
     from .export import load_exported
-    from .models import shipped
+    from .models import heuristics, planners
+    from .plangen.planner import load_planner
 
-    for name, path in shipped().items():
+    for name, path in heuristics().items():
         _, meta = load_exported(path)
         size = meta["model"]
-        print(f"{name:<14} {path}  ({meta['domain']}, d_model {size['d_model']}, "
-              f"{size['n_layers']} layers, vocabulary {meta['vocab_size']})")
+        print(f"{name:<22} SymT-E   {meta['domain']}, d_model {size['d_model']}, "
+              f"{size['n_layers']} layers, vocabulary {meta['vocab_size']}  {path}")
+    for name, path in planners().items():
+        planner = load_planner(path)
+        config = planner.model.config
+        print(f"{name:<22} {planner.kind:<8} {planner.signature.domain}, d_model {config.d_model}, "
+              f"{config.n_layers} layers, vocabulary {planner.vocab_size}  {path}")
     return 0
 
 
@@ -580,6 +567,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-heads", type=int)
     p.add_argument("--n-layers", type=int)
     p.add_argument("--d-ff", type=int)
+    p.add_argument("--untied-objects", action="store_true",
+                   help="SymT-ED: separate object embeddings for input atoms, decoder input and output "
+                   "(the paper's variant; default: tied)")
+    p.add_argument("--schedule", choices=["after-plateau", "always"],
+                   help="contrastive schedule: after-plateau (default) or always (the paper)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_train_plans)
 

@@ -4,17 +4,24 @@
 action whose successor has the lowest predicted h (ties: the first action in the task's order),
 no backtracking, at most 500 steps. One deviation from the paper's pseudo-code: actions whose
 successor *is* the current state (e.g. Gripper's ``(move rooma rooma)``, allowed by the domain) are
-skipped. Picking one can never make progress and, being deterministic, would repeat it forever. The plan-generation strategies of SymT-ED plug in beside it.
+skipped. Picking one can never make progress and, being deterministic, would repeat it forever.
+
+:func:`plan_with_model` runs any model file with any strategy: ``heuristic`` for a SymT-E
+(TorchScript) model, ``greedy``, ``applicable`` or ``regrounding`` (:mod:`symt.plangen.decoding`)
+for a plan generator (SymT-ED or PlanGPT).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
+from .errors import SymtError
 from .pddl import Domain, GroundTask
 from .tokens import (
     EncodedTask,
@@ -26,11 +33,14 @@ from .tokens import (
     rename,
 )
 
+if TYPE_CHECKING:
+    from .plangen.decoding import GenerationResult
+
 Evaluator = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
 """(pred [B,N], args [B,N,m], mask [B,N]) -> h [B]."""
 
 MAX_STEPS = 500
-STRATEGIES = ("heuristic",)
+STRATEGIES = ("heuristic", "greedy", "applicable", "regrounding")
 
 
 @dataclass
@@ -111,3 +121,39 @@ def plan_with_exported_model(
     check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
     encoded = encode_task(task, Signature.from_json(meta), domain)
     return greedy_heuristic_guidance(task, StateEvaluator(encoded, module, vocab_size), max_steps)
+
+
+def plan_with_model(
+    path: Path, domain: Domain, task: GroundTask, strategy: str, max_steps: int = MAX_STEPS,
+    where: str | None = None,
+) -> tuple[PlanResult | GenerationResult, str]:
+    """Plan with the model file ``path`` (heuristic or plan generator) and ``strategy``.
+
+    Returns the result and its effort as text (``evaluations N`` or ``tokens N``). A model that
+    cannot run ``strategy`` is refused with an error that says which strategies it can run.
+    ``max_steps`` caps actions for ``heuristic`` and generated tokens for the others.
+    """
+    from .plangen.planner import is_planner_file
+
+    if strategy not in STRATEGIES:
+        raise SymtError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+    where = where or task.problem_name
+    if is_planner_file(path):
+        from .plangen.decoding import generate
+        from .plangen.planner import load_planner
+
+        if strategy == "heuristic":
+            raise SymtError(f"{path} generates plans; --strategy heuristic needs a SymT-E (heuristic) "
+                            "model; use greedy, applicable or regrounding")
+        planner = load_planner(path)
+        encoded = encode_task(task, planner.signature, domain)
+        planner.check_task(encoded, domain, f"task {where}")
+        result = generate(planner, encoded, strategy, max_steps)
+        return result, f"tokens {result.tokens}"
+    from .export import load_exported
+
+    if strategy != "heuristic":
+        raise SymtError(f"{path} is a SymT-E heuristic; it plans only with --strategy heuristic")
+    module, meta = load_exported(path)
+    result = plan_with_exported_model(module, meta, domain, task, max_steps, where)
+    return result, f"evaluations {result.evaluations}"

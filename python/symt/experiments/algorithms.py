@@ -1,7 +1,15 @@
-"""The planners an experiment compares, all run through the project's ``fast-downward`` command,
-plus the paper's search-free greedy heuristic guidance (Python) with the same model.
+"""The planners an experiment compares.
 
-``{model}`` in a search string is replaced by the model file of the task's domain.
+* ``fd``: the project's ``fast-downward`` command; ``{model}`` in a search string is replaced by
+  the task domain's SymT-E model file.
+* ``search-free``: the paper's search-free strategies (Appendix D), run by
+  :mod:`.searchfree`: SymT-E's greedy heuristic guidance, and greedy, applicability-filtered and
+  regrounding decoding of a plan generator (SymT-ED or PlanGPT).
+
+Every algorithm that needs a model names its model *family*; the model of a task is the shipped
+model ``<domain><suffix>`` (:data:`MODEL_FAMILIES`), e.g. ``gripper-ed`` for ``symt-ed``. The
+``-nocl`` and ``-cl`` families are the paper's ablations: SymT without and PlanGPT with the
+contrastive loss.
 """
 
 from __future__ import annotations
@@ -10,19 +18,33 @@ from dataclasses import dataclass
 
 from ..errors import SymtError
 
+MODEL_FAMILIES: dict[str, str] = {
+    "symt-e": "",
+    "symt-e-nocl": "-nocl",
+    "symt-ed": "-ed",
+    "symt-ed-nocl": "-ed-nocl",
+    "plangpt": "-plangpt",
+    "plangpt-cl": "-plangpt-cl",
+}
+"""Model family -> suffix of its shipped model names (``<domain><suffix>``)."""
+
 
 @dataclass(frozen=True)
 class Algorithm:
     name: str
     kind: str
-    """``fd`` (Fast Downward) or ``guidance`` (greedy heuristic guidance, no search)."""
+    """``fd`` (Fast Downward) or ``search-free`` (a strategy of :mod:`symt.plan`, no search)."""
     driver_options: tuple[str, ...] = ()
     search: str | None = None
     description: str = ""
+    model: str | None = None
+    """The model family (:data:`MODEL_FAMILIES`) it runs, if any."""
+    strategy: str | None = None
+    """For ``search-free``: heuristic, greedy, applicable or regrounding."""
 
     @property
     def uses_model(self) -> bool:
-        return self.kind == "guidance" or (self.search is not None and "{model}" in self.search)
+        return self.model is not None
 
     def search_string(self, model: str | None) -> str | None:
         if self.search is None:
@@ -32,12 +54,24 @@ class Algorithm:
         return self.search.replace("{model}", model or "")
 
 
+_DECODING = {
+    "greedy": "the most likely token until <EOS>",
+    "applicable": "applicability-filtered decoding",
+    "regrounding": "applicability-filtered decoding, re-encoding the state after each action",
+}
+_GENERATORS = {
+    "symt-ed": "SymT-ED", "plangpt": "PlanGPT",
+    "symt-ed-nocl": "SymT-ED without the contrastive loss (ablation)",
+    "plangpt-cl": "PlanGPT with the contrastive loss (ablation)",
+}
+_GUIDANCE = "the paper's greedy heuristic guidance: follow the best successor, no search, 500-step cap"
+
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in (
-        Algorithm("symt", "fd", search="eager_greedy([symt(model={model})])",
+        Algorithm("symt", "fd", search="eager_greedy([symt(model={model})])", model="symt-e",
                   description="GBFS with the learned heuristic (one forward pass per state)"),
-        Algorithm("symt-batch", "fd", search="batch_eager_greedy([symt(model={model})])",
+        Algorithm("symt-batch", "fd", search="batch_eager_greedy([symt(model={model})])", model="symt-e",
                   description="GBFS evaluating all new successors of a state in one forward pass"),
         Algorithm("ff", "fd", search="eager_greedy([ff()])", description="GBFS with h^FF"),
         Algorithm("lama-first", "fd", driver_options=("--alias", "lama-first"),
@@ -45,11 +79,22 @@ ALGORITHMS: dict[str, Algorithm] = {
         Algorithm("add", "fd", search="eager_greedy([add()])", description="GBFS with h^add"),
         Algorithm("blind", "fd", search="eager_greedy([blind()])",
                   description="GBFS with the blind heuristic (a floor)"),
-        Algorithm("symt-guidance", "guidance",
-                  description="the paper's greedy heuristic guidance: follow the best successor, "
-                  "no search, 500-step cap"),
+        Algorithm("symt-guidance", "search-free", model="symt-e", strategy="heuristic",
+                  description=f"SymT-E, {_GUIDANCE}"),
+        Algorithm("symt-nocl-guidance", "search-free", model="symt-e-nocl", strategy="heuristic",
+                  description=f"SymT-E without the contrastive loss (ablation), {_GUIDANCE}"),
+        *(Algorithm(f"{family}-{strategy}", "search-free", model=family, strategy=strategy,
+                    description=f"{label}, {_DECODING[strategy]} (500-token cap)")
+          for family, label in _GENERATORS.items() for strategy in _DECODING),
     )
 }
+PLAN_GENERATION = ("plangpt-greedy", "plangpt-applicable", "plangpt-regrounding", "symt-guidance",
+                   "symt-ed-greedy", "symt-ed-applicable", "symt-ed-regrounding")
+"""The paper's main plan-generation comparison, in its tables' column order."""
+PLAN_GENERATION_ABLATION = ("plangpt-cl-greedy", "plangpt-cl-applicable", "plangpt-cl-regrounding",
+                            "symt-nocl-guidance", "symt-ed-nocl-greedy", "symt-ed-nocl-applicable",
+                            "symt-ed-nocl-regrounding")
+"""The same columns for the ablation models (contrastive loss inverted)."""
 
 
 def algorithms(names: list[str]) -> list[Algorithm]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import SymtError
 from ..models import MODEL_DIR, shipped
 from . import suites
-from .algorithms import ALGORITHMS, algorithms
+from .algorithms import MODEL_FAMILIES, PLAN_GENERATION, PLAN_GENERATION_ABLATION, algorithms
 from .runner import ExperimentSpec
 
 PAPER_DOMAINS = ("blocksworld", "gripper", "logistics", "visitall")
@@ -45,7 +45,8 @@ class NamedExperiment:
 
 
 _PAPER_GROUPS = ("validation", "interpolation", "extrapolation")
-_ALL = tuple(ALGORITHMS)
+_ALL = ("symt", "symt-batch", "ff", "lama-first", "add", "blind", "symt-guidance")
+_PLANS = PLAN_GENERATION + PLAN_GENERATION_ABLATION
 _IPC_ALGORITHMS = ("symt", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
@@ -55,6 +56,12 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "the paper's four domains, every test split, every algorithm"),
         NamedExperiment("paper-smoke", "paper", PAPER_DOMAINS, _PAPER_GROUPS, _ALL, 1, 10, 2048,
                         "one task per domain and split (the smallest), every algorithm"),
+        NamedExperiment("plans", "paper", PAPER_DOMAINS, _PAPER_GROUPS, _PLANS, None, 300, 4096,
+                        "the paper's plan-generation comparison: PlanGPT and SymT-ED with greedy, "
+                        "applicability-filtered and regrounding decoding, SymT-E's greedy guidance, "
+                        "and the ablation models (contrastive loss inverted)"),
+        NamedExperiment("plans-smoke", "paper", PAPER_DOMAINS, _PAPER_GROUPS, _PLANS, 1, 20, 2048,
+                        "the plan-generation comparison on one task per domain and split"),
         NamedExperiment("ipc", "ipc2023", IPC_FIRST_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
                         None, 300, 4096, "IPC 2023 learning track: Blocksworld, Ferry, Miconic, Transport"),
         NamedExperiment("ipc-smoke", "ipc2023", IPC_FIRST_DOMAINS, ("easy",), _IPC_ALGORITHMS, 2, 10, 2048,
@@ -100,11 +107,14 @@ def ensure_ipc_model(domain: str, ipc_root: Path, models_dir: Path, runs_dir: Pa
     return target
 
 
-def paper_model(domain: str) -> Path:
+def paper_model(domain: str, family: str = "symt-e") -> Path:
+    """The shipped model of ``family`` (:data:`.algorithms.MODEL_FAMILIES`) for a paper domain."""
+    name = f"{domain}{MODEL_FAMILIES[family]}"
     models = shipped()
-    if domain not in models:
-        raise SymtError(f"no shipped model for the paper domain {domain} in {MODEL_DIR}")
-    return models[domain]
+    if name not in models:
+        raise SymtError(f"no shipped {family} model for the paper domain {domain} ({name} in {MODEL_DIR}); "
+                        "benchmarks/train_plan_models.sh and train_shipped_models.sh train them")
+    return models[name]
 
 
 def make_spec(
@@ -120,14 +130,16 @@ def make_spec(
     else:
         tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
                                  experiment.max_tasks)
-    models: dict[tuple[str, str], str] = {}
-    if any(a.uses_model for a in chosen):
+    models: dict[tuple[str, str, str], str] = {}
+    for family in sorted({a.model for a in chosen if a.model}):
         for domain in experiment.domains:
             if experiment.suite == "paper":
-                path = paper_model(domain)
-            else:
+                path = paper_model(domain, family)
+            elif family == "symt-e":
                 path = ensure_ipc_model(domain, ipc_root, Path(out) / "models", Path("runs"))
-            models[(experiment.suite, domain)] = str(Path(path).resolve())
+            else:
+                raise SymtError(f"the IPC suite has only SymT-E models; {family} runs on the paper suite")
+            models[(experiment.suite, domain, family)] = str(Path(path).resolve())
     return ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
                           experiment.memory_limit, processes)
 
@@ -137,5 +149,5 @@ def describe(experiment: NamedExperiment, spec: ExperimentSpec) -> tuple[str, st
     limits = f"{experiment.time_limit} s and {experiment.memory_limit} MiB per run"
     notes = (f"{experiment.description}. {len(spec.tasks)} tasks x {len(spec.algorithms)} algorithms; "
              f"{limits}, {spec.processes} runs in parallel. Models: "
-             + (", ".join(f"{d}: {Path(m).name}" for (_, d), m in sorted(spec.models.items())) or "none"))
+             + (", ".join(Path(m).name for _, m in sorted(spec.models.items())) or "none"))
     return limits, notes

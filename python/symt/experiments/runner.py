@@ -3,8 +3,8 @@
 Every (algorithm, task) pair is one Lab run with one command, ``planner``: :mod:`.check_plan`
 running the planner and then VAL on its plan. The planner is the project's ``fast-downward`` with
 ``--overall-time-limit`` and ``--overall-memory-limit`` (the driver enforces both, as in the
-competitions), or the greedy-guidance runner (:mod:`.guidance`), which keeps its own clock and
-prints Fast Downward's log lines.
+competitions), or the search-free runner (:mod:`.searchfree`: greedy heuristic guidance and plan
+decoding), which keeps its own clock and prints Fast Downward's log lines.
 
 Lab's stock Fast Downward parsers read both kinds of run. A crash, time-out or out-of-memory of
 one run is just that run's outcome. Resuming: Lab's local job skips every run folder that has a
@@ -47,8 +47,8 @@ class ExperimentSpec:
     name: str
     tasks: list[BenchmarkTask]
     algorithms: list[Algorithm]
-    models: dict[tuple[str, str], str]
-    """(suite, domain) -> model file, for algorithms that use a model."""
+    models: dict[tuple[str, str, str], str]
+    """(suite, domain, model family) -> model file, for algorithms that use a model."""
     time_limit: int
     """Seconds per run."""
     memory_limit: int
@@ -67,13 +67,13 @@ def run_id(algorithm: Algorithm, task: BenchmarkTask) -> list[str]:
 
 
 def planner_command(spec: ExperimentSpec, algorithm: Algorithm, task: BenchmarkTask) -> list[str]:
-    model = spec.models.get((task.suite, task.domain)) if algorithm.uses_model else None
+    model = spec.models.get((task.suite, task.domain, algorithm.model)) if algorithm.model else None
     if algorithm.uses_model and model is None:
-        raise SymtError(f"no model for {task.suite}/{task.domain} (needed by {algorithm.name})")
-    if algorithm.kind == "guidance":
-        return [sys.executable, "-m", "symt.experiments.guidance", "--model", str(model),
-                "--time-limit", str(spec.time_limit), "--memory-limit", str(spec.memory_limit),
-                task.domain_file, task.problem_file]
+        raise SymtError(f"no {algorithm.model} model for {task.suite}/{task.domain} (needed by {algorithm.name})")
+    if algorithm.kind == "search-free":
+        return [sys.executable, "-m", "symt.experiments.searchfree", "--model", str(model),
+                "--strategy", str(algorithm.strategy), "--time-limit", str(spec.time_limit),
+                "--memory-limit", str(spec.memory_limit), task.domain_file, task.problem_file]
     command = fast_downward_command() + [
         "--overall-time-limit", f"{spec.time_limit}s",
         "--overall-memory-limit", f"{spec.memory_limit}M",
@@ -137,7 +137,7 @@ def build_lab_experiment(
     for task in spec.tasks:
         for algorithm in spec.algorithms:
             run = exp.add_run()
-            # Only a backstop: the driver and the guidance runner enforce the limits themselves.
+            # Only a backstop: the driver and the search-free runner enforce the limits themselves.
             run.add_command("planner", checked_command(spec, algorithm, task), wall_time_limit=wall)
             run.set_property("id", run_id(algorithm, task))
             run.set_property("algorithm", algorithm.name)

@@ -1,4 +1,9 @@
-"""Pre-trained SymT-E models shipped with symt: ``<domain>.pt`` in this folder.
+"""Pre-trained models shipped with symt, ``<name>.pt`` in this folder.
+
+* ``<domain>.pt``: SymT-E heuristics (TorchScript, for Fast Downward and greedy guidance);
+  ``<domain>-nocl.pt`` the same trained without the contrastive loss (the paper's ablation);
+* ``<domain>-ed.pt`` / ``<domain>-plangpt.pt``: plan generators (SymT-ED, the PlanGPT baseline);
+  ``-ed-nocl`` / ``-plangpt-cl`` their ablations (contrastive loss inverted).
 
 ``resolve("gripper")`` finds the shipped Gripper model; any other string is taken as a path.
 """
@@ -15,6 +20,20 @@ MODEL_DIR = Path(__file__).resolve().parent
 def shipped() -> dict[str, Path]:
     """Shipped models by name."""
     return {path.stem: path for path in sorted(MODEL_DIR.glob("*.pt"))}
+
+
+def heuristics() -> dict[str, Path]:
+    """Shipped SymT-E heuristic models (TorchScript) by name."""
+    from ..plangen.planner import is_planner_file
+
+    return {name: path for name, path in shipped().items() if not is_planner_file(path)}
+
+
+def planners() -> dict[str, Path]:
+    """Shipped plan generators (SymT-ED, PlanGPT) by name."""
+    from ..plangen.planner import is_planner_file
+
+    return {name: path for name, path in shipped().items() if is_planner_file(path)}
 
 
 def resolve(name_or_path: str | Path) -> Path:

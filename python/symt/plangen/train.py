@@ -4,8 +4,13 @@ A sample: a training task uniformly, a goal distance uniformly among those in it
 state at that distance uniformly, then a uniformly random optimal plan from it (the C++ sampler),
 written as plan tokens. Each sample becomes a pair (X, Y) / (X', Y') under two object renamings
 (Rename-Both by default, as the paper found best for plan generation). Loss: cross-entropy on the
-next plan token, plus the contrastive L_att + L_hid over every attention map and layer, ramped
-in over ``ramp_steps``. Batches are pure functions of ``(seed, step)``, so ``--resume`` continues
+next plan token, plus the contrastive L_att + L_hid over every attention map and layer. As for
+SymT-E, the ``after-plateau`` schedule (default) switches them on only once the cross-entropy has
+left its plateau (EMA of the training CE below ``plateau_fraction`` times the entropy of the plan
+tokens' frequencies, what predicting the token distribution alone achieves), then ramps them in
+over ``ramp_steps``: at small scale, switched on from step 0 (``always``, the paper), they kept
+a Gripper SymT-ED at the plateau (token accuracy 0.12 after 600 steps, against 0.44 without
+them). Batches are pure functions of ``(seed, step)``, so ``--resume`` continues
 exactly. Each epoch: validation loss and token accuracy on fixed states, and greedy coverage on
 the validation tasks; the best checkpoint follows the paper's criteria in order: coverage, fewer
 token-cap hits, fewer inapplicable actions, fewer malformed plans, accuracy, loss.
@@ -59,6 +64,8 @@ class PlanTrainConfig:
     w_pred: float = 1.0
     w_att: float = 1.0
     w_hid: float = 1.0
+    schedule: str = "after-plateau"
+    plateau_fraction: float = 0.3
     ramp_steps: int = 500
     eval_every: int = 500
     val_samples: int = 256
@@ -197,9 +204,14 @@ class PlanTrainer:
                                 for i in range(max(1, config.val_samples // config.batch_size))]
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr,
                                            weight_decay=config.weight_decay)
+        if config.schedule not in ("after-plateau", "always"):
+            raise SymtError(f"unknown contrastive schedule '{config.schedule}' (after-plateau, always)")
+        self.ce_plateau = self._token_entropy()
         self.step = 0
         self.history: list[dict] = []
         self.best_key: tuple | None = None
+        self.ema_ce: float | None = None
+        self.contrastive_start: int | None = 0 if config.schedule == "always" else None
         self.out.mkdir(parents=True, exist_ok=True)
         if resume:
             self._resume()
@@ -213,25 +225,52 @@ class PlanTrainer:
         self.optimizer.load_state_dict(state["optimizer"])
         self.step, self.history = state["step"], state["history"]
         self.best_key = tuple(state["best_key"]) if state["best_key"] is not None else None
+        self.ema_ce, self.contrastive_start = state["ema_ce"], state["contrastive_start"]
+
+    def _token_entropy(self) -> float:
+        """Entropy (nats) of the plan tokens' frequencies in a few training batches: the CE plateau."""
+        counts = np.zeros(self.vocab.num_outputs)
+        for step in range(4):
+            target = self.sampler.batch(-1 - step, self.config.batch_size).target
+            counts += np.bincount(target[target != IGNORE].numpy(), minlength=len(counts))
+        p = counts[counts > 0] / counts.sum()
+        return float(-(p * np.log(p)).sum())
 
     def loss(self, batch: PlanBatch, weight: float) -> tuple[torch.Tensor, float, float, float]:
+        """Total loss and (CE, L_att, L_hid); both views share one forward pass (the paper's
+        effective batch of 2 x batch size), as their shapes agree: only names differ."""
+        target = batch.target
+        inputs = batch.inputs
+        if batch.inputs_renamed is not None:
+            inputs = tuple(torch.cat([a, b]) for a, b in zip(batch.inputs, batch.inputs_renamed))
+            target = torch.cat([target, target])
         contrastive = batch.inputs_renamed is not None and weight > 0
-        logits, internals = self.model(*batch.inputs, return_internals=contrastive)
-        ce = F.cross_entropy(logits.flatten(0, 1), batch.target.flatten(), ignore_index=IGNORE)
+        logits, internals = self.model(*inputs, return_internals=contrastive)
+        ce = F.cross_entropy(logits.flatten(0, 1), target.flatten(), ignore_index=IGNORE)
         att = hid = torch.zeros((), device=logits.device)
         if contrastive:
-            _, renamed = self.model(*batch.inputs_renamed, return_internals=True)
+            b = batch.target.shape[0]
+            first = {name: [x[:b] for x in maps] for name, maps in internals.items()}
+            second = {name: [x[b:] for x in maps] for name, maps in internals.items()}
             if self.config.kind == "symt-ed":
-                att, hid = plan_contrastive_terms(internals, renamed, batch.inputs[2], batch.target != IGNORE)
+                att, hid = plan_contrastive_terms(first, second, batch.inputs[2], batch.target != IGNORE)
             else:
-                att, hid = gpt_contrastive_terms(internals, renamed, ~batch.inputs[1])
+                att, hid = gpt_contrastive_terms(first, second, ~batch.inputs[1])
         total = self.config.w_pred * ce + weight * (self.config.w_att * att + self.config.w_hid * hid)
         return total, ce.item(), float(att.detach()), float(hid.detach())
 
     def contrastive_weight(self, step: int) -> float:
-        if not self.config.contrastive:
+        if not self.config.contrastive or self.contrastive_start is None:
             return 0.0
-        return min(1.0, (step + 1) / max(1, self.config.ramp_steps))
+        if self.config.schedule == "always":
+            return 1.0
+        return min(1.0, (step - self.contrastive_start + 1) / max(1, self.config.ramp_steps))
+
+    def _update_schedule(self, ce: float) -> None:
+        self.ema_ce = ce if self.ema_ce is None else 0.98 * self.ema_ce + 0.02 * ce
+        if (self.contrastive_start is None and self.config.contrastive and self.step >= 50
+                and self.ema_ce < self.config.plateau_fraction * self.ce_plateau):
+            self.contrastive_start = self.step
 
     @torch.no_grad()
     def validate(self) -> dict[str, float]:
@@ -282,6 +321,7 @@ class PlanTrainer:
             torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.grad_clip)
             self.optimizer.step()
             self.step += 1
+            self._update_schedule(ce)
             sums += (ce, att, hid)
             count += 1
             bar.update(1)
@@ -310,6 +350,7 @@ class PlanTrainer:
             self.planner.to_file(self.out / "best.pt", {"training": meta})
         save_atomic({"state_dict": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
                      "step": self.step, "history": self.history, "best_key": self.best_key,
+                     "ema_ce": self.ema_ce, "contrastive_start": self.contrastive_start,
                      "config": asdict(self.config)}, self.out / "last.pt")
         with open(self.out / "log.csv.tmp", "w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=list(self.history[0]))

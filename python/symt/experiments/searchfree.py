@@ -1,12 +1,15 @@
-"""One experiment run of the paper's greedy heuristic guidance, in Fast Downward's log format.
+"""One experiment run of a search-free strategy (paper, Appendix D), in Fast Downward's log format.
 
-``python -m symt.experiments.guidance --model M --time-limit S domain.pddl problem.pddl`` plans
-with :func:`symt.plan.plan_with_exported_model`, writes ``sas_plan`` and prints the lines that
-Lab's Fast Downward parsers read (``Plan length``, ``Expanded``, ``Evaluated``, ``Search time``,
-``search exit code``...), so that both kinds of run land in one table. A greedy step expands one
-state (``Expanded``) and evaluates its successors (``Evaluated``). Exit codes are Fast Downward's:
-0 plan found, 12 no plan (dead end or step cap: the guidance is incomplete), 22 out of memory,
-23 out of time, 33 bad input (e.g. more objects than the model's vocabulary).
+``python -m symt.experiments.searchfree --model M --strategy S --time-limit T domain problem``
+plans with :func:`symt.plan.plan_with_model`: ``heuristic`` (SymT-E's greedy heuristic guidance)
+or ``greedy`` / ``applicable`` / ``regrounding`` decoding of a plan generator. It writes
+``sas_plan`` and prints the lines that Lab's Fast Downward parsers read (``Plan length``,
+``Expanded``, ``Evaluated``, ``Search time``, ``search exit code``...), so that every kind of run
+lands in one table. A guidance step expands one state (``Expanded``) and evaluates its successors
+(``Evaluated``); a decoder prints its generated tokens instead (``Generated tokens``). Exit codes
+are Fast Downward's: 0 plan found, 12 no plan (dead end, token or step cap, malformed or
+inapplicable output: these strategies are incomplete), 22 out of memory, 23 out of time, 33 bad
+input (e.g. more objects than the model's vocabulary).
 """
 
 from __future__ import annotations
@@ -48,9 +51,10 @@ def _report(code: int, start: float, search_start: float | None) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", required=True, help="shipped model name or model file")
+    parser.add_argument("--strategy", default="heuristic", help="heuristic, greedy, applicable, regrounding")
     parser.add_argument("--time-limit", type=float, default=0, help="seconds (0: none)")
     parser.add_argument("--memory-limit", type=int, default=0, help="MiB of address space (0: none)")
-    parser.add_argument("--max-steps", type=int, default=500)
+    parser.add_argument("--max-steps", type=int, default=500, help="action cap (heuristic) or token cap")
     parser.add_argument("--plan-file", type=Path, default=Path("sas_plan"))
     parser.add_argument("domain", type=Path)
     parser.add_argument("problem", type=Path)
@@ -67,17 +71,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         import torch
 
-        from ..export import load_exported
         from ..models import resolve
         from ..pddl import ground, parse_domain, parse_problem
-        from ..plan import plan_with_exported_model
+        from ..plan import plan_with_model
 
         torch.set_num_threads(1)
-        module, meta = load_exported(resolve(args.model))
+        path = resolve(args.model)
         domain = parse_domain(args.domain)
         task = ground(domain, parse_problem(args.problem, domain))
         search_start = time.perf_counter()
-        result = plan_with_exported_model(module, meta, domain, task, args.max_steps, str(args.problem))
+        result, _ = plan_with_model(path, domain, task, args.strategy, args.max_steps, str(args.problem))
     except _OutOfTime:
         print(f"Time limit reached ({args.time_limit:g} s).")
         return _report(SEARCH_OUT_OF_TIME, start, search_start)
@@ -86,14 +89,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report(SEARCH_OUT_OF_MEMORY, start, search_start)
     except SymtError as error:
         print(f"error: {error}")
-        print(f"guidance: error: {error}", file=sys.stderr)
+        print(f"searchfree: error: {error}", file=sys.stderr)
         return _report(SEARCH_INPUT_ERROR, start, search_start)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
-    print(f"Expanded {len(result.actions)} state(s).")
-    print(f"Evaluations: {result.evaluations}")
-    print(f"Evaluated {result.evaluations} state(s).")
+    if args.strategy == "heuristic":
+        print(f"Expanded {len(result.actions)} state(s).")
+        print(f"Evaluations: {result.evaluations}")
+        print(f"Evaluated {result.evaluations} state(s).")
+    else:
+        print(f"Generated tokens: {result.tokens}")
     if not result.solved:
         print(f"No plan: {result.reason}.")
         return _report(SEARCH_UNSOLVED_INCOMPLETE, start, search_start)
