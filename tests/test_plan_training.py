@@ -63,3 +63,33 @@ def test_contrastive_terms_wait_for_the_plateau(gripper_dataset, tmp_path):
     trainer.run()
     assert trainer.contrastive_start is None
     assert all(r["contrastive_weight"] == 0 and r["train_att"] == 0 for r in trainer.history)
+
+
+@pytest.mark.parametrize("kind", ["symt-ed", "plangpt"])
+def test_renamed_view_has_its_own_renamed_plan(gripper_dataset, tmp_path, kind):
+    """The second view of a pair is trained on its own plan: the same actions, with every object
+    token renamed exactly as the objects of its input atoms."""
+    trainer = PlanTrainer(plan_config(gripper_dataset, tmp_path / "v", kind=kind), progress=False)
+    batch = trainer.sampler.batch(0, 8)
+    vocab = trainer.vocab
+    first, second = batch.target, batch.target_renamed
+    assert second is not None and first.shape == second.shape
+    is_object = (first >= vocab.num_schemas) & (first < vocab.bos)
+    assert torch.equal(first[~is_object], second[~is_object])  # schemas, <EOS>, padding
+    assert not torch.equal(first[is_object], second[is_object])
+    if kind == "symt-ed":
+        args, args_renamed, mask = batch.inputs[1], batch.inputs_renamed[1], batch.inputs[2]
+    else:  # PlanGPT: one sequence of predicate, object and plan tokens
+        args, args_renamed, mask = batch.inputs[0], batch.inputs_renamed[0], ~batch.inputs[1]
+    for row in range(first.shape[0]):
+        if kind == "symt-ed":
+            pairs = zip(args[row][mask[row]].flatten().tolist(), args_renamed[row][mask[row]].flatten().tolist())
+            renaming = {vocab.object_token(a): vocab.object_token(b) for a, b in pairs
+                        if a < vocab.vocab_size}
+        else:  # input id of plan token t: offset + t
+            offset = trainer.model.plan_token(0)
+            renaming = {a - offset: b - offset
+                        for a, b in zip(args[row][mask[row]].tolist(), args_renamed[row][mask[row]].tolist())
+                        if offset + vocab.num_schemas <= a < offset + vocab.bos}
+        for a, b in zip(first[row][is_object[row]].tolist(), second[row][is_object[row]].tolist()):
+            assert renaming[a] == b

@@ -115,6 +115,30 @@ def test_greedy_reports_a_malformed_plan(tmp_path) -> None:
     assert not result.solved and "malformed" in result.reason
 
 
+def test_regrounding_masks_self_loops_and_stops_at_a_revisited_state(tmp_path) -> None:
+    """A generator that always wants ``move`` to the lowest-numbered object: regrounding never
+    emits ``move x x`` (its successor is the same state) and stops as soon as it returns to a
+    state it saw, instead of looping to the token cap."""
+    domain, encoded = _encoded("gripper", 2, 0, tmp_path)
+    vocab = PlanVocabulary.for_domain(domain, 16)
+    move = vocab.schema_ids()["move"]
+
+    class AlwaysMove(RandomLogits):
+        def step(self, token: int) -> np.ndarray:
+            scores = np.full(vocab.num_outputs, -10.0)
+            scores[move] = 5.0
+            scores[vocab.num_schemas : vocab.bos] = -np.arange(vocab.vocab_size, dtype=float)
+            return scores
+
+    task = encoded.task
+    result = filtered(AlwaysMove(vocab, 0), encoded, reground=True)
+    moves = [task.actions[a] for a in result.actions]
+    assert not result.solved and result.reason.startswith("loop"), result.reason
+    assert [m.name for m in moves] == ["move", "move"]
+    assert all(m.args[0] != m.args[1] for m in moves)
+    assert result.tokens == 6  # two actions of three tokens each, nothing more
+
+
 def test_plangpt_positions_correspond_under_renaming(tmp_path) -> None:
     domain, encoded = _encoded("logistics", 2, 3, tmp_path)
     vocab = PlanVocabulary.for_domain(domain, 40)

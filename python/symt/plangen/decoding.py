@@ -10,7 +10,12 @@ the plan vocabulary (:mod:`.vocab`). On top of that:
   towards an action applicable in the simulated state are allowed; each completed action is
   applied; decoding stops when the simulated state satisfies the goal;
 * ``regrounding``: as ``applicable``, but after every completed action the new state is encoded
-  afresh and a new one-action sequence is decoded from ``<BOS>``.
+  afresh and a new one-action sequence is decoded from ``<BOS>``. The next action is then a
+  function of the state alone, so two deviations from the paper's pseudo-code, both as in
+  SymT-E's greedy guidance (:mod:`symt.plan`): actions whose successor is the state itself
+  (Gripper's ``move rooma rooma``) are masked, since choosing one would repeat forever; and a
+  revisited state ends decoding at once ("loop"), where the paper's loop would run on to the
+  token cap and fail all the same.
 
 Every strategy stops after ``max_tokens`` generated tokens (500, as in the paper).
 """
@@ -116,8 +121,11 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
     count = 0
     session = generator.session(encoded, state)
     logits = session.step(vocab.bos)
+    visited = {state}
     while not task.is_goal(state):
         applicable = index.applicable(state)
+        if reground:
+            applicable = [a for a in applicable if task.apply(task.actions[a], state) != state]
         if not applicable:
             return GenerationResult(actions, False, "dead end: no applicable action", count)
         prefix: tuple[int, ...] = ()
@@ -134,6 +142,10 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
         actions.append(action)
         state = task.apply(task.actions[action], state)
         if reground:
+            if state in visited:
+                return GenerationResult(actions, False, f"loop: the state after action {len(actions)} "
+                                        "was visited before", count)
+            visited.add(state)
             session = generator.session(encoded, state)
             logits = session.step(vocab.bos)
         else:

@@ -85,10 +85,13 @@ class PlanBatch:
     inputs_renamed: tuple[torch.Tensor, ...] | None
     target: torch.Tensor
     """[B,T] plan-vocabulary ids, ``IGNORE`` where no loss applies."""
+    target_renamed: torch.Tensor | None = None
+    """The same plans under the second renaming (object tokens differ)."""
 
     def to(self, device: torch.device) -> PlanBatch:
         move = lambda ts: tuple(t.to(device) for t in ts) if ts is not None else None  # noqa: E731
-        return PlanBatch(move(self.inputs), move(self.inputs_renamed), self.target.to(device))
+        renamed = self.target_renamed.to(device) if self.target_renamed is not None else None
+        return PlanBatch(move(self.inputs), move(self.inputs_renamed), self.target.to(device), renamed)
 
 
 class PlanSampler:
@@ -125,8 +128,8 @@ class PlanSampler:
                                     self.vocab.plan_tokens(plan, self.object_index[task_id], assignment)))
         build = self._symted if self.kind == "symt-ed" else self._plangpt
         first, target = build(views[0])
-        second = build(views[1])[0] if views[1] else None
-        return PlanBatch(first, second, target)
+        second, target_renamed = build(views[1]) if views[1] else (None, None)
+        return PlanBatch(first, second, target, target_renamed)
 
     def _symted(self, samples: list[tuple[np.ndarray, list[int]]]) -> tuple[tuple[torch.Tensor, ...], torch.Tensor]:
         pred, args, mask = collate([rows for rows, _ in samples], self.vocab.vocab_size)
@@ -243,7 +246,8 @@ class PlanTrainer:
         inputs = batch.inputs
         if batch.inputs_renamed is not None:
             inputs = tuple(torch.cat([a, b]) for a, b in zip(batch.inputs, batch.inputs_renamed))
-            target = torch.cat([target, target])
+            # Each view against its own plan: object tokens are renamed with the input.
+            target = torch.cat([target, batch.target_renamed])
         contrastive = batch.inputs_renamed is not None and weight > 0
         logits, internals = self.model(*inputs, return_internals=contrastive)
         ce = F.cross_entropy(logits.flatten(0, 1), target.flatten(), ignore_index=IGNORE)
