@@ -22,7 +22,7 @@ import csv
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +34,7 @@ from ..data import RENAME_MODES, TaskData, derive_seed, load_dataset
 from ..errors import SymtError
 from ..model import PRESETS
 from ..tokens import collate, identity_assignment, rename
-from ..train import lr_at, pick_device, save_atomic
+from ..train import TrainConfig, lr_at, pick_device, save_atomic
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
@@ -46,36 +46,16 @@ IGNORE = -100
 
 
 @dataclass
-class PlanTrainConfig:
-    data: str
-    out: str
+class PlanTrainConfig(TrainConfig):
+    """SymT-E's training options (:class:`symt.train.TrainConfig`) with plan-generation defaults."""
+
     kind: str = "symt-ed"
-    preset: str = "small"
-    vocab_size: int = 123
-    steps: int = 6000
-    batch_size: int = 32
-    lr: float = 1e-3
-    min_lr: float = 1e-7
-    warmup: int = 200
-    weight_decay: float = 0.1
-    grad_clip: float = 1.0
     rename: str = "rename-both"
-    contrastive: bool = True
-    w_pred: float = 1.0
-    w_att: float = 1.0
-    w_hid: float = 1.0
-    schedule: str = "after-plateau"
     plateau_fraction: float = 0.3
     ramp_steps: int = 500
-    eval_every: int = 500
     val_samples: int = 256
-    coverage_tasks: int = 30
     max_positions: int = 2048
-    max_states: int = 2_000_000
-    seed: int = 0
-    device: str = "auto"
-    threads: int = 0
-    model_overrides: dict = field(default_factory=dict)
+    """PlanGPT's learned positions: prompt plus plan tokens."""
 
 
 @dataclass
@@ -205,8 +185,8 @@ class PlanTrainer:
                                       config.max_positions)
             self.val_batches = [val_sampler.batch(i, config.batch_size)
                                 for i in range(max(1, config.val_samples // config.batch_size))]
-        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr,
-                                           weight_decay=config.weight_decay)
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr, weight_decay=config.weight_decay,
+                                           betas=(config.beta1, config.beta2))
         if config.schedule not in ("after-plateau", "always"):
             raise SymtError(f"unknown contrastive schedule '{config.schedule}' (after-plateau, always)")
         self.ce_plateau = self._token_entropy()
