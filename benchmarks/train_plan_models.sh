@@ -11,6 +11,8 @@ runs=${RUNS:-runs}
 limit=${TIME_LIMIT:-0}           # seconds per run (0: none); a killed run keeps its best model
 threads=${THREADS:-1}
 steps=${STEPS:-12000}
+ed_steps=${ED_STEPS:-$steps}     # per-kind step counts (default: STEPS)
+gpt_steps=${GPT_STEPS:-$steps}
 batch=${BATCH:-64}
 preset=${PRESET:-small}
 names=("$@")
@@ -20,14 +22,14 @@ mkdir -p "$runs"
 pids=()
 for name in "${names[@]}"; do
   case $name in
-    *-ed) kind=symt-ed; contrastive="" ;;
-    *-ed-nocl) kind=symt-ed; contrastive="--no-contrastive" ;;
-    *-plangpt) kind=plangpt; contrastive="--no-contrastive" ;;   # the paper's PlanGPT: no contrastive loss
-    *-plangpt-cl) kind=plangpt; contrastive="" ;;
+    *-ed) kind=symt-ed; contrastive=""; n=$ed_steps ;;
+    *-ed-nocl) kind=symt-ed; contrastive="--no-contrastive"; n=$ed_steps ;;
+    *-plangpt) kind=plangpt; contrastive="--no-contrastive"; n=$gpt_steps ;;   # the paper's PlanGPT: none
+    *-plangpt-cl) kind=plangpt; contrastive=""; n=$gpt_steps ;;
     *) echo "unknown model $name"; exit 2 ;;
   esac
   domain=${name%%-*}
-  cmd="$symt train-plans $domain --kind $kind --preset $preset --seed 0 --steps $steps --batch-size $batch --lr 1e-3 --eval-every 500 --coverage-tasks 5 --threads $threads --quiet --out $runs/$name $contrastive"
+  cmd="$symt train-plans $domain --kind $kind --preset $preset --seed 0 --steps $n --batch-size $batch --lr 1e-3 --eval-every 500 --coverage-tasks 5 --threads $threads --quiet --out $runs/$name $contrastive"
   echo "[train] $cmd"
   if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
   ( start=$(date +%s); $cmd > "$runs/$name.log" 2>&1; rc=$?

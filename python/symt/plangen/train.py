@@ -51,7 +51,7 @@ class PlanTrainConfig(TrainConfig):
 
     kind: str = "symt-ed"
     rename: str = "rename-both"
-    plateau_fraction: float = 0.3
+    plateau_fraction: float = 0.5
     ramp_steps: int = 500
     val_samples: int = 256
     max_positions: int = 2048
