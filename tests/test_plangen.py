@@ -139,6 +139,23 @@ def test_regrounding_masks_self_loops_and_stops_at_a_revisited_state(tmp_path) -
     assert result.tokens == 6  # two actions of three tokens each, nothing more
 
 
+def test_plangpt_cached_decoding_matches_one_pass() -> None:
+    """PlanGPT's key/value-cached decoding (prompt once, then one token at a time) gives the
+    logits of a full forward pass over the whole sequence."""
+    torch.manual_seed(0)
+    model = PlanGPT(PlanGPTConfig(num_predicates=4, num_plan_inputs=32, num_outputs=30, max_positions=64,
+                                  n_layers=3)).eval()
+    tokens = torch.randint(0, 40, (1, 20))
+    with torch.no_grad():
+        full, _ = model(tokens, torch.zeros(tokens.shape, dtype=torch.bool))
+        past: list = []
+        steps = [model.extend(tokens[:, :12], past)]
+        steps += [model.extend(tokens[:, i : i + 1], past) for i in range(12, 20)]
+    assert torch.allclose(torch.cat(steps, dim=1), full, atol=1e-5)
+    with pytest.raises(Exception, match="positions"):
+        model.extend(torch.zeros((1, 50), dtype=torch.long), past)
+
+
 def test_plangpt_positions_correspond_under_renaming(tmp_path) -> None:
     domain, encoded = _encoded("logistics", 2, 3, tmp_path)
     vocab = PlanVocabulary.for_domain(domain, 40)

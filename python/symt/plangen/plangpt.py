@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..errors import SymtError
@@ -92,6 +93,25 @@ class GPT2Block(nn.Module):
         x = x + out
         return x + self.mlp(self.norm2(x)), weights
 
+    def extend(self, x: Tensor, past: tuple[Tensor, Tensor] | None) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        """The block on new positions ``x`` [B,T,d] after cached keys/values ``past`` (inference).
+
+        The same weights and arithmetic as :meth:`forward` (``nn.MultiheadAttention``'s packed
+        projections), one new position's work per generated token instead of the whole sequence.
+        """
+        attention = self.attention
+        b, t, d = x.shape
+        heads = attention.num_heads
+        q, k, v = F.linear(self.norm1(x), attention.in_proj_weight, attention.in_proj_bias).chunk(3, dim=-1)
+        q, k, v = (z.view(b, t, heads, d // heads).transpose(1, 2) for z in (q, k, v))
+        if past is not None:
+            k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
+        total = k.shape[2]
+        causal = torch.ones(t, total, dtype=torch.bool, device=x.device).tril(diagonal=total - t)
+        context = F.scaled_dot_product_attention(q, k, v, attn_mask=causal)
+        x = x + attention.out_proj(context.transpose(1, 2).reshape(b, t, d))
+        return x + self.mlp(self.norm2(x)), (k, v)
+
 
 class PlanGPT(nn.Module):
     def __init__(self, config: PlanGPTConfig):
@@ -130,6 +150,24 @@ class PlanGPT(nn.Module):
                 attentions.append(weights)
                 hiddens.append(x[..., : self.k])
         return self.head(self.final_norm(x)), {"attention": attentions, "hidden": hiddens}
+
+    def extend(self, tokens: Tensor, past: list[tuple[Tensor, Tensor]]) -> Tensor:
+        """Logits [B,T,outputs] of new ``tokens`` [B,T] that follow the cached sequence ``past``
+        (one (keys, values) per block, empty at first); extends ``past`` in place. No padding."""
+        start = past[0][0].shape[2] if past else 0
+        end = start + tokens.shape[1]
+        if end > self.config.max_positions:
+            raise SymtError(f"sequence of {end} tokens exceeds PlanGPT's {self.config.max_positions} positions")
+        positions = torch.arange(start, end, device=tokens.device)
+        x = self.token_embedding(tokens) + self.position_embedding(positions)[None]
+        cached = bool(past)
+        for index, block in enumerate(self.blocks):
+            x, kv = block.extend(x, past[index] if cached else None)
+            if cached:
+                past[index] = kv
+            else:
+                past.append(kv)
+        return self.head(self.final_norm(x))
 
 
 def gpt_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]], mask: Tensor

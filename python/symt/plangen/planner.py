@@ -78,21 +78,21 @@ class SymTEDSession:
 
 
 class PlanGPTSession:
+    """The prompt is run once; each step feeds one token through the key/value cache."""
+
     def __init__(self, model: PlanGPT, prompt: list[int], bos: int):
         self.model = model
         self.prompt = prompt
         self.bos = bos
-        self.plan: list[int] = []
+        self.past: list[tuple[torch.Tensor, torch.Tensor]] = []
         self.device = next(model.parameters()).device
 
     @torch.inference_mode()
     def step(self, token: int) -> np.ndarray:
-        # <BOS> opens the plan: in PlanGPT's sequence that role is played by <action>, already there.
-        if token != self.bos:
-            self.plan.append(self.model.plan_token(token))
-        sequence = torch.tensor([self.prompt + self.plan], device=self.device)
-        padding = torch.zeros(sequence.shape, dtype=torch.bool, device=self.device)
-        logits, _ = self.model(sequence, padding)
+        # <BOS> opens the plan: in PlanGPT's sequence that role is played by <action>, the
+        # prompt's last token, so <BOS> feeds the prompt.
+        new = self.prompt if token == self.bos else [self.model.plan_token(token)]
+        logits = self.model.extend(torch.tensor([new], device=self.device), self.past)
         return logits[0, -1].float().cpu().numpy()
 
 
