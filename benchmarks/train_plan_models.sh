@@ -15,6 +15,7 @@ ed_steps=${ED_STEPS:-$steps}     # per-kind step counts (default: STEPS)
 gpt_steps=${GPT_STEPS:-$steps}
 batch=${BATCH:-64}
 preset=${PRESET:-small}
+extra=${EXTRA:-}                  # more train-plans options for every run, e.g. "--k 8 --w-att 0.1 --w-hid 0.1"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(gripper-ed blocksworld-ed logistics-ed visitall-ed
                                  gripper-plangpt blocksworld-plangpt logistics-plangpt visitall-plangpt)
@@ -29,7 +30,7 @@ for name in "${names[@]}"; do
     *) echo "unknown model $name"; exit 2 ;;
   esac
   domain=${name%%-*}
-  cmd="$symt train-plans $domain --kind $kind --preset $preset --seed 0 --steps $n --batch-size $batch --lr 1e-3 --eval-every 500 --coverage-tasks 5 --threads $threads --quiet --out $runs/$name $contrastive"
+  cmd="$symt train-plans $domain --kind $kind --preset $preset --seed 0 --steps $n --batch-size $batch --lr 1e-3 --eval-every 500 --coverage-tasks 5 --threads $threads --quiet --out $runs/$name $contrastive $extra"
   echo "[train] $cmd"
   if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
   ( start=$(date +%s); $cmd > "$runs/$name.log" 2>&1; rc=$?

@@ -361,7 +361,7 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
             options[key] = value
     if args.no_contrastive:
         options["contrastive"] = False
-    options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff")
+    options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff", "k")
                                   if getattr(args, k) is not None}
     if args.untied_objects:
         options["model_overrides"]["tie_objects"] = False
@@ -567,6 +567,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-heads", type=int)
     p.add_argument("--n-layers", type=int)
     p.add_argument("--d-ff", type=int)
+    p.add_argument("--k", type=int, help="contrastive hidden dimensions per layer (32, the paper's)")
+    p.add_argument("--w-att", type=float, help="weight of L_att (1)")
+    p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
     p.add_argument("--untied-objects", action="store_true",
                    help="SymT-ED: separate object embeddings for input atoms, decoder input and output "
                    "(the paper's variant; default: tied)")
