@@ -121,3 +121,27 @@ def test_every_generated_task_parses_and_grounds(tmp_path, domain):
         assert len(problem.objects) == generated.num_objects
         if generated.split == "train":
             assert ground(parsed_domain, problem).goal_atoms
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "applicable", "regrounding"])
+def test_plan_with_a_shipped_plan_generator(tmp_path, strategy):
+    """`symt plan` with a shipped SymT-ED model: a validated plan and exit 0, or exit 1 with the
+    reason decoding stopped; either way one statistics line that names the strategy."""
+    problem = gripper_problem(tmp_path, 3)
+    result = symt("plan", "--model", "gripper-ed-nocl", "--strategy", strategy, domain_file("gripper"), problem)
+    stats = result.stderr.strip().splitlines()[-1]
+    assert stats.startswith(f"; strategy: {strategy}; "), result.stderr
+    if result.returncode == 0:
+        assert "validator: valid plan" in stats
+        assert len(result.stdout.strip().splitlines()) >= 9  # Gripper-3's optimum
+    else:
+        assert result.returncode == 1
+        assert any(reason in stats for reason in ("malformed", "inapplicable", "token cap", "loop", "goal"))
+
+
+def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
+    problem = gripper_problem(tmp_path, 2)
+    result = symt("plan", "--model", "gripper-ed-nocl", "--strategy", "heuristic", domain_file("gripper"), problem)
+    assert result.returncode == 2 and "generates plans" in result.stderr and "Traceback" not in result.stderr
+    result = symt("plan", "--model", "gripper", "--strategy", "regrounding", domain_file("gripper"), problem)
+    assert result.returncode == 2 and "SymT-E heuristic" in result.stderr and "Traceback" not in result.stderr

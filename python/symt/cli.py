@@ -483,7 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "memory limits per run, resumable), validate plans with VAL, and write reports "
                        "and plots. Experiments: " + "; ".join(
                            f"{name}: {e.description}" for name, e in _experiments().items()))
-    p.add_argument("name", help="paper, paper-smoke, ipc, ipc-smoke or ipc-all")
+    p.add_argument("name", help=", ".join(_experiments()))
     p.add_argument("--out", type=Path, help="experiment folder (default experiments/NAME)")
     p.add_argument("--results", type=Path, help="also copy the report here (e.g. benchmarks/results/NAME)")
     p.add_argument("--time-limit", type=int, metavar="S", help="seconds per run")
@@ -591,8 +591,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "when the plan reaches the goal.")
     p.add_argument("--model", required=True, help="a shipped model's name (see `symt models`) or a path")
     p.add_argument("--strategy", choices=["heuristic", "greedy", "applicable", "regrounding"], default="heuristic",
-                   help="heuristic: the paper's greedy heuristic guidance (SymT-E)")
-    p.add_argument("--max-steps", type=int, default=500, help="step cap (500, as in the paper)")
+                   help="heuristic: the paper's greedy heuristic guidance (SymT-E model); greedy, applicable "
+                   "(applicability-filtered), regrounding: decoding of a SymT-ED or PlanGPT model")
+    p.add_argument("--max-steps", type=int, default=500,
+                   help="cap on actions (heuristic) or generated tokens (decoding); 500, as in the paper")
     p.add_argument("--threads", type=int, default=1, help="torch intra-op threads (1)")
     p.add_argument("domain", type=Path, help="domain PDDL file")
     p.add_argument("problem", type=Path, help="problem PDDL file")
