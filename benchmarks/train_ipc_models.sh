@@ -13,15 +13,11 @@ vocab=${VOCAB:-160}              # covers every easy and medium test task of the
 domains=("$@")
 [ ${#domains[@]} -gt 0 ] || domains=(blocksworld ferry miconic transport)
 mkdir -p "$runs"
-pids=()
+source "$(dirname "$0")/launch.sh"
 for domain in "${domains[@]}"; do
   data=data/ipc2023-$domain
   [ -f "$data/manifest.json" ] || $symt ipc-dataset "$ipc/$domain" --out "$data" --quiet || exit 1
   cmd="$symt train $data --preset small --seed 0 --steps 12000 --lr 1e-3 --eval-every 1000 --vocab-size $vocab --threads $threads --quiet --out $runs/ipc2023-$domain"
-  echo "[train] $cmd"
-  if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
-  ( start=$(date +%s); $cmd > "$runs/ipc2023-$domain.log" 2>&1; rc=$?
-    echo "[train] $domain exit $rc after $(( $(date +%s) - start )) s" | tee -a "$runs/ipc2023-$domain.log" ) &
-  pids+=($!)
+  launch "ipc2023-$domain" "$cmd"
 done
 wait "${pids[@]}"

@@ -20,7 +20,7 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(gripper-ed blocksworld-ed logistics-ed visitall-ed
                                  gripper-plangpt blocksworld-plangpt logistics-plangpt visitall-plangpt)
 mkdir -p "$runs"
-pids=()
+source "$(dirname "$0")/launch.sh"
 for name in "${names[@]}"; do
   case $name in
     *-ed) kind=symt-ed; contrastive=""; n=$ed_steps ;;
@@ -31,10 +31,6 @@ for name in "${names[@]}"; do
   esac
   domain=${name%%-*}
   cmd="$symt train-plans $domain --kind $kind --preset $preset --seed 0 --steps $n --batch-size $batch --lr 1e-3 --eval-every 500 --coverage-tasks 5 --threads $threads --quiet --out $runs/$name $contrastive $extra"
-  echo "[train] $cmd"
-  if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
-  ( start=$(date +%s); $cmd > "$runs/$name.log" 2>&1; rc=$?
-    echo "[train] $name exit $rc after $(( $(date +%s) - start )) s" | tee -a "$runs/$name.log" ) &
-  pids+=($!)
+  launch "$name" "$cmd"
 done
 wait "${pids[@]}"

@@ -22,14 +22,10 @@ declare -A extra=(
   [visitall-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
 )
 mkdir -p "$runs"
-pids=()
+source "$(dirname "$0")/launch.sh"
 for name in "${domains[@]}"; do
   domain=${name%-nocl}
   cmd="$symt train $domain --preset small --seed 0 --eval-every 1000 --threads $threads --quiet --out $runs/$name ${extra[$name]}"
-  echo "[train] $cmd"
-  if [ "$limit" -gt 0 ]; then cmd="timeout $limit $cmd"; fi
-  ( start=$(date +%s); $cmd > "$runs/$name.log" 2>&1; rc=$?
-    echo "[train] $name exit $rc after $(( $(date +%s) - start )) s" | tee -a "$runs/$name.log" ) &
-  pids+=($!)
+  launch "$name" "$cmd"
 done
 wait "${pids[@]}"
