@@ -28,25 +28,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from symt.errors import StateLimitError
+from symt.generators.blocksworld import tower_reversal_problem
 from symt.pddl import GroundTask, ground
 from symt.statespace import expand, python_reference_bfs
 
 REPO = Path(__file__).resolve().parents[1]
 DOMAINS = REPO.parent / "shared" / "domains"
-
-
-def blocksworld_problem(n: int) -> str:
-    """n blocks in one tower b1 on b2 ... on bn; goal: the reversed tower."""
-    blocks = [f"b{i}" for i in range(1, n + 1)]
-    init = ["(handempty)", f"(clear {blocks[0]})", f"(ontable {blocks[-1]})"]
-    init += [f"(on {blocks[i]} {blocks[i + 1]})" for i in range(n - 1)]
-    goal = [f"(on {blocks[i + 1]} {blocks[i]})" for i in range(n - 1)]
-    return (
-        f"(define (problem blocks-{n}) (:domain blocks)\n"
-        f"  (:objects {' '.join(blocks)})\n"
-        f"  (:init {' '.join(init)})\n"
-        f"  (:goal (and {' '.join(goal)})))\n"
-    )
 
 
 def visitall_problem(rows: int, cols: int) -> str:
@@ -69,9 +56,9 @@ def visitall_problem(rows: int, cols: int) -> str:
 
 
 TASKS: dict[str, tuple[str, Callable[[], str]]] = {
-    "blocksworld-6": ("blocksworld.pddl", lambda: blocksworld_problem(6)),
-    "blocksworld-7": ("blocksworld.pddl", lambda: blocksworld_problem(7)),
-    "blocksworld-8": ("blocksworld.pddl", lambda: blocksworld_problem(8)),
+    "blocksworld-6": ("blocksworld.pddl", lambda: tower_reversal_problem(6)),
+    "blocksworld-7": ("blocksworld.pddl", lambda: tower_reversal_problem(7)),
+    "blocksworld-8": ("blocksworld.pddl", lambda: tower_reversal_problem(8)),
     "visitall-4x4": ("visitall.pddl", lambda: visitall_problem(4, 4)),
     "visitall-4x5": ("visitall.pddl", lambda: visitall_problem(4, 5)),
 }

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from symt.errors import StateLimitError
+from symt.generators.blocksworld import tower_reversal_problem
 from symt.pddl.task import Atom, GroundAction, GroundTask
 from symt.statespace import _reference_expand, expand, python_reference_bfs
 
@@ -436,26 +437,13 @@ def test_unsolvable_by_statics():
 # Through the PDDL front end (when it exists)
 
 
-def _blocksworld_problem(n: int) -> str:
-    blocks = [f"b{i}" for i in range(1, n + 1)]
-    init = ["(handempty)", f"(clear {blocks[0]})", f"(ontable {blocks[-1]})"]
-    init += [f"(on {blocks[i]} {blocks[i + 1]})" for i in range(n - 1)]
-    goal = [f"(on {blocks[i + 1]} {blocks[i]})" for i in range(n - 1)]
-    return (
-        f"(define (problem bw-{n}) (:domain blocks)\n"
-        f"  (:objects {' '.join(blocks)})\n"
-        f"  (:init {' '.join(init)})\n"
-        f"  (:goal (and {' '.join(goal)})))\n"
-    )
-
-
 def test_through_pddl_grounder(tmp_path):
     pddl = pytest.importorskip("symt.pddl")
     if not hasattr(pddl, "ground"):
         pytest.skip("symt.pddl.ground not available yet")
     domain = SHARED_DOMAINS / "blocksworld.pddl"
     problem = tmp_path / "bw4.pddl"
-    problem.write_text(_blocksworld_problem(4))
+    problem.write_text(tower_reversal_problem(4))
     task = pddl.ground(str(domain), str(problem))
     space = expand(task)
     assert space.num_states == 125

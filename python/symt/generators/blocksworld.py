@@ -104,3 +104,19 @@ def generate(n: int, rng: random.Random) -> Problem:
         key=key,
         info={"num_towers": len(towers)},
     )
+
+
+def tower_reversal_problem(n: int, name: str | None = None) -> str:
+    """PDDL for n blocks in one tower b1 on b2 ... on bn with the reversed tower as the goal:
+    the fixed Blocksworld task of the expander's benchmark and tests (all 4-operator states of
+    n blocks are reachable from it)."""
+    blocks = [f"b{i}" for i in range(1, n + 1)]
+    init = ["(handempty)", f"(clear {blocks[0]})", f"(ontable {blocks[-1]})"]
+    init += [f"(on {blocks[i]} {blocks[i + 1]})" for i in range(n - 1)]
+    goal = [f"(on {blocks[i + 1]} {blocks[i]})" for i in range(n - 1)]
+    return (
+        f"(define (problem {name or f'blocks-{n}'}) (:domain blocks)\n"
+        f"  (:objects {' '.join(blocks)})\n"
+        f"  (:init {' '.join(init)})\n"
+        f"  (:goal (and {' '.join(goal)})))\n"
+    )
