@@ -10,7 +10,9 @@ left its plateau (EMA of the training CE below ``plateau_fraction`` times the en
 tokens' frequencies, what predicting the token distribution alone achieves), then ramps them in
 over ``ramp_steps``: at small scale, switched on from step 0 (``always``, the paper), they kept
 a Gripper SymT-ED at the plateau (token accuracy 0.12 after 600 steps, against 0.44 without
-them). Batches are pure functions of ``(seed, step)``, so ``--resume`` continues
+them). Even after the plateau, the paper's k = 32 with weight 1 sent width-64 models back to it
+(``benchmarks/results/plan_models.md``); k = 8 with weights 0.1 did not (``--k``, ``--w-att``,
+``--w-hid``). Batches are pure functions of ``(seed, step)``, so ``--resume`` continues
 exactly. Each epoch: validation loss and token accuracy on fixed states, and greedy coverage on
 the validation tasks; the best checkpoint follows the paper's criteria in order: coverage, fewer
 token-cap hits, fewer inapplicable actions, fewer malformed plans, accuracy, loss.
@@ -208,7 +210,7 @@ class PlanTrainer:
         self.optimizer.load_state_dict(state["optimizer"])
         self.step, self.history = state["step"], state["history"]
         self.best_key = tuple(state["best_key"]) if state["best_key"] is not None else None
-        self.ema_ce, self.contrastive_start = state["ema_ce"], state["contrastive_start"]
+        self.ema_ce, self.contrastive_start = state.get("ema_ce"), state.get("contrastive_start")
 
     def _token_entropy(self) -> float:
         """Entropy (nats) of the plan tokens' frequencies in a few training batches: the CE plateau."""
