@@ -292,3 +292,27 @@ def test_ipc_comparison_table_and_report_headings(records, tmp_path):
     assert total["common"] == "3"
     assert total["symt"] == f"{(100 * 10 * 50) ** (1 / 3):,.1f}" == "36.8"
     assert total["ff"] == f"{(400 * 1000 * 80) ** (1 / 3):,.1f}" == "317.5"
+
+
+def test_plan_generation_table_puts_ours_beside_the_papers():
+    """Gripper validation, two tasks (optimum 10 and 6): hand-computed coverage, QS and QS_S of
+    two of the paper's columns, each cell "ours (paper)"; columns we did not run read "–"."""
+    from symt.experiments.algorithms import PLAN_GENERATION
+    from symt.experiments.report import plan_generation_table
+
+    records = [
+        run("symt-guidance", "p1", length=10, valid=True, best_known=10),
+        run("symt-guidance", "p2", length=8, valid=True, best_known=6),
+        run("symt-ed-regrounding", "p1", length=20, valid=True, best_known=10),
+        run("symt-ed-regrounding", "p2", outcome="search-failed", best_known=6),
+    ]
+    rows = {metric: plan_generation_table(records, PLAN_GENERATION, metric, "base").splitlines()[2]
+            for metric in ("coverage", "qs", "qs_s")}
+    cells = {metric: [c.strip() for c in row.strip("|").split("|")] for metric, row in rows.items()}
+    # domain, split, tasks, PlanGPT x3, SymT-E guidance, SymT-ED greedy, applicable, regrounding
+    assert cells["coverage"][:3] == ["gripper", "validation", "2"]
+    assert cells["coverage"][3] == "– (0.00)"  # PlanGPT greedy did not run; the paper's .00
+    assert cells["coverage"][6] == "1.00 (1.00)" and cells["coverage"][9] == "0.50 (1.00)"
+    assert cells["qs"][6] == f"{(1 + 6 / 8) / 2:.2f} (0.99)" and cells["qs"][9] == "0.25 (0.99)"
+    assert cells["qs_s"][6] == f"{(1 + 6 / 8) / 2:.2f} (0.99)" and cells["qs_s"][9] == "0.50 (0.99)"
+    assert plan_generation_table(records, ("ff",), "coverage", "base") == ""
