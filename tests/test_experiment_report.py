@@ -316,3 +316,30 @@ def test_plan_generation_table_puts_ours_beside_the_papers():
     assert cells["qs"][6] == f"{(1 + 6 / 8) / 2:.2f} (0.99)" and cells["qs"][9] == "0.25 (0.99)"
     assert cells["qs_s"][6] == f"{(1 + 6 / 8) / 2:.2f} (0.99)" and cells["qs_s"][9] == "0.50 (0.99)"
     assert plan_generation_table(records, ("ff",), "coverage", "base") == ""
+
+
+def test_failure_table_counts_why_search_free_runs_stopped():
+    from symt.experiments.report import failure_table
+
+    records = [
+        run("symt-ed-greedy", "p1", outcome="search-failed", detail="malformed: token 3 (o2) is not an action name"),
+        run("symt-ed-greedy", "p2", outcome="search-failed", detail="token cap (500) reached"),
+        run("symt-ed-regrounding", "p1", outcome="search-failed",
+            detail="loop: the state after action 2 was visited before"),
+        run("symt-ed-regrounding", "p2", length=5, valid=True),
+    ]
+    table = failure_table(records, ["symt-ed-greedy", "symt-ed-regrounding", "ff"])
+    greedy = table_row_by_algorithm(table, "symt-ed-greedy")
+    assert (greedy["failed"], greedy["token cap"], greedy["malformed"], greedy["loop"]) == ("2", "1", "1", "0")
+    assert table_row_by_algorithm(table, "symt-ed-regrounding")["loop"] == "1"
+    assert "| ff |" not in table
+    assert failure_table(records[3:], ["symt-ed-regrounding"]) == ""
+
+
+def table_row_by_algorithm(table: str, algorithm: str) -> dict[str, str]:
+    lines = [line.strip().strip("|").split("|") for line in table.splitlines()]
+    header = [cell.strip() for cell in lines[0]]
+    for cells in lines[2:]:
+        if cells[0].strip() == algorithm:
+            return dict(zip(header, (cell.strip() for cell in cells)))
+    raise KeyError(algorithm)

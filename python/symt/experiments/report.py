@@ -643,6 +643,32 @@ def _outcome_table(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> s
     return _markdown_table(header, table)
 
 
+FAILURE_KINDS: tuple[tuple[str, str], ...] = (
+    ("token cap", "token cap"), ("step limit", "step cap"), ("loop", "loop"),
+    ("malformed", "malformed"), ("inapplicable", "inapplicable action"), ("dead end", "dead end"),
+    ("before the goal", "ends before the goal"),
+)
+"""(text in a search-free run's failure reason, column heading): the paper's selection criteria
+count token-cap hits, invalid actions and malformed plans."""
+
+
+def failure_table(records: Sequence[Mapping[str, Any]], order: Sequence[str]) -> str:
+    """Failed search-free runs per algorithm by why they stopped; "" when none failed."""
+    failed = [record for record in records
+              if record.get("outcome") == "search-failed" and record.get("error_detail")]
+    if not failed:
+        return ""
+    table = []
+    for algorithm in order:
+        reasons = [str(record["error_detail"]) for record in failed if record["algorithm"] == algorithm]
+        if not reasons:
+            continue
+        counts = [sum(key in reason for reason in reasons) for key, _ in FAILURE_KINDS]
+        table.append([algorithm, len(reasons), *counts, len(reasons) - sum(counts)])
+    header = ["algorithm", "failed", *(heading for _, heading in FAILURE_KINDS), "other"]
+    return _markdown_table(header, table)
+
+
 def _run_list(records: Sequence[Mapping[str, Any]], limit: int = 50) -> str:
     table = [
         [
@@ -911,6 +937,10 @@ def _render_markdown(
     parts.append(
         "## Outcomes\n\nRuns per outcome over all groups.\n\n" + _outcome_table(rows, order)
     )
+    failures = failure_table(records, order)
+    if failures:
+        parts.append("## Why search-free runs failed\n\nFailed runs (no plan, no error) by the reason "
+                     "decoding or guidance stopped.\n\n" + failures)
     errors = [record for record in records if record.get("outcome") == "error"]
     if errors:
         parts.append(

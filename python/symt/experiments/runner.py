@@ -110,6 +110,8 @@ def _plan_check_parser() -> Parser:
 
     parser = Parser()
     parser.add_pattern("planner_seconds", r"planner wall time: (.+)s", type=float)
+    # Why a search-free strategy stopped without a plan (token cap, loop, malformed output, ...).
+    parser.add_pattern("failure_reason", r"No plan: (.+)\.\n", type=str)
     parser.add_function(read_plan_check, file=CHECK_FILE)
     parser.add_function(read_run_err, file="run.err")
     return parser
@@ -261,7 +263,7 @@ def outcome_of(props: dict) -> tuple[str, str | None]:
     if error in _UNSOLVABLE:
         return "unsolvable", None
     if error == "search-unsolved-incomplete":
-        return "search-failed", None
+        return "search-failed", props.get("failure_reason")
     detail = props.get("run_err_last_line") or error or "no exit code recorded"
     return "error", f"{error}: {detail}" if error and detail != error else detail
 
