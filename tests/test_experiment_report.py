@@ -343,3 +343,24 @@ def table_row_by_algorithm(table: str, algorithm: str) -> dict[str, str]:
         if cells[0].strip() == algorithm:
             return dict(zip(header, (cell.strip() for cell in cells)))
     raise KeyError(algorithm)
+
+
+def test_report_command_combines_experiments_run_in_parts(records, tmp_path):
+    """`symt report a/runs.csv b/runs.csv`: one report over both parts; the same run in two
+    parts is refused with a one-line error."""
+    import subprocess
+    import sys
+
+    first, second = records[:6], records[6:]
+    write_csv(first, tmp_path / "a.csv")
+    write_csv(second, tmp_path / "b.csv")
+    command = [sys.executable, "-m", "symt.cli", "report", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"),
+               "--out", str(tmp_path / "both"), "--title", "Both parts", "--limits", "20 s"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert len(read_csv(tmp_path / "both" / "runs.csv")) == len(records)
+    assert (tmp_path / "both" / "report.md").read_text().startswith("# WARNING")  # lama-first's invalid plan
+    write_csv(first, tmp_path / "c.csv")
+    command[5] = str(tmp_path / "c.csv")  # a.csv and c.csv hold the same runs
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 2 and "two runs of" in result.stderr and "Traceback" not in result.stderr

@@ -282,6 +282,30 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    import shlex
+
+    from .experiments import report
+
+    records = []
+    for path in args.runs:
+        if not path.is_file():
+            raise SymtError(f"{path}: no such runs file (an experiment's report/runs.csv)")
+        records += report.read_csv(path)
+    notes = args.notes or ""
+    if args.analysis:
+        if not args.analysis.is_file():
+            raise SymtError(f"{args.analysis}: no such analysis file")
+        notes += "\n\n## Analysis\n\n" + args.analysis.read_text().strip()
+    try:
+        out = report.write_report(records, args.out, args.title, notes=notes.strip() or None, limits=args.limits,
+                                  command="symt " + " ".join(shlex.quote(a) for a in args.argv))
+    except ValueError as error:  # e.g. two runs of one algorithm on one task across the files
+        raise SymtError(f"cannot combine {', '.join(map(str, args.runs))}: {error}") from None
+    print(f"{len(records)} runs from {len(args.runs)} file(s); report in {out}")
+    return 0
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
@@ -476,6 +500,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--validation", type=int, default=4, help="largest kept problems used for validation (4)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_ipc_dataset)
+
+    p = sub.add_parser("report", help="one report from the runs.csv of one or more experiments",
+                       description="Combine the runs of experiments run in parts (other algorithms, "
+                       "tasks or machines) into one report: report.md, runs.csv, summary.csv, plots.")
+    p.add_argument("runs", type=Path, nargs="+", help="runs.csv files (an experiment's report/runs.csv)")
+    p.add_argument("--out", type=Path, required=True, help="report folder")
+    p.add_argument("--title", default="Combined experiment", help="report title")
+    p.add_argument("--limits", help="per-run limits, for the report (e.g. '300 s and 4096 MiB per run')")
+    p.add_argument("--notes", help="text for the Notes section")
+    p.add_argument("--analysis", type=Path, help="a Markdown file appended as the Analysis section")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("experiment", help="run a named IPC-style experiment with Fast Downward Lab",
                        description="Run a named experiment end to end: generate or find its tasks, "
