@@ -174,3 +174,28 @@ def test_plangpt_positions_correspond_under_renaming(tmp_path) -> None:
     logits, internals = model(torch.tensor([a]), torch.zeros(1, len(a), dtype=torch.bool), return_internals=True)
     assert logits.shape == (1, len(a), vocab.num_outputs)
     assert len(internals["attention"]) == model.config.n_layers
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "applicable", "regrounding"])
+def test_a_full_plangpt_context_stops_decoding_with_its_reason(tmp_path, strategy) -> None:
+    """PlanGPT with barely more positions than the prompt: decoding stops when they run out, as
+    a failure with that reason (not an error); a prompt longer than the context is an input error."""
+    from symt.errors import SymtError
+    from symt.plangen.decoding import generate
+    from symt.plangen.planner import Planner
+
+    domain, encoded = _encoded("gripper", 2, 0, tmp_path)
+    vocab = PlanVocabulary.for_domain(domain, 16)
+    prompt = prompt_tokens(rename(encoded.state_rows(sorted(encoded.task.init)),
+                                  identity_assignment(encoded.num_objects), 16),
+                           encoded.signature.num_predicates, vocab)
+    torch.manual_seed(0)
+    config = PlanGPTConfig(encoded.signature.num_predicates, vocab.num_inputs, vocab.num_outputs,
+                           max_positions=len(prompt) + 1)  # room for one plan token
+    planner = Planner("plangpt", PlanGPT(config).eval(), encoded.signature, vocab)
+    result = generate(planner, encoded, strategy)
+    assert not result.solved and result.reason.startswith("context full"), result.reason
+    assert result.tokens <= 2
+    config.max_positions = len(prompt) - 1
+    with pytest.raises(SymtError, match="prompt has"):
+        generate(Planner("plangpt", PlanGPT(config).eval(), encoded.signature, vocab), encoded, strategy)

@@ -22,7 +22,7 @@ Every strategy stops after ``max_tokens`` generated tokens (500, as in the paper
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -35,9 +35,15 @@ MAX_TOKENS = 500
 STRATEGIES = ("greedy", "applicable", "regrounding")
 
 
+class ContextFull(Exception):
+    """A model's context ran out while generating (PlanGPT's learned positions): decoding stops
+    there like at the token cap, with this message as its reason."""
+
+
 class DecoderSession(Protocol):
     def step(self, token: int) -> np.ndarray:
-        """Feed ``token``; the logits of the next token (length ``vocab.num_outputs``)."""
+        """Feed ``token``; the logits of the next token (length ``vocab.num_outputs``). May raise
+        :class:`ContextFull`."""
         ...
 
 
@@ -82,7 +88,9 @@ def _simulate(task: GroundTask, actions: list[int]) -> tuple[list[int], str | No
     return actions, None, state
 
 
-def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX_TOKENS) -> GenerationResult:
+def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX_TOKENS,
+           progress: _Progress | None = None) -> GenerationResult:
+    progress = progress or _Progress()
     task = encoded.task
     vocab = generator.vocab
     index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
@@ -98,6 +106,8 @@ def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX
         tokens.append(token)
         if token == vocab.eos:
             break
+        progress.tokens = len(tokens)
+        progress.generated = tokens
         logits = session.step(token)
     actions, problem = index.parse(tokens[:-1])
     if problem:
@@ -111,8 +121,9 @@ def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX
 
 
 def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
-             max_tokens: int = MAX_TOKENS) -> GenerationResult:
+             max_tokens: int = MAX_TOKENS, progress: _Progress | None = None) -> GenerationResult:
     """Applicability-filtered decoding; with ``reground`` the state is re-encoded after each action."""
+    progress = progress or _Progress()
     task = encoded.task
     vocab = generator.vocab
     index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
@@ -134,12 +145,14 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
                 return GenerationResult(actions, False, f"token cap ({max_tokens}) reached", count)
             token = _best(logits, index.allowed(applicable, prefix), vocab)
             count += 1
+            progress.tokens = count
             prefix += (token,)
             action = index.complete(prefix)
             if action is not None:
                 break
             logits = session.step(token)
         actions.append(action)
+        progress.actions = list(actions)
         state = task.apply(task.actions[action], state)
         if reground:
             if state in visited:
@@ -155,8 +168,25 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
 
 def generate(generator: PlanGenerator, encoded: EncodedTask, strategy: str,
              max_tokens: int = MAX_TOKENS) -> GenerationResult:
-    if strategy == "greedy":
-        return greedy(generator, encoded, max_tokens)
-    if strategy in ("applicable", "regrounding"):
-        return filtered(generator, encoded, strategy == "regrounding", max_tokens)
-    raise ValueError(f"unknown decoding strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown decoding strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
+    progress = _Progress()
+    try:
+        if strategy == "greedy":
+            return greedy(generator, encoded, max_tokens, progress)
+        return filtered(generator, encoded, strategy == "regrounding", max_tokens, progress)
+    except ContextFull as full:
+        actions = progress.actions
+        if progress.generated:  # greedy: the valid prefix of what it wrote
+            index = ActionTokenIndex(encoded.task, generator.vocab, identity_assignment(len(encoded.task.objects)))
+            actions = _simulate(encoded.task, index.parse(progress.generated)[0])[0]
+        return GenerationResult(actions, False, str(full), progress.tokens)
+
+
+@dataclass
+class _Progress:
+    """What a strategy had done when the model's context ran out: the valid actions so far."""
+
+    actions: list[int] = field(default_factory=list)
+    generated: list[int] = field(default_factory=list)
+    tokens: int = 0
