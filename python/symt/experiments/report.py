@@ -646,7 +646,7 @@ def _outcome_table(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> s
 FAILURE_KINDS: tuple[tuple[str, str], ...] = (
     ("token cap", "token cap"), ("step limit", "step cap"), ("loop", "loop"),
     ("malformed", "malformed"), ("inapplicable", "inapplicable action"), ("dead end", "dead end"),
-    ("before the goal", "ends before the goal"),
+    ("before the goal", "ends before the goal"), ("context full", "context full"),
 )
 """(text in a search-free run's failure reason, column heading): the paper's selection criteria
 count token-cap hits, invalid actions and malformed plans."""
