@@ -40,9 +40,10 @@ def main() -> None:
         axis.set_ylim(0, 1)
         axis.grid(alpha=0.3)
     axes[0].set_ylabel("validation token accuracy")
-    axes[0].legend(fontsize=7, loc="lower right")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(CURVES), fontsize=8)
     fig.suptitle("Plan generators (small preset, vocabulary 123, batch 64, Rename-Both)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     fig.savefig(RESULTS / "val_accuracy.png", dpi=90)
 
 

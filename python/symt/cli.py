@@ -299,7 +299,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         notes += "\n\n## Analysis\n\n" + args.analysis.read_text().strip()
     try:
         out = report.write_report(records, args.out, args.title, notes=notes.strip() or None, limits=args.limits,
-                                  command="symt " + " ".join(shlex.quote(a) for a in args.argv))
+                                  command="symt " + " ".join(shlex.quote(a) for a in args.argv),
+                                  algorithms=args.algorithms)
     except ValueError as error:  # e.g. two runs of one algorithm on one task across the files
         raise SymtError(f"cannot combine {', '.join(map(str, args.runs))}: {error}") from None
     print(f"{len(records)} runs from {len(args.runs)} file(s); report in {out}")
@@ -510,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limits", help="per-run limits, for the report (e.g. '300 s and 4096 MiB per run')")
     p.add_argument("--notes", help="text for the Notes section")
     p.add_argument("--analysis", type=Path, help="a Markdown file appended as the Analysis section")
+    p.add_argument("--algorithms", nargs="+", help="table columns, in this order (default: every algorithm)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("experiment", help="run a named IPC-style experiment with Fast Downward Lab",
