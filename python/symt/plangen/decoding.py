@@ -22,7 +22,7 @@ Every strategy stops after ``max_tokens`` generated tokens (500, as in the paper
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -88,27 +88,29 @@ def _simulate(task: GroundTask, actions: list[int]) -> tuple[list[int], str | No
     return actions, None, state
 
 
-def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX_TOKENS,
-           progress: _Progress | None = None) -> GenerationResult:
-    progress = progress or _Progress()
+def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX_TOKENS) -> GenerationResult:
     task = encoded.task
     vocab = generator.vocab
     index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
     session = generator.session(encoded, frozenset(task.init))
-    logits = session.step(vocab.bos)
     tokens: list[int] = []
-    while True:
-        if len(tokens) >= max_tokens:
-            actions, _ = index.parse(tokens)
-            return GenerationResult(_simulate(task, actions)[0], False, f"token cap ({max_tokens}) reached",
-                                    len(tokens))
-        token = _best(logits, None, vocab)
-        tokens.append(token)
-        if token == vocab.eos:
-            break
-        progress.tokens = len(tokens)
-        progress.generated = tokens
-        logits = session.step(token)
+    stopped = None
+    try:
+        logits = session.step(vocab.bos)
+        while True:
+            if len(tokens) >= max_tokens:
+                stopped = f"token cap ({max_tokens}) reached"
+                break
+            token = _best(logits, None, vocab)
+            tokens.append(token)
+            if token == vocab.eos:
+                break
+            logits = session.step(token)
+    except ContextFull as full:
+        stopped = str(full)
+    if stopped:  # the executable prefix of what was written
+        actions, _ = index.parse(tokens)
+        return GenerationResult(_simulate(task, actions)[0], False, stopped, len(tokens))
     actions, problem = index.parse(tokens[:-1])
     if problem:
         return GenerationResult(_simulate(task, actions)[0], False, problem, len(tokens))
@@ -121,72 +123,55 @@ def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX
 
 
 def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
-             max_tokens: int = MAX_TOKENS, progress: _Progress | None = None) -> GenerationResult:
+             max_tokens: int = MAX_TOKENS) -> GenerationResult:
     """Applicability-filtered decoding; with ``reground`` the state is re-encoded after each action."""
-    progress = progress or _Progress()
     task = encoded.task
     vocab = generator.vocab
     index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
     state = frozenset(task.init)
     actions: list[int] = []
     count = 0
-    session = generator.session(encoded, state)
-    logits = session.step(vocab.bos)
     visited = {state}
-    while not task.is_goal(state):
-        applicable = index.applicable(state)
-        if reground:
-            applicable = [a for a in applicable if task.apply(task.actions[a], state) != state]
-        if not applicable:
-            return GenerationResult(actions, False, "dead end: no applicable action", count)
-        prefix: tuple[int, ...] = ()
-        while True:
-            if count >= max_tokens:
-                return GenerationResult(actions, False, f"token cap ({max_tokens}) reached", count)
-            token = _best(logits, index.allowed(applicable, prefix), vocab)
-            count += 1
-            progress.tokens = count
-            prefix += (token,)
-            action = index.complete(prefix)
-            if action is not None:
-                break
-            logits = session.step(token)
-        actions.append(action)
-        progress.actions = list(actions)
-        state = task.apply(task.actions[action], state)
-        if reground:
-            if state in visited:
-                return GenerationResult(actions, False, f"loop: the state after action {len(actions)} "
-                                        "was visited before", count)
-            visited.add(state)
-            session = generator.session(encoded, state)
-            logits = session.step(vocab.bos)
-        else:
-            logits = session.step(token)
+    try:
+        session = generator.session(encoded, state)
+        logits = session.step(vocab.bos)
+        while not task.is_goal(state):
+            applicable = index.applicable(state)
+            if reground:
+                applicable = [a for a in applicable if task.apply(task.actions[a], state) != state]
+            if not applicable:
+                return GenerationResult(actions, False, "dead end: no applicable action", count)
+            prefix: tuple[int, ...] = ()
+            while True:
+                if count >= max_tokens:
+                    return GenerationResult(actions, False, f"token cap ({max_tokens}) reached", count)
+                token = _best(logits, index.allowed(applicable, prefix), vocab)
+                count += 1
+                prefix += (token,)
+                action = index.complete(prefix)
+                if action is not None:
+                    break
+                logits = session.step(token)
+            actions.append(action)
+            state = task.apply(task.actions[action], state)
+            if reground:
+                if state in visited:
+                    return GenerationResult(actions, False, f"loop: the state after action {len(actions)} "
+                                            "was visited before", count)
+                visited.add(state)
+                session = generator.session(encoded, state)
+                logits = session.step(vocab.bos)
+            else:
+                logits = session.step(token)
+    except ContextFull as full:
+        return GenerationResult(actions, False, str(full), count)
     return GenerationResult(actions, True, "goal reached", count)
 
 
 def generate(generator: PlanGenerator, encoded: EncodedTask, strategy: str,
              max_tokens: int = MAX_TOKENS) -> GenerationResult:
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown decoding strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
-    progress = _Progress()
-    try:
-        if strategy == "greedy":
-            return greedy(generator, encoded, max_tokens, progress)
-        return filtered(generator, encoded, strategy == "regrounding", max_tokens, progress)
-    except ContextFull as full:
-        actions = progress.actions
-        if progress.generated:  # greedy: the valid prefix of what it wrote
-            index = ActionTokenIndex(encoded.task, generator.vocab, identity_assignment(len(encoded.task.objects)))
-            actions = _simulate(encoded.task, index.parse(progress.generated)[0])[0]
-        return GenerationResult(actions, False, str(full), progress.tokens)
-
-
-@dataclass
-class _Progress:
-    """What a strategy had done when the model's context ran out: the valid actions so far."""
-
-    actions: list[int] = field(default_factory=list)
-    generated: list[int] = field(default_factory=list)
-    tokens: int = 0
+    if strategy == "greedy":
+        return greedy(generator, encoded, max_tokens)
+    if strategy in ("applicable", "regrounding"):
+        return filtered(generator, encoded, strategy == "regrounding", max_tokens)
+    raise ValueError(f"unknown decoding strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")

@@ -25,6 +25,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..errors import SymtError
+from .decoding import ContextFull
 from .vocab import PlanVocabulary
 
 START, GOAL, ACTION, PAD = 0, 1, 2, 3
@@ -153,11 +154,12 @@ class PlanGPT(nn.Module):
 
     def extend(self, tokens: Tensor, past: list[tuple[Tensor, Tensor]]) -> Tensor:
         """Logits [B,T,outputs] of new ``tokens`` [B,T] that follow the cached sequence ``past``
-        (one (keys, values) per block, empty at first); extends ``past`` in place. No padding."""
+        (one (keys, values) per block, empty at first); extends ``past`` in place. No padding.
+        Raises :class:`~.decoding.ContextFull` when the learned positions run out."""
         start = past[0][0].shape[2] if past else 0
         end = start + tokens.shape[1]
         if end > self.config.max_positions:
-            raise SymtError(f"sequence of {end} tokens exceeds PlanGPT's {self.config.max_positions} positions")
+            raise ContextFull(f"context full: PlanGPT's {self.config.max_positions} positions are used up")
         positions = torch.arange(start, end, device=tokens.device)
         x = self.token_embedding(tokens) + self.position_embedding(positions)[None]
         cached = bool(past)

@@ -18,7 +18,6 @@ import torch
 from ..errors import SymtError
 from ..pddl import Domain
 from ..tokens import EncodedTask, Signature, check_vocabulary, collate, identity_assignment, rename
-from .decoding import ContextFull
 from .plangpt import PAD, PlanGPT, PlanGPTConfig, prompt_tokens
 from .symted import SymTED, SymTEDConfig
 from .vocab import PlanVocabulary, check_plan_vocabulary
@@ -96,9 +95,6 @@ class PlanGPTSession:
         # <BOS> opens the plan: in PlanGPT's sequence that role is played by <action>, the
         # prompt's last token, so <BOS> feeds the prompt.
         new = self.prompt if token == self.bos else [self.model.plan_token(token)]
-        used = self.past[0][0].shape[2] if self.past else 0
-        if used + len(new) > self.model.config.max_positions:
-            raise ContextFull(f"context full: PlanGPT's {self.model.config.max_positions} positions are used up")
         logits = self.model.extend(torch.tensor([new], device=self.device), self.past)
         return logits[0, -1].float().cpu().numpy()
 
