@@ -235,7 +235,6 @@ def cmd_ipc_dataset(args: argparse.Namespace) -> int:
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
-    import shlex
     import shutil
 
     from .experiments import registry, report, runner
@@ -260,14 +259,10 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         print(f"interrupted: rerun the same command to resume ({out})", file=sys.stderr)
         return 130
     limits, notes = registry.describe(experiment, spec)
-    if args.analysis:
-        if not args.analysis.is_file():
-            raise SymtError(f"{args.analysis}: no such analysis file")
-        notes += "\n\n## Analysis\n\n" + args.analysis.read_text().strip()
     report_dir = out / "report"
-    report.write_report(records, report_dir, f"Experiment `{experiment.name}`",
-                        command="symt " + " ".join(shlex.quote(a) for a in args.argv), notes=notes,
-                        algorithms=list(experiment.algorithms), limits=limits)
+    report.write_report(records, report_dir, f"Experiment `{experiment.name}`", command=_command_line(args),
+                        notes=_with_analysis(notes, args.analysis), algorithms=list(experiment.algorithms),
+                        limits=limits)
     if args.results:
         args.results.mkdir(parents=True, exist_ok=True)
         for item in report_dir.iterdir():
@@ -282,9 +277,23 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_report(args: argparse.Namespace) -> int:
+def _command_line(args: argparse.Namespace) -> str:
+    """The command as the user typed it, for a report's "Produced by"."""
     import shlex
 
+    return "symt " + " ".join(shlex.quote(a) for a in args.argv)
+
+
+def _with_analysis(notes: str, analysis: Path | None) -> str:
+    """``notes`` with the Markdown file ``analysis`` appended as its Analysis section."""
+    if analysis is None:
+        return notes.strip()
+    if not analysis.is_file():
+        raise SymtError(f"{analysis}: no such analysis file")
+    return (notes + "\n\n## Analysis\n\n" + analysis.read_text().strip()).strip()
+
+
+def cmd_report(args: argparse.Namespace) -> int:
     from .experiments import report
 
     records = []
@@ -292,15 +301,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise SymtError(f"{path}: no such runs file (an experiment's report/runs.csv)")
         records += report.read_csv(path)
-    notes = args.notes or ""
-    if args.analysis:
-        if not args.analysis.is_file():
-            raise SymtError(f"{args.analysis}: no such analysis file")
-        notes += "\n\n## Analysis\n\n" + args.analysis.read_text().strip()
+    notes = _with_analysis(args.notes or "", args.analysis)
     try:
-        out = report.write_report(records, args.out, args.title, notes=notes.strip() or None, limits=args.limits,
-                                  command="symt " + " ".join(shlex.quote(a) for a in args.argv),
-                                  algorithms=args.algorithms)
+        out = report.write_report(records, args.out, args.title, notes=notes or None, limits=args.limits,
+                                  command=_command_line(args), algorithms=args.algorithms)
     except ValueError as error:  # e.g. two runs of one algorithm on one task across the files
         raise SymtError(f"cannot combine {', '.join(map(str, args.runs))}: {error}") from None
     print(f"{len(records)} runs from {len(args.runs)} file(s); report in {out}")

@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from .errors import SymtError
 from .pddl import Domain, GroundTask
+from .plangen.decoding import STRATEGIES as DECODING_STRATEGIES
+from .plangen.decoding import GenerationResult
 from .tokens import (
     EncodedTask,
     Signature,
@@ -33,14 +34,11 @@ from .tokens import (
     rename,
 )
 
-if TYPE_CHECKING:
-    from .plangen.decoding import GenerationResult
-
 Evaluator = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
 """(pred [B,N], args [B,N,m], mask [B,N]) -> h [B]."""
 
 MAX_STEPS = 500
-STRATEGIES = ("heuristic", "greedy", "applicable", "regrounding")
+STRATEGIES = ("heuristic", *DECODING_STRATEGIES)
 
 
 @dataclass
