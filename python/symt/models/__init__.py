@@ -6,15 +6,45 @@
   ``-ed-nocl`` / ``-plangpt-cl`` their ablations (contrastive loss inverted).
 
 ``resolve("gripper")`` finds the shipped Gripper model; any other string is taken as a path.
+:func:`select_heuristic` and :func:`select_planner` pick the shipped model for a task's domain when
+none is named (``symt()`` in Fast Downward, ``symt plan`` without ``--model``).
+
+What a model was trained on: the paper-domain models (``gripper``, ``blocksworld``, ``logistics``,
+``visitall`` and their ``-nocl``/``-ed``/``-plangpt`` variants) on the paper's training split
+(:mod:`symt.generators.splits`); the ``ipc2023-<domain>`` models on the IPC 2023 training problems
+listed in ``training.json`` beside this file (:func:`training_sizes`).
+
+Everything here reads the model files without torch: a heuristic's ``symt.json`` from the
+TorchScript zip, a plan generator's metadata from its pickle with the tensors left out.
 """
 
 from __future__ import annotations
 
+import io
+import json
+import pickle
+import re
+import zipfile
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from ..errors import SymtError
 
 MODEL_DIR = Path(__file__).resolve().parent
+TRAINING_FILE = MODEL_DIR / "training.json"
+"""Training problems of the ``ipc2023-<domain>`` models (see :func:`training_sizes`)."""
+
+ABLATION_SUFFIXES = ("-nocl", "-cl")
+"""Name endings of the ablation models, which are never picked by default."""
+
+NEAR_MISS = 2
+"""A no-fit error names the closest model when it lacks at most this many of the predicates."""
+
+PLANNER_KINDS = {"symt-ed": "SymT-ED", "plangpt": "PlanGPT"}
+SIZE_UNITS = {"blocksworld": "blocks", "gripper": "balls", "logistics": "packages", "visitall": "cells"}
+"""What a task's size counts in the paper domains (:mod:`symt.generators`)."""
 
 
 def shipped() -> dict[str, Path]:
@@ -22,18 +52,23 @@ def shipped() -> dict[str, Path]:
     return {path.stem: path for path in sorted(MODEL_DIR.glob("*.pt"))}
 
 
+def _is_heuristic_file(path: Path) -> bool:
+    """True for a TorchScript heuristic (it carries ``extra/symt.json``)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return any(name.endswith("extra/symt.json") for name in archive.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return False
+
+
 def heuristics() -> dict[str, Path]:
     """Shipped SymT-E heuristic models (TorchScript) by name."""
-    from ..plangen.planner import is_planner_file
-
-    return {name: path for name, path in shipped().items() if not is_planner_file(path)}
+    return {name: path for name, path in shipped().items() if _is_heuristic_file(path)}
 
 
 def planners() -> dict[str, Path]:
     """Shipped plan generators (SymT-ED, PlanGPT) by name."""
-    from ..plangen.planner import is_planner_file
-
-    return {name: path for name, path in shipped().items() if is_planner_file(path)}
+    return {name: path for name, path in shipped().items() if not _is_heuristic_file(path)}
 
 
 def resolve(name_or_path: str | Path) -> Path:
@@ -46,3 +81,260 @@ def resolve(name_or_path: str | Path) -> Path:
         return path
     names = ", ".join(models) or "none"
     raise SymtError(f"model '{name_or_path}' is neither a file nor a shipped model (shipped: {names})")
+
+
+# ------------------------------------------------------------------------------ model metadata
+
+
+class _Opaque:
+    """Stands in for every class a planner pickle names (tensors, storages): nothing is run."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def __setstate__(self, state: object) -> None:
+        pass
+
+
+class _MetadataUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> type:
+        return OrderedDict if (module, name) == ("collections", "OrderedDict") else _Opaque
+
+    def persistent_load(self, pid: object) -> None:
+        return None  # tensor storages: not read
+
+
+def read_planner_meta(path: Path) -> dict:
+    """A plan generator's metadata (kind, config, signature, plan vocabulary, training), no torch.
+
+    The ``torch.save`` pickle is read with every class replaced by an inert stand-in, so the
+    weights are neither loaded nor is any code of the file run.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = [name for name in archive.namelist() if name.endswith("/data.pkl")]
+            if not names:
+                raise SymtError(f"{path}: not a symt plan-generation model")
+            data = _MetadataUnpickler(io.BytesIO(archive.read(names[0]))).load()
+    except (zipfile.BadZipFile, OSError, pickle.UnpicklingError, EOFError, ValueError) as error:
+        raise SymtError(f"{path}: not a readable symt model ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != "symt-planner":
+        raise SymtError(f"{path}: not a symt plan-generation model")
+    data.pop("state_dict", None)
+    return data
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What a model file says about itself, read without torch."""
+
+    name: str
+    path: Path
+    kind: str
+    """``SymT-E`` (heuristic), ``SymT-ED`` or ``PlanGPT`` (plan generators)."""
+    domain: str
+    """The PDDL domain name of its training data."""
+    predicates: tuple[tuple[str, int], ...]
+    """Predicate names and arities (``type:<t>`` included), in id order."""
+    vocab_size: int
+    """Object tokens: the most objects a task may have."""
+    schemas: tuple[tuple[str, int], ...] | None = None
+    """A plan generator's action schemas (names and arities), in the domain's order."""
+
+    @property
+    def ablation(self) -> bool:
+        return self.name.endswith(ABLATION_SUFFIXES)
+
+
+def model_info(path: Path, name: str | None = None) -> ModelInfo:
+    """The :class:`ModelInfo` of a model file (heuristic or plan generator)."""
+    path = Path(path)
+    name = name or path.stem
+    if _is_heuristic_file(path):
+        from ..fast_downward import read_model_meta
+
+        meta = read_model_meta(path)
+        try:
+            predicates = tuple((p["name"], int(p["arity"])) for p in meta["predicates"])
+            return ModelInfo(name, path, "SymT-E", str(meta["domain"]), predicates, int(meta["vocab_size"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise SymtError(f"{path}: incomplete symt.json ({error})") from None
+    meta = read_planner_meta(path)
+    try:
+        signature = meta["signature"]
+        vocab = meta["plan_vocab"]
+        return ModelInfo(
+            name, path, PLANNER_KINDS.get(meta["kind"], str(meta["kind"])), str(signature["domain"]),
+            tuple((p["name"], int(p["arity"])) for p in signature["predicates"]), int(vocab["vocab_size"]),
+            tuple((s["name"], int(s["arity"])) for s in vocab["schemas"]),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise SymtError(f"{path}: incomplete planner metadata ({error})") from None
+
+
+def catalogue() -> list[ModelInfo]:
+    """Every shipped model's :class:`ModelInfo`, heuristics first, each group by name."""
+    infos = [model_info(path, name) for name, path in shipped().items()]
+    return sorted(infos, key=lambda info: (info.kind != "SymT-E", info.name))
+
+
+# ------------------------------------------------------------------------------ training sizes
+
+
+def paper_domain(name: str) -> str | None:
+    """The paper domain whose generated training split a shipped model was trained on, if any.
+
+    A model name is the generator's domain name plus a variant suffix (``gripper``,
+    ``gripper-nocl``, ``gripper-ed``, ``gripper-plangpt-cl``; see :mod:`symt.generators`).
+    """
+    from ..generators.dataset import DOMAINS
+
+    base = name.split("-", 1)[0]
+    return base if base in DOMAINS else None
+
+
+@cache
+def _ipc_training() -> dict:
+    try:
+        return json.loads(TRAINING_FILE.read_text())
+    except (OSError, ValueError) as error:
+        raise SymtError(f"{TRAINING_FILE}: unreadable ({error})") from None
+
+
+def _number_ranges(problems: list[str]) -> str:
+    """``p01–p12, p14, p17`` for a list of problem names ``pNN``."""
+    numbered = sorted((int(re.sub(r"\D", "", p) or 0), p) for p in problems)
+    runs: list[list[tuple[int, str]]] = []
+    for item in numbered:
+        if runs and item[0] == runs[-1][-1][0] + 1:
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return ", ".join(run[0][1] if len(run) == 1 else f"{run[0][1]}–{run[-1][1]}" for run in runs)
+
+
+def training_sizes(name: str) -> str | None:
+    """What the shipped model ``name`` was trained on, in words; None when not recorded.
+
+    Paper domains: the sizes and task count of the paper's training split
+    (``2,4,6,8 balls (4 tasks)``); ``ipc2023-<domain>``: the IPC training problems used
+    (``IPC 2023 training/easy p01–p24 (24 tasks, 2–7 objects)``, from ``training.json``).
+    """
+    domain = paper_domain(name)
+    if domain is not None:
+        from ..generators.splits import split_plan
+
+        sizes = dict(split_plan(domain))["train"]
+        count = sum(n for _, n in sizes)
+        return (f"{','.join(str(size) for size, _ in sizes)} {SIZE_UNITS.get(domain, '')} "
+                f"({count} task{'s' if count != 1 else ''})").replace("  ", " ")
+    entry = _ipc_training().get(name)
+    if not isinstance(entry, dict):
+        return None
+    train = entry["train"]
+    objects = [row[1] for row in train]
+    return (f"IPC 2023 {entry['ipc_domain']} {entry['problems']} {_number_ranges([row[0] for row in train])} "
+            f"({len(train)} tasks, {min(objects)}–{max(objects)} objects)")
+
+
+# ------------------------------------------------------------------------------ the default model
+
+
+def _format_predicates(predicates: list[tuple[str, int]] | tuple[tuple[str, int], ...], limit: int = 8) -> str:
+    shown = [f"{name}/{arity}" for name, arity in predicates[:limit]]
+    if len(predicates) > limit:
+        shown.append(f"+{len(predicates) - limit} more")
+    return " ".join(shown)
+
+
+def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: str | Path | None,
+            what: str, how_to_get_one: str) -> tuple[Path, str]:
+    """The ranking shared by :func:`select_heuristic` and :func:`select_planner`."""
+    from ..pddl import parse_domain, parse_problem
+    from ..tokens import domain_signature
+
+    domain = parse_domain(domain_file)
+    signature = domain_signature(domain)
+    ours = set(signature.predicates)
+    schemas = tuple((a.name, len(a.parameters)) for a in domain.actions)
+    fitting = [c for c in candidates if ours <= set(c.predicates)
+               and (c.schemas is None or c.schemas == schemas)]
+    where = f"domain '{signature.domain}' ({domain_file})"
+    if not fitting:
+        listed = ", ".join(f"'{c.name}' ({c.domain})" for c in candidates) or "none"
+        closest = ""
+        if candidates:
+            best = min(candidates, key=lambda c: (len(ours - set(c.predicates)), c.name))
+            missing = [p for p in signature.predicates if p not in set(best.predicates)]
+            if len(missing) <= NEAR_MISS < len(ours):
+                closest = f" (nearly: '{best.name}' lacks {_format_predicates(missing)})"
+        actions = " and action schemas" if what != "heuristic" else ""
+        raise SymtError(
+            f"no shipped {what} model fits {where}: none knows all its predicates{actions} "
+            f"({_format_predicates(signature.predicates, 6)}){closest}; shipped {what} models: "
+            f"{listed}; {how_to_get_one}"
+        )
+    objects: int | None = None
+    if problem_file is not None and len(fitting) > 1:
+        objects = len(parse_problem(problem_file, domain).objects)
+
+    def rank(c: ModelInfo) -> tuple[int, int, int, str]:
+        return (int(set(c.predicates) != ours), int(c.domain != signature.domain),
+                int(objects is not None and objects > c.vocab_size), c.name)
+
+    fitting.sort(key=rank)
+    chosen = fitting[0]
+    why = ["its predicates match exactly" if rank(chosen)[0] == 0
+           else f"its predicates include all {len(ours)} of the domain's"]
+    if rank(chosen)[1] == 0:
+        why.append("its PDDL domain name is the same")
+    if objects is not None and rank(chosen)[2] == 0:
+        why.append(f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
+    reasons_against = ("its predicates are a superset", "its PDDL domain name is '{}'",
+                       f"its vocabulary is smaller than the task's {objects} objects", "later by name")
+    others = []
+    for other in fitting[1:]:
+        criterion = next(i for i, (a, b) in enumerate(zip(rank(chosen), rank(other))) if a != b)
+        others.append(f"'{other.name}' ({reasons_against[criterion].format(other.domain)})")
+    tail = (f"; {len(others)} other candidate{'s' if len(others) > 1 else ''}: {', '.join(others)}"
+            if others else "")
+    return chosen.path, (f"no model given; chose shipped {what} model '{chosen.name}' for {where}: "
+                         f"{', '.join(why)}{tail}")
+
+
+def select_heuristic(domain_file: str | Path, problem_file: str | Path | None = None,
+                     use: str = "symt(model=MODEL.pt)") -> tuple[Path, str]:
+    """The shipped SymT-E heuristic for a task's domain, and why: ``(path, reason)``.
+
+    Rule. Candidates are the shipped SymT-E models except the ablations (names ending in
+    ``-nocl``). A model *fits* when every predicate of the domain's signature
+    (:func:`symt.tokens.domain_signature`: the declared predicates and one ``type:<t>`` per
+    declared type) is among the model's predicates with the same arity. Among the fitting ones,
+    the first by: (1) an exact predicate-set match before a strict superset; (2) the model's PDDL
+    domain name equal to the task domain's; (3) when ``problem_file`` is given, a vocabulary
+    large enough for the problem's objects; (4) the model's name in sort order.
+
+    Where none fits: a one-line :class:`SymtError` naming the domain and its file, the shipped
+    heuristics with their domains, and how to train and pass one (``use``: how a model file is
+    passed where the caller is, e.g. ``symt(model=MODEL.pt)`` or ``--model MODEL.pt``).
+    """
+    candidates = [model_info(path, name) for name, path in heuristics().items()]
+    candidates = [c for c in candidates if not c.ablation]
+    how = ("train one with `symt train DOMAIN_OR_DATASET` (for IPC-style problem folders "
+           "`symt ipc-dataset DIR` makes the dataset), export it with `symt export "
+           f"RUN/best.pt MODEL.pt` and pass it as {use}")
+    return _select(candidates, domain_file, problem_file, "heuristic", how)
+
+
+def select_planner(domain_file: str | Path, problem_file: str | Path | None = None) -> tuple[Path, str]:
+    """The shipped SymT-ED plan generator (``<domain>-ed``) for a task's domain, and why.
+
+    The rule of :func:`select_heuristic`, over the shipped SymT-ED models except the ablations
+    (``-ed-nocl``; the PlanGPT baselines are never picked), where fitting also needs the domain's
+    action schemas (names and arities, in order) to equal the model's plan vocabulary.
+    """
+    candidates = [model_info(path, name) for name, path in planners().items()]
+    candidates = [c for c in candidates if c.kind == "SymT-ED" and not c.ablation]
+    how = ("train one with `symt train-plans DOMAIN_OR_DATASET --kind symt-ed` and pass its "
+           "best.pt with --model")
+    return _select(candidates, domain_file, problem_file, "plan-generation (SymT-ED)", how)
