@@ -160,20 +160,34 @@ _KEYWORD = re.compile(r"\s*\w+\s*=")
 
 @dataclass
 class ModelSpan:
-    """Where a ``symt(...)`` call's model value sits in a search-string argument."""
+    """Where a ``symt(...)`` call's model value sits in a search-string argument.
+
+    A call without a model (``symt()``, ``symt(threads=2)``) has no candidates: ``start`` is just
+    after its ``(``, where ``model=...`` is to be inserted, and ``ends`` is ``[start]``.
+    """
 
     start: int
     ends: list[int]
     """Possible ends of the value text, shortest first (several when it contains ``,`` or ``)``)."""
     candidates: list[str]
-    """The value read up to each end (quotes removed)."""
+    """The value read up to each end (quotes removed); empty when the call names no model."""
+    has_arguments: bool = True
+    """For a call without a model: whether it has other arguments (``model=`` then needs a ``,``)."""
+
+    @property
+    def given(self) -> bool:
+        return bool(self.candidates)
 
 
 def _model_spans(text: str) -> list[ModelSpan]:
-    """The model value of every ``symt(...)`` call in ``text`` (keyword or first positional)."""
+    """The model value of every ``symt(...)`` call in ``text`` (keyword or first positional).
+
+    A closed call without a model gives a span without candidates (the default model goes there).
+    """
     spans = []
     for call in _SYMT_CALL.finditer(text):
         value_start = None
+        closed = False
         depth = 0
         j = call.end()
         while j < len(text):
@@ -190,10 +204,14 @@ def _model_spans(text: str) -> list[ModelSpan]:
                 depth += 1
             elif char in ")]":
                 if depth == 0:
+                    closed = True
                     break
                 depth -= 1
             j += 1
         if value_start is None:
+            if closed:  # no model given: the wrapper picks the shipped one for the task's domain
+                arguments = text[call.end() : j].strip() != ""
+                spans.append(ModelSpan(call.end(), [call.end()], [], arguments))
             continue
         quote = text[value_start] if value_start < len(text) else ""
         if quote in ("'", '"'):
@@ -261,8 +279,13 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
                  ) -> tuple[list[str], dict[str, str]]:
     """Rewrite ``symt(model=...)`` in ``args``; returns (new args, extra environment).
 
+    ``symt(...)`` without a model gets the shipped heuristic that
+    :func:`symt.models.select_heuristic` picks for the task's domain; the choice and its reason
+    are printed as one ``symt: ...`` line on stdout (so it lands in the search log).
+
     Writes one task context per model into ``workdir``. Raises SymtError (one line) when a model
-    is missing, unreadable, of another format version or does not fit the task.
+    is missing, unreadable, of another format version or does not fit the task, or when no
+    model is given and no shipped one fits the domain.
     """
     if not any(_SYMT_CALL.search(arg) for arg in args):
         return list(args), {}
@@ -279,6 +302,7 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
     env: dict[str, str] = {}
     new_args = []
     filenames = set(parsed.filenames)
+    default: Path | None = None
     for arg in args:
         if arg in filenames or not _SYMT_CALL.search(arg):
             new_args.append(arg)
@@ -288,7 +312,16 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
         for span in _model_spans(arg):
             if span.start < position:
                 continue  # inside a value already consumed (a path containing "symt(")
-            path, end = _resolve_model(span)
+            if span.given:
+                path, end = _resolve_model(span)
+            else:
+                if default is None:
+                    from .models import select_heuristic
+
+                    default, reason = select_heuristic(domain, problem)
+                    default = default.resolve()
+                    print(f"symt: {reason}", flush=True)
+                path, end = default, span.start
             if path not in keys:
                 key = f"m{len(keys)}"
                 keys[path] = key
@@ -298,7 +331,8 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
                 write_task_context(meta, domain, problem, context)
                 env[f"SYMT_MODEL_{key.upper()}"] = str(path)
                 env[f"SYMT_CONTEXT_{key.upper()}"] = str(context)
-            pieces += [arg[position : span.start], keys[path]]
+            value = keys[path] if span.given else f"model={keys[path]}{',' if span.has_arguments else ''}"
+            pieces += [arg[position : span.start], value]
             position = end
         pieces.append(arg[position:])
         new_args.append("".join(pieces))
