@@ -363,7 +363,16 @@ def cmd_plan(args: argparse.Namespace) -> int:
     # a forward pass of a small model gets many times slower, not faster.
     torch.set_num_threads(args.threads)
     start = time.perf_counter()
-    path = resolve(args.model)
+    if args.model is None:
+        from .models import select_heuristic, select_planner
+
+        if args.strategy == "heuristic":
+            path, reason = select_heuristic(args.domain, args.problem, use="--model MODEL.pt")
+        else:
+            path, reason = select_planner(args.domain, args.problem)
+        print(f"symt: {reason}", file=sys.stderr)
+    else:
+        path = resolve(args.model)
     domain = parse_domain(args.domain)
     task = ground(domain, parse_problem(args.problem, domain))
     result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps, str(args.problem))
@@ -406,20 +415,31 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from .export import load_exported
-    from .models import heuristics, planners
-    from .plangen.planner import load_planner
+    """One line per shipped model: kind, the PDDL domain it serves, its predicates, vocabulary and
+    training sizes (read from the model files without torch)."""
+    from .models import MODEL_DIR, catalogue, training_sizes
 
-    for name, path in heuristics().items():
-        _, meta = load_exported(path)
-        size = meta["model"]
-        print(f"{name:<22} SymT-E   {meta['domain']}, d_model {size['d_model']}, "
-              f"{size['n_layers']} layers, vocabulary {meta['vocab_size']}  {path}")
-    for name, path in planners().items():
-        planner = load_planner(path)
-        config = planner.model.config
-        print(f"{name:<22} {planner.kind:<8} {planner.signature.domain}, d_model {config.d_model}, "
-              f"{config.n_layers} layers, vocabulary {planner.vocab_size}  {path}")
+    def abbreviated(names: list[str], width: int = 40) -> str:
+        if len(" ".join(names)) <= width:
+            return " ".join(names)
+        shown = names[:1]
+        for name in names[1:]:
+            if len(" ".join([*shown, name])) + len(f" +{len(names) - len(shown) - 1} more") > width:
+                break
+            shown.append(name)
+        return " ".join(shown) + f" +{len(names) - len(shown)} more"
+
+    rows = [("MODEL", "KIND", "DOMAIN", "PREDICATES", "VOCAB", "TRAINED ON")]
+    for info in catalogue():
+        rows.append((info.name + (" *" if info.ablation else ""), info.kind, info.domain,
+                     abbreviated([name for name, _ in info.predicates]), str(info.vocab_size),
+                     training_sizes(info.name) or "not recorded"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+    print(f"\n* ablation. Files: {MODEL_DIR}/<model>.pt. Without a model, symt() and `symt plan` "
+          "choose a SymT-E or SymT-ED model (never an ablation or PlanGPT) by the task domain's "
+          "predicates (README.md, 'Fast Downward with the learned heuristic').")
     return 0
 
 
@@ -630,7 +650,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Generate a plan for PROBLEM with MODEL and print it, one "
                        "'(action arg ...)' per line, to stdout; statistics go to stderr. Exit 0 only "
                        "when the plan reaches the goal.")
-    p.add_argument("--model", required=True, help="a shipped model's name (see `symt models`) or a path")
+    p.add_argument("--model", help="a shipped model's name (see `symt models`) or a path; default: the "
+                   "shipped model for the domain (a SymT-E heuristic for --strategy heuristic, the "
+                   "<domain>-ed SymT-ED model for the decoding strategies), chosen by its predicates")
     p.add_argument("--strategy", choices=["heuristic", "greedy", "applicable", "regrounding"], default="heuristic",
                    help="heuristic: the paper's greedy heuristic guidance (SymT-E model); greedy, applicable "
                    "(applicability-filtered), regrounding: decoding of a SymT-ED or PlanGPT model")
@@ -642,7 +664,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_plan)
 
     p = sub.add_parser("models", help="list the shipped pre-trained models",
-                       description="List the pre-trained models shipped with symt and their paths.")
+                       description="List the pre-trained models shipped with symt: kind, the PDDL domain "
+                       "each serves, its predicates, object vocabulary and training sizes.")
     p.set_defaults(func=cmd_models)
     return parser
 
