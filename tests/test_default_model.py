@@ -1,0 +1,290 @@
+"""``symt()`` and ``symt plan`` without a model: the shipped model for the task's domain.
+
+Selection (``symt.models.select_heuristic`` / ``select_planner``), its rule on made-up
+candidates, the one-line error where no model fits (also through the ``fast-downward`` wrapper:
+exit code 36 before translation), an end-to-end search with ``symt()``, and ``symt models``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symt.errors import SymtError
+from symt.fast_downward import _model_spans
+from symt.generators import DOMAINS, domain_file, generate_task
+from symt.generators.splits import split_plan
+from symt.models import (
+    ModelInfo,
+    _select,
+    heuristics,
+    select_heuristic,
+    select_planner,
+    shipped,
+    training_sizes,
+)
+from symt.pddl import ground, parse_domain, parse_problem
+from symt.pddl.validate import read_plan, validate_plan
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO / ".." / "shared"
+IPC_ROOT = SHARED / "benchmarks" / "ipc2023-learning"
+FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
+SOKOBAN = IPC_ROOT / "sokoban" / "domain.pddl"
+
+needs_ipc = pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+
+
+def domain_copies(domain: str) -> list[Path]:
+    """The package's copy of a paper domain, and the shared one where it exists."""
+    copies = [domain_file(domain)]
+    shared = SHARED / "domains" / f"{domain}.pddl"
+    return copies + [shared] if shared.is_file() else copies
+
+
+def write_task(tmp_path: Path, domain: str, size: int, seed: int = 7) -> Path:
+    problem = tmp_path / f"{domain}-{size}.pddl"
+    problem.write_text(generate_task(domain, size, seed, f"{domain}-{size}"))
+    return problem
+
+
+# ----------------------------------------------------------------------------------- selection
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_each_paper_domain_gets_its_own_model(tmp_path: Path, domain: str) -> None:
+    problem = write_task(tmp_path, domain, 3)
+    for copy in domain_copies(domain):
+        for given in (None, problem):
+            path, reason = select_heuristic(copy, given)
+            assert path == shipped()[domain]
+            assert reason.startswith(f"no model given; chose shipped heuristic model '{domain}' ")
+            assert "its predicates match exactly" in reason and str(copy) in reason
+            assert "\n" not in reason
+
+
+IPC_MODELS = ["blocksworld", "ferry", "miconic", "transport"]
+
+
+@needs_ipc
+@pytest.mark.parametrize("domain", IPC_MODELS)
+def test_ipc_domains_get_their_ipc_model(domain: str) -> None:
+    path, reason = select_heuristic(IPC_ROOT / domain / "domain.pddl",
+                                    IPC_ROOT / domain / "testing" / "easy" / "p01.pddl")
+    assert path == shipped()[f"ipc2023-{domain}"]
+    assert f"'ipc2023-{domain}' for domain '{domain}'" in reason
+
+
+@needs_ipc
+def test_the_two_blocksworlds_resolve_by_their_predicates() -> None:
+    """The paper's ``blocks`` (ontable, handempty) and IPC's ``blocksworld`` (on-table, arm-empty)."""
+    assert select_heuristic(domain_file("blocksworld"))[0].stem == "blocksworld"
+    assert select_heuristic(IPC_ROOT / "blocksworld" / "domain.pddl")[0].stem == "ipc2023-blocksworld"
+
+
+def test_ablations_are_never_chosen() -> None:
+    for domain in DOMAINS:
+        assert not select_heuristic(domain_file(domain))[0].stem.endswith("-nocl")
+        assert select_planner(domain_file(domain))[0].stem == f"{domain}-ed"
+
+
+def info(name: str, predicates: list[tuple[str, int]], domain: str = "d", vocab: int = 100) -> ModelInfo:
+    return ModelInfo(name, Path(f"/models/{name}.pt"), "SymT-E", domain, tuple(predicates), vocab)
+
+
+@pytest.fixture
+def small_domain(tmp_path: Path) -> tuple[Path, Path]:
+    """A domain ``d`` with predicates p/1 and q/2, and a problem with 6 objects."""
+    domain = tmp_path / "domain.pddl"
+    domain.write_text("(define (domain d) (:predicates (p ?x) (q ?x ?y))\n"
+                      "  (:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))\n")
+    problem = tmp_path / "problem.pddl"
+    problem.write_text("(define (problem t) (:domain d) (:objects o1 o2 o3 o4 o5 o6)\n"
+                       "  (:init (p o1)) (:goal (and (q o1 o2))))\n")
+    return domain, problem
+
+
+def test_the_rule_exact_match_before_superset(small_domain: tuple[Path, Path]) -> None:
+    domain, problem = small_domain
+    candidates = [info("a-superset", [("p", 1), ("q", 2), ("r", 1)]), info("z-exact", [("q", 2), ("p", 1)]),
+                  info("wrong-arity", [("p", 2), ("q", 2)])]
+    path, reason = _select(candidates, domain, problem, "heuristic", "")
+    assert path.stem == "z-exact"
+    assert "1 other candidate: 'a-superset' (its predicates are a superset)" in reason
+
+
+def test_the_rule_then_domain_name_then_vocabulary_then_name(small_domain: tuple[Path, Path]) -> None:
+    domain, problem = small_domain
+    preds = [("p", 1), ("q", 2)]
+    assert _select([info("a", preds, domain="other"), info("b", preds)], domain, problem, "h", "")[0].stem == "b"
+    path, reason = _select([info("a", preds, vocab=5), info("b", preds, vocab=6)], domain, problem, "h", "")
+    assert path.stem == "b" and "its vocabulary (6) holds the task's 6 objects" in reason
+    assert "'a' (its vocabulary is smaller than the task's 6 objects)" in reason
+    # Without the problem the vocabulary cannot decide: the name does.
+    assert _select([info("b", preds, vocab=6), info("a", preds, vocab=5)], domain, None, "h", "")[0].stem == "a"
+    path, reason = _select([info("c", preds), info("b", preds)], domain, problem, "h", "")
+    assert path.stem == "b" and "'c' (later by name)" in reason
+
+
+@needs_ipc
+def test_a_domain_without_a_model_is_one_clear_line() -> None:
+    with pytest.raises(SymtError) as caught:
+        select_heuristic(SOKOBAN)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"no shipped heuristic model fits domain 'sokoban' ({SOKOBAN})")
+    for name in heuristics():
+        assert (f"'{name}'" in message) == (not name.endswith("-nocl")), name
+    assert "'ipc2023-ferry' (ferry)" in message and "'blocksworld' (blocks)" in message
+    assert "`symt train DOMAIN_OR_DATASET`" in message and "`symt export" in message
+    assert message.endswith("symt(model=MODEL.pt)")
+
+
+@needs_ipc
+def test_planner_selection_needs_predicates_and_actions() -> None:
+    with pytest.raises(SymtError, match=r"no shipped plan-generation \(SymT-ED\) model fits domain "
+                                        r"'blocksworld' .*nearly: 'blocksworld-ed' lacks on-table/1 arm-empty/0"):
+        select_planner(IPC_ROOT / "blocksworld" / "domain.pddl")
+
+
+# ----------------------------------------------------------------------------------- training sizes
+
+
+def test_training_sizes_are_the_real_ones() -> None:
+    for domain in DOMAINS:
+        sizes = ",".join(str(size) for size, _ in dict(split_plan(domain))["train"])
+        for variant in ("", "-nocl", "-ed", "-ed-nocl", "-plangpt", "-plangpt-cl"):
+            if domain + variant in shipped():
+                assert training_sizes(domain + variant).startswith(sizes + " "), domain + variant
+    assert training_sizes("gripper") == "2,4,6,8 balls (4 tasks)"
+    assert training_sizes("ipc2023-transport") == ("IPC 2023 transport training/easy p01–p12, p14, p17 "
+                                                   "(14 tasks, 6–15 objects)")
+    assert all(training_sizes(name) for name in shipped())
+
+
+def test_ipc_training_record_matches_the_training_runs() -> None:
+    """training.json against benchmarks/results/ipc_models (skipped.json, train.log) and the PDDL."""
+    record = json.loads((REPO / "python" / "symt" / "models" / "training.json").read_text())
+    results = REPO / "benchmarks" / "results" / "ipc_models"
+    for domain in IPC_MODELS:
+        entry = record[f"ipc2023-{domain}"]
+        train = [row[0] for row in entry["train"]]
+        validation = [row[0] for row in entry["validation"]]
+        skipped = json.loads((results / domain / "skipped.json").read_text())["problems"]
+        assert len(validation) == 4 and entry["skipped"] == len(skipped)
+        names = set(train) | set(validation) | {Path(p).stem for p in skipped}
+        assert names == {f"p{i:02d}" for i in range(1, 100)}
+        assert len(train) + len(validation) + len(skipped) == 99
+        assert f"; {len(train)} training tasks;" in (results / domain / "train.log").read_text()
+        states = {row[0]: row[2] for row in entry["train"] + entry["validation"]}
+        assert min(states[p] for p in validation) >= max(states[p] for p in train)
+        assert max(states.values()) <= entry["max_states"]
+        if IPC_ROOT.is_dir():
+            parsed = parse_domain(IPC_ROOT / domain / "domain.pddl")
+            for name, objects, _ in entry["train"][:: max(1, len(train) // 5)]:
+                problem = IPC_ROOT / domain / entry["problems"] / f"{name}.pddl"
+                assert len(parse_problem(problem, parsed).objects) == objects, name
+
+
+def test_symt_models_names_domains_and_training_sizes_without_torch() -> None:
+    code = ("import sys; from symt.cli import main; code = main(['models']); "
+            "assert 'torch' not in sys.modules, 'symt models imported torch'; sys.exit(code)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line for line in result.stdout.splitlines() if line.strip()}
+    assert rows["gripper"].split()[1:3] == ["SymT-E", "gripper"]
+    assert "room ball gripper at-robby at free carry" in rows["gripper"]
+    assert rows["gripper"].endswith("2,4,6,8 balls (4 tasks)")
+    assert rows["blocksworld-ed"].split()[1:3] == ["SymT-ED", "blocks"]
+    assert rows["ipc2023-blocksworld"].split()[1:3] == ["SymT-E", "blocksworld"]
+    assert "p01–p24 (24 tasks, 2–7 objects)" in rows["ipc2023-blocksworld"]
+    assert rows["gripper-nocl"].split()[1] == "*"  # marked as an ablation
+    assert set(shipped()) <= set(rows)
+
+
+# ----------------------------------------------------------------------------------- symt plan
+
+
+def test_symt_plan_without_model(tmp_path: Path) -> None:
+    problem = write_task(tmp_path, "gripper", 2)
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", str(domain_file("gripper")), str(problem)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "symt: no model given; chose shipped heuristic model 'gripper' for domain 'gripper'" in result.stderr
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", "--strategy", "applicable",
+                             "--max-steps", "60", str(domain_file("gripper")), str(problem)],
+                            capture_output=True, text=True, timeout=120)
+    assert "symt: no model given; chose shipped plan-generation (SymT-ED) model 'gripper-ed'" in result.stderr
+    assert "; strategy: applicable;" in result.stderr  # it decoded, whatever the outcome
+
+
+@needs_ipc
+def test_symt_plan_without_a_fitting_model_is_one_line() -> None:
+    problem = SOKOBAN.parent / "testing" / "easy" / "p01.pddl"
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", str(SOKOBAN), str(problem)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("symt: error: no shipped heuristic model fits domain 'sokoban'")
+    assert lines[0].endswith("pass it as --model MODEL.pt")
+    assert result.stdout == ""
+
+
+# ----------------------------------------------------------------------------------- fast-downward
+
+
+@pytest.mark.parametrize(("text", "rewritten"), [
+    ("eager_greedy([symt()])", "eager_greedy([symt(model=K)])"),
+    ("eager_greedy([symt(threads=2)])", "eager_greedy([symt(model=K,threads=2)])"),
+    ("eager_greedy([symt( scale=2.0 )])", "eager_greedy([symt(model=K, scale=2.0 )])"),
+    ("eager_greedy([symt(), ff()], preferred=[ff()])", "eager_greedy([symt(model=K), ff()], preferred=[ff()])"),
+])
+def test_calls_without_a_model_are_found(text: str, rewritten: str) -> None:
+    spans = _model_spans(text)
+    assert len(spans) == 1 and not spans[0].given
+    span = spans[0]
+    value = "model=K" + ("," if span.has_arguments else "")
+    assert text[: span.start] + value + text[span.start :] == rewritten
+    explicit = _model_spans("eager_greedy([symt(model=gripper), symt(threads=2)])")
+    assert [s.given for s in explicit] == [True, False] and explicit[0].candidates[0] == "gripper"
+
+
+def fast_downward(cwd: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(FAST_DOWNWARD), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("search", [
+    "eager_greedy([symt()])",
+    "eager_greedy([symt(threads=1), ff()], preferred=[ff()])",
+])
+def test_fast_downward_with_symt_and_no_model(tmp_path: Path, search: str) -> None:
+    domain = domain_file("gripper")
+    problem = write_task(tmp_path, "gripper", 4)
+    result = fast_downward(tmp_path, str(domain), str(problem), "--search", search)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("symt: no model given; chose shipped heuristic model 'gripper' for domain 'gripper'")
+    assert "Solution found." in result.stdout
+    parsed = parse_domain(domain)
+    task = ground(parsed, parse_problem(problem, parsed))
+    assert validate_plan(task, read_plan(tmp_path / "sas_plan"), parsed).valid
+
+
+@needs_ipc
+@pytest.mark.usefixtures("fd_built")
+def test_fast_downward_without_a_fitting_model_stops_before_translation(tmp_path: Path) -> None:
+    problem = SOKOBAN.parent / "testing" / "easy" / "p01.pddl"
+    result = fast_downward(tmp_path, str(SOKOBAN), str(problem), "--search", "eager_greedy([symt()])")
+    assert result.returncode == 36  # DRIVER_INPUT_ERROR
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("fast-downward: error: no shipped heuristic model fits domain 'sokoban'")
+    assert "symt(model=MODEL.pt)" in lines[0]
+    assert result.stdout == ""  # the driver never ran: no translator output
+    assert not (tmp_path / "output.sas").exists()
