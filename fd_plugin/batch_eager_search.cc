@@ -1,6 +1,6 @@
 #include "batch_eager_search.h"
 
-#include "symt_heuristic.h"
+#include "symt_evaluator.h"
 
 #include "evaluation_context.h"
 #include "evaluator.h"
@@ -28,7 +28,7 @@ BatchEagerSearch::BatchEagerSearch(const Options &opts)
       preferred_operator_evaluators(opts.get_list<shared_ptr<Evaluator>>("preferred")),
       pruning_method(opts.get<shared_ptr<PruningMethod>>("pruning")) {
     for (const shared_ptr<Evaluator> &evaluator : opts.get_list<shared_ptr<Evaluator>>("evals")) {
-        shared_ptr<SymtHeuristic> symt = dynamic_pointer_cast<SymtHeuristic>(evaluator);
+        BatchEvaluator *symt = dynamic_cast<BatchEvaluator *>(evaluator.get());
         if (symt && find(batch_evaluators.begin(), batch_evaluators.end(), symt) ==
             batch_evaluators.end())
             batch_evaluators.push_back(symt);
@@ -129,7 +129,7 @@ SearchStatus BatchEagerSearch::step() {
         }
     }
     if (!batch.empty())
-        for (const shared_ptr<SymtHeuristic> &evaluator : batch_evaluators)
+        for (BatchEvaluator *evaluator : batch_evaluators)
             evaluator->evaluate_batch(batch);
 
     // From here on as in eager_search.cc (reopen_closed=false, no lazy evaluator).

@@ -24,13 +24,14 @@ class Evaluator;
 class PruningMethod;
 
 namespace symt {
-class SymtHeuristic;
+class BatchEvaluator;
 
 class BatchEagerSearch : public SearchEngine {
     std::unique_ptr<StateOpenList> open_list;
     std::vector<Evaluator *> path_dependent_evaluators;
     std::vector<std::shared_ptr<Evaluator>> preferred_operator_evaluators;
-    std::vector<std::shared_ptr<SymtHeuristic>> batch_evaluators;
+    // The evaluators that are symt() heuristics (kept alive by the open list's shared pointers).
+    std::vector<BatchEvaluator *> batch_evaluators;
     std::shared_ptr<PruningMethod> pruning_method;
 
     void reward_progress();

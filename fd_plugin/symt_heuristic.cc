@@ -4,12 +4,12 @@
 
 #include "global_state.h"
 #include "option_parser.h"
-#include "plugin.h"
 
 #include "task_utils/task_properties.h"
 #include "utils/system.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
 
 #include <algorithm>
 #include <cctype>
@@ -57,6 +57,26 @@ static double process_cpu_seconds() {
     timespec now;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
     return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+/*
+  True where the CPU multiplies bf16 in hardware (x86: avx512_bf16 or amx_bf16; Arm: bf16).
+  Elsewhere libtorch emulates bf16 and is several times slower than fp32.
+*/
+static bool cpu_has_bf16() {
+    ifstream cpuinfo("/proc/cpuinfo");
+    string line;
+    while (getline(cpuinfo, line)) {
+        if (line.compare(0, 5, "flags") != 0 && line.compare(0, 8, "Features") != 0)
+            continue;
+        istringstream words(line.substr(line.find(':') + 1));
+        string word;
+        while (words >> word)
+            if (word == "avx512_bf16" || word == "amx_bf16" || word == "bf16")
+                return true;
+        return false;
+    }
+    return false;
 }
 
 static string env_or_empty(const string &name) {
@@ -179,7 +199,8 @@ static SymtContext read_context(
 SymtHeuristic::SymtHeuristic(const Options &opts)
     : Heuristic(opts),
       scale(opts.get<double>("scale")) {
-    load(opts.get<string>("model"), opts.get<int>("threads"));
+    load(opts.get<string>("model"), opts.get<int>("threads"),
+         static_cast<Precision>(opts.get<int>("precision")));
     // A first evaluation (the initial state) checks the model end to end before search starts.
     State initial_state = task_proxy.get_initial_state();
     vector<vector<int>> states(1, vector<int>(initial_state.size()));
@@ -190,8 +211,8 @@ SymtHeuristic::SymtHeuristic(const Options &opts)
     num_forward_calls = num_states_evaluated = num_atoms_evaluated = 0;
     model_seconds = 0.0;
     cout << "symt: model " << model_path << " loaded; " << fluent_rows.size() / width
-         << " fluent atoms, " << num_fixed << " static and goal atoms; h(initial state) = "
-         << h << endl;
+         << " fluent atoms, " << num_fixed << " static and goal atoms; precision "
+         << (use_bf16 ? "bf16" : "fp32") << "; h(initial state) = " << h << endl;
 }
 
 SymtHeuristic::~SymtHeuristic() {
@@ -203,7 +224,7 @@ SymtHeuristic::~SymtHeuristic() {
              << " atoms per state" << endl;
 }
 
-void SymtHeuristic::load(const string &model_option, int threads) {
+void SymtHeuristic::load(const string &model_option, int threads, Precision precision) {
     string key = env_key(model_option);
     string context_path;
     model_path = env_or_empty("SYMT_MODEL_" + key);
@@ -224,6 +245,11 @@ void SymtHeuristic::load(const string &model_option, int threads) {
     }
 
     at::set_num_threads(threads);
+    bool hardware_bf16 = cpu_has_bf16();
+    use_bf16 = precision == Precision::BF16 || (precision == Precision::AUTO && hardware_bf16);
+    if (precision == Precision::BF16 && !hardware_bf16)
+        cout << "symt: precision=bf16 on a CPU without bf16 instructions: libtorch emulates "
+             << "bf16, which is slower than fp32 here" << endl;
     torch::jit::ExtraFilesMap extra_files{{META_FILE, ""}};
     try {
         module = torch::jit::load(model_path, torch::kCPU, extra_files);
@@ -367,10 +393,19 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
     try {
         c10::InferenceMode guard;
         double start = process_cpu_seconds();
+        // Autocast runs the matrix products in bf16 and keeps softmax and reductions in fp32,
+        // as torch.autocast does in Python (symt.inference), so both give the same values.
+        at::autocast::set_autocast_enabled(at::kCPU, use_bf16);
+        if (use_bf16)
+            at::autocast::set_autocast_dtype(at::kCPU, at::kBFloat16);
         at::Tensor pred = torch::from_blob(pred_buffer.data(), {batch, n}, torch::kInt64);
         at::Tensor args = torch::from_blob(args_buffer.data(), {batch, n, m}, torch::kInt64);
         at::Tensor mask = torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool);
         at::Tensor out = module.forward({pred, args, mask}).toTensor();
+        if (use_bf16) {
+            at::autocast::set_autocast_enabled(at::kCPU, false);
+            at::autocast::clear_cache();
+        }
         out = out.to(torch::kFloat64).contiguous().reshape({-1});
         model_seconds += process_cpu_seconds() - start;
         if (out.numel() != batch)
@@ -382,7 +417,13 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
         if (trace)
             write_trace(states, values);
     } catch (const std::exception &error) {
-        fail("evaluating " + model_path + " failed: " + first_sentence(error.what()),
+        string message = error.what();
+        // Under a memory limit libtorch's allocator throws instead of calling the new-handler.
+        if (message.find("can't allocate memory") != string::npos ||
+            message.find("bad_alloc") != string::npos)
+            fail("out of memory in the forward pass of " + model_path +
+                 " (raise the memory limit)", utils::ExitCode::SEARCH_OUT_OF_MEMORY);
+        fail("evaluating " + model_path + " failed: " + first_sentence(message),
              utils::ExitCode::SEARCH_CRITICAL_ERROR);
     }
     ++num_forward_calls;
@@ -456,31 +497,9 @@ void SymtHeuristic::evaluate_batch(const vector<GlobalState> &states) {
     }
 }
 
-static shared_ptr<Heuristic> _parse(OptionParser &parser) {
-    parser.document_synopsis(
-        "symt learned heuristic",
-        "A SymT model exported to TorchScript by `symt export`, evaluated with libtorch. "
-        "Use it through the `fast-downward` command, which resolves model names and paths "
-        "(Fast Downward lower-cases the search string) and writes the task context "
-        "(static atoms, goal atoms, object tokens) that the model needs.");
-    parser.document_property("admissible", "no");
-    parser.document_property("consistent", "no");
-    parser.document_property("safe", "no");
-    parser.document_property("preferred operators", "no");
-    parser.add_option<string>(
-        "model", "model key set by the fast-downward wrapper, or a path to the model file");
-    parser.add_option<int>(
-        "threads", "intra-op threads for libtorch (Fast Downward's time limits count all threads)",
-        "1", Bounds("1", "infinity"));
-    parser.add_option<double>(
-        "scale", "multiply the model's estimate by this factor before rounding to an integer",
-        "1.0", Bounds("0.0", "infinity"));
-    Heuristic::add_options_to_parser(parser);
-    Options opts = parser.parse();
-    if (parser.dry_run())
-        return nullptr;
-    return make_shared<SymtHeuristic>(opts);
 }
 
-static Plugin<Evaluator> _plugin("symt", _parse);
+// The factory that symt_evaluator.cc looks up with dlsym.
+extern "C" Heuristic *symt_create_heuristic(const options::Options &opts) {
+    return new symt::SymtHeuristic(opts);
 }

@@ -3,6 +3,9 @@
 
 /*
   symt(): a learned heuristic (an exported SymT model, TorchScript) evaluated through libtorch.
+  This file pair is compiled into libsymt_heuristic.so, which the plugin registered in
+  symt_evaluator.cc loads on first use (so that configurations without symt() never load
+  libtorch); its options are declared there.
 
   Model file (format version 1, written by `symt export`): a TorchScript archive whose
   forward(pred int64[B,N], args int64[B,N,m], mask bool[B,N]) returns float32[B], with an extra
@@ -21,6 +24,8 @@
   context must be given in SYMT_CONTEXT.
 */
 
+#include "symt_evaluator.h"
+
 #include "heuristic.h"
 #include "state_id.h"
 
@@ -35,12 +40,13 @@
 class GlobalState;
 
 namespace symt {
-class SymtHeuristic : public Heuristic {
+class SymtHeuristic : public Heuristic, public BatchEvaluator {
     torch::jit::Module module;
     std::string model_path;
     int64_t width = 1;          // 1 + max_arity: one token row per atom
     int64_t pad_token = 0;      // V: pads unused argument slots and padded atoms
     double scale = 1.0;
+    bool use_bf16 = false;      // forward pass under bf16 autocast (symt(precision=...))
 
     // fact_rows[var][value]: index of the atom's token row in fluent_rows, or -1 (skipped).
     std::vector<std::vector<int>> fact_rows;
@@ -69,7 +75,7 @@ class SymtHeuristic : public Heuristic {
     int64_t num_atoms_evaluated = 0;
     double model_seconds = 0.0;
 
-    void load(const std::string &model_option, int threads);
+    void load(const std::string &model_option, int threads, Precision precision);
     void map_facts(const class SymtContext &context);
     // Appends the token rows of `state` to the input buffers at batch position `b`.
     int64_t count_atoms(const std::vector<int> &values) const;
@@ -90,7 +96,7 @@ public:
       Evaluates all `states` in one forward pass and keeps the values for the compute_heuristic
       calls that follow (in any order). Goal states are not sent to the model (they get 0).
     */
-    void evaluate_batch(const std::vector<GlobalState> &states);
+    virtual void evaluate_batch(const std::vector<GlobalState> &states) override;
 };
 }
 

@@ -17,8 +17,10 @@ domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
@@ -102,3 +104,46 @@ def load_exported(path: str | Path, device: str | torch.device = "cpu") -> tuple
     check_model_meta(meta, str(path))
     module.eval()
     return module, meta
+
+
+# ------------------------------------------------------------------------------- inference precision
+
+PRECISIONS = ("fp32", "bf16", "auto")
+"""Arithmetic of a forward pass at inference (the plugin's ``symt(precision=...)`` too)."""
+
+
+def cpu_has_bf16(cpuinfo: str | Path = "/proc/cpuinfo") -> bool:
+    """True where the CPU multiplies bf16 in hardware (x86 ``avx512_bf16``/``amx_bf16``, Arm
+    ``bf16``); elsewhere torch emulates bf16, several times slower than fp32.
+
+    The same test as the plugin's (``fd_plugin/symt_heuristic.cc``), so that ``auto`` resolves
+    alike in Python and in Fast Downward.
+    """
+    try:
+        lines = Path(cpuinfo).read_text().splitlines()
+    except OSError:
+        return False
+    for line in lines:
+        if line.startswith(("flags", "Features")):
+            return bool({"avx512_bf16", "amx_bf16", "bf16"} & set(line.partition(":")[2].split()))
+    return False
+
+
+def resolve_precision(precision: str) -> str:
+    """``fp32`` or ``bf16`` for ``precision`` (``auto``: bf16 only with hardware bf16)."""
+    if precision not in PRECISIONS:
+        raise SymtError(f"unknown precision '{precision}' (choose from {', '.join(PRECISIONS)})")
+    if precision == "auto":
+        return "bf16" if cpu_has_bf16() else "fp32"
+    return precision
+
+
+@contextlib.contextmanager
+def precision_context(precision: str, device: str | torch.device = "cpu") -> Iterator[None]:
+    """Run forward passes at ``precision``: bf16 is torch's autocast (matrix products in bf16,
+    softmax and reductions in fp32), as the plugin does in C++; fp32 changes nothing."""
+    if resolve_precision(precision) == "bf16":
+        with torch.autocast(torch.device(device).type, dtype=torch.bfloat16):
+            yield
+    else:
+        yield

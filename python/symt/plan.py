@@ -109,16 +109,20 @@ def greedy_heuristic_guidance(
 
 def plan_with_exported_model(
     module: Evaluator, meta: dict, domain: Domain, task: GroundTask, max_steps: int = MAX_STEPS,
-    where: str | None = None,
+    where: str | None = None, precision: str = "fp32",
 ) -> PlanResult:
     """Greedy heuristic guidance on ``task`` with an exported model and its ``symt.json``.
 
-    ``where`` names the task in errors (default: the problem name), e.g. its file.
+    ``where`` names the task in errors (default: the problem name), e.g. its file; ``precision``
+    is one of :data:`symt.export.PRECISIONS`.
     """
+    from .export import precision_context
+
     vocab_size = int(meta["vocab_size"])
     check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
     encoded = encode_task(task, Signature.from_json(meta), domain)
-    return greedy_heuristic_guidance(task, StateEvaluator(encoded, module, vocab_size), max_steps)
+    with precision_context(precision):
+        return greedy_heuristic_guidance(task, StateEvaluator(encoded, module, vocab_size), max_steps)
 
 
 def plan_with_model(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import SymtError
+from ..fd_configs import ALIASES
 
 MODEL_FAMILIES: dict[str, str] = {
     "symt-e": "",
@@ -41,6 +42,8 @@ class Algorithm:
     """The model family (:data:`MODEL_FAMILIES`) it runs, if any."""
     strategy: str | None = None
     """For ``search-free``: heuristic, greedy, applicable or regrounding."""
+    evaluators: tuple[str, ...] = ()
+    """Fast Downward predefinitions (``--evaluator NAME=...``) before ``--search``."""
 
     @property
     def uses_model(self) -> bool:
@@ -72,8 +75,17 @@ ALGORITHMS: dict[str, Algorithm] = {
         Algorithm("symt", "fd", search="eager_greedy([symt(model={model})])", model="symt-e",
                   description="GBFS with the learned heuristic (one forward pass per state)"),
         Algorithm("symt-batch", "fd", search="batch_eager_greedy([symt(model={model})])", model="symt-e",
-                  description="GBFS evaluating all new successors of a state in one forward pass"),
+                  description="GBFS evaluating all new successors of a state in one forward pass "
+                              "(`--alias symt-gbfs`)"),
+        *(Algorithm(alias.name, "fd", search=alias.search.replace("symt()", "symt(model={model})"),
+                    evaluators=alias.evaluators, model="symt-e",
+                    description=f"`--alias {alias.name}`: {alias.summary}")
+          for alias in ALIASES.values() if alias.name != "symt-gbfs"),  # symt-gbfs is symt-batch
         Algorithm("ff", "fd", search="eager_greedy([ff()])", description="GBFS with h^FF"),
+        Algorithm("ff-pref", "fd", search="eager_greedy([hff], preferred=[hff], boost=1000)",
+                  evaluators=("hff=ff()",),
+                  description="GBFS with h^FF and its preferred operators (boost 1000): symt-first "
+                              "without the symt() queue"),
         Algorithm("lama-first", "fd", driver_options=("--alias", "lama-first"),
                   description="LAMA's first iteration (lazy GBFS, h^FF + landmarks, preferred operators)"),
         Algorithm("add", "fd", search="eager_greedy([add()])", description="GBFS with h^add"),

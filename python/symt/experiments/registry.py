@@ -48,6 +48,8 @@ _PAPER_GROUPS = ("validation", "interpolation", "extrapolation")
 _ALL = ("symt", "symt-batch", "ff", "lama-first", "add", "blind", "symt-guidance")
 _PLANS = PLAN_GENERATION + PLAN_GENERATION_ABLATION
 _IPC_ALGORITHMS = ("symt", "ff", "lama-first")
+_CONFIGS = ("symt-batch", "symt-first", "symt-first-lazy", "ff", "ff-pref", "lama-first")
+"""Search configurations with symt() (the fast-downward aliases) against Fast Downward's own."""
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
     e.name: e
@@ -66,6 +68,17 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         None, 300, 4096, "IPC 2023 learning track: Blocksworld, Ferry, Miconic, Transport"),
         NamedExperiment("ipc-smoke", "ipc2023", IPC_FIRST_DOMAINS, ("easy",), _IPC_ALGORITHMS, 2, 10, 2048,
                         "two easy IPC tasks per domain"),
+        NamedExperiment("configs-paper", "paper", PAPER_DOMAINS, ("extrapolation",), _CONFIGS, 20, 60, 4096,
+                        "symt() search configurations against ff, ff with preferred operators and "
+                        "lama-first on the paper's extrapolation split (at most 20 tasks per domain, "
+                        "evenly spread over the sizes: all of Blocksworld, Gripper and Logistics, "
+                        "20 of the 219 Visitall tasks)"),
+        NamedExperiment("configs-ipc", "ipc2023", IPC_FIRST_DOMAINS, ("easy", "medium"), _CONFIGS, 6, 60, 4096,
+                        "symt() search configurations against ff, ff with preferred operators and "
+                        "lama-first on IPC 2023 easy and medium tasks (6 per domain and level, evenly "
+                        "spread over the 30)"),
+        NamedExperiment("configs-smoke", "paper", PAPER_DOMAINS, ("extrapolation",), _CONFIGS, 1, 20, 2048,
+                        "the configuration comparison on the smallest extrapolation task per domain"),
         NamedExperiment("ipc-all", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
                         None, 300, 4096, "IPC 2023 learning track, all ten domains (trains missing models)"),
     )

@@ -80,6 +80,8 @@ def planner_command(spec: ExperimentSpec, algorithm: Algorithm, task: BenchmarkT
         *algorithm.driver_options, task.domain_file, task.problem_file,
     ]
     search = algorithm.search_string(f'"{model}"' if model else None)
+    for definition in algorithm.evaluators:
+        command += ["--evaluator", definition]
     return command + (["--search", search] if search else [])
 
 

@@ -1,0 +1,99 @@
+"""Named Fast Downward search configurations that use ``symt()``: the wrapper's own aliases.
+
+``fast-downward --alias symt-first domain.pddl problem.pddl`` works like the driver's own
+``--alias lama-first``: the wrapper replaces the alias by its search string before Fast Downward's
+driver sees the arguments (the driver's files are not edited). Every alias uses ``symt()`` without
+a model, so the wrapper picks the shipped model for the task's domain; to use another model, copy
+the alias's search string and write ``symt(model=PATH)``.
+
+* ``symt-gbfs`` -- the paper-faithful heuristic: greedy best-first search on the learned
+  heuristic alone. All new successors of an expanded state are evaluated in one forward pass
+  (``batch_eager_greedy``: the same expansions and plans as ``eager_greedy``).
+* ``symt-first`` -- the LAMA-style way to use an informative but expensive heuristic: GBFS
+  alternating between a ``symt()`` queue and an h^FF queue, plus the preferred operators of h^FF
+  in their own queues with LAMA's boost (1000 extra expansions from the preferred queues whenever
+  a heuristic value improves). Every successor is still evaluated by ``symt()``, batched.
+* ``symt-first-lazy`` -- the same queues with deferred evaluation (``lazy_greedy``, as
+  ``lama-first``): a successor is inserted with its parent's values and evaluated only when it is
+  expanded, so ``symt()`` runs once per expanded state instead of once per generated state, one
+  state per forward pass (there is no batch to form).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import SymtError
+
+
+@dataclass(frozen=True)
+class SearchAlias:
+    name: str
+    search: str
+    summary: str
+    evaluators: tuple[str, ...] = ()
+    """Predefinitions (``--evaluator NAME=...``, Fast Downward 19.06's form of sharing one
+    evaluator between queues and preferred operators)."""
+
+    def search_options(self) -> list[str]:
+        """The search component's options: predefinitions, then ``--search``."""
+        options: list[str] = []
+        for definition in self.evaluators:
+            options += ["--evaluator", definition]
+        return options + ["--search", self.search]
+
+
+ALIASES: dict[str, SearchAlias] = {
+    a.name: a
+    for a in (
+        SearchAlias("symt-gbfs", "batch_eager_greedy([symt()])",
+                    "GBFS on the learned heuristic alone, successors evaluated in batches "
+                    "(the paper's use of SymT-E)"),
+        SearchAlias("symt-first", "batch_eager_greedy([symt(), hff], preferred=[hff], boost=1000)",
+                    "GBFS alternating symt() and h^FF queues with h^FF's preferred operators "
+                    "(boost 1000), successors evaluated by symt() in batches",
+                    evaluators=("hff=ff()",)),
+        SearchAlias("symt-first-lazy", "lazy_greedy([symt(), hff], preferred=[hff], boost=1000)",
+                    "symt-first with deferred evaluation: symt() once per expanded state",
+                    evaluators=("hff=ff()",)),
+    )
+}
+
+
+def _alias_position(args: Sequence[str]) -> tuple[int, int, str] | None:
+    """Where an ``--alias NAME`` or ``--alias=NAME`` of ours is: (start, end, name)."""
+    for i, arg in enumerate(args):
+        if arg in ("--translate-options", "--search-options"):
+            return None  # from here on the arguments belong to the planner's components
+        if arg == "--alias" and i + 1 < len(args) and args[i + 1] in ALIASES:
+            return i, i + 2, args[i + 1]
+        if arg.startswith("--alias=") and arg.split("=", 1)[1] in ALIASES:
+            return i, i + 1, arg.split("=", 1)[1]
+    return None
+
+
+def expand_alias(args: Sequence[str]) -> list[str]:
+    """``args`` with one of our aliases replaced by its search string (unchanged otherwise)."""
+    found = _alias_position(args)
+    if found is None:
+        return list(args)
+    start, end, name = found
+    rest = list(args[:start]) + list(args[end:])
+    if any(arg == "--search" or arg.startswith("--search=") for arg in rest):
+        raise SymtError(f"--alias {name} and --search cannot be combined (the alias is a search "
+                        f"configuration: {ALIASES[name].search})")
+    if any(arg in ("--portfolio", "--alias") or arg.startswith(("--portfolio=", "--alias="))
+           for arg in rest):
+        raise SymtError(f"--alias {name} cannot be combined with another --alias or --portfolio")
+    return rest + ["--search-options", *ALIASES[name].search_options()]
+
+
+def describe() -> str:
+    """One line per alias, for ``--show-aliases`` and ``symt models``-style listings."""
+    width = max(len(name) for name in ALIASES)
+    lines = []
+    for alias in ALIASES.values():
+        options = " ".join(f'{o} "{v}"' for o, v in zip(alias.search_options()[::2], alias.search_options()[1::2]))
+        lines += [f"{alias.name:<{width}}  {alias.summary}", f"{'':<{width}}  {options}"]
+    return "\n".join(lines)
