@@ -341,9 +341,28 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
     return new_args, env
 
 
+def _driver_aliases(build: FastDownwardBuild) -> list[str]:
+    """The names of the driver's aliases and portfolios (``driver/aliases.py``), sorted."""
+    saved_path = list(sys.path)
+    sys.path.insert(0, str(build.root))
+    try:
+        aliases = importlib.import_module("driver.aliases")
+        return sorted([*aliases.ALIASES, *aliases.PORTFOLIOS])
+    finally:
+        sys.path[:] = saved_path
+
+
 def run(args: Sequence[str]) -> int:
     """Run Fast Downward's driver with ``args``; returns its exit code."""
+    from .fd_configs import describe, expand_alias
+
     build = find_build()
+    if "--show-aliases" in args:
+        # The 19.06 driver's own --show-aliases fails on Python 3 (it adds two dict views).
+        print("\n".join(_driver_aliases(build)))
+        print(describe())  # symt's own aliases (symt.fd_configs)
+        return 0
+    args = expand_alias(args)
     wants_validate = "--validate" in args or "--debug" in args
     with tempfile.TemporaryDirectory(prefix="symt-fd-") as tmp:
         workdir = Path(tmp)
