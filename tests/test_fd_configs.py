@@ -167,3 +167,29 @@ def test_bf16_values_stay_close_to_fp32(tmp_path: Path, name: str) -> None:
     print(f"{name}: max {relative.max():.4f}, mean {relative.mean():.4f}")
     assert relative.max() <= BF16_MAX_RELATIVE, (relative.max(), fp32[:8], bf16[:8])
     assert relative.mean() <= BF16_MEAN_RELATIVE, (relative.mean(), fp32[:8], bf16[:8])
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_plugin_bf16_equals_python_bf16(tmp_path: Path) -> None:
+    """symt(precision=bf16) in Fast Downward gives the values of torch.autocast in Python (both
+    run the same graph under the same autocast rules), and precision=auto resolves as in Python."""
+    import os
+
+    from test_fast_downward import python_values, read_trace
+
+    problem = write_task(tmp_path, "gripper", 4)
+    trace = tmp_path / "trace.tsv"
+    env = dict(os.environ, SYMT_TRACE=str(trace))
+    result = subprocess.run(
+        [str(FAST_DOWNWARD), str(GRIPPER_DOMAIN), str(problem), "--search",
+         "eager_greedy([symt(model=gripper, precision=bf16)])"],
+        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=180, check=False)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "precision bf16" in result.stdout
+    traced = read_trace(trace)[:30]
+    with precision_context("bf16"):
+        expected = python_values(resolve("gripper"), "gripper", problem, traced)
+    assert max(abs(raw - value) for (raw, _), value in zip(traced, expected)) <= 1e-3
+    auto = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(problem), "--search",
+                         "eager_greedy([symt(model=gripper, precision=auto)])")
+    assert f"precision {resolve_precision('auto')}" in auto.stdout

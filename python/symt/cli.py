@@ -119,7 +119,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     name = f"{args.domain}-heldout-n{args.size}"
     problem = work / f"{name}.pddl"
     problem.write_text(generate_task(args.domain, args.size, 10_000 + args.seed, name))
-    search = f"{args.search}([symt(model={args.domain})])"
+    search = f"{args.search}([symt()])"  # the brief's form: symt() picks the shipped model
     print(f"symt {__version__}: the shipped '{args.domain}' model (trained on {args.domain} tasks "
           f"of sizes up to {_largest_training_size(args.domain)}) guides Fast Downward on a held-out "
           f"task of size {args.size}.")
@@ -375,7 +375,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         path = resolve(args.model)
     domain = parse_domain(args.domain)
     task = ground(domain, parse_problem(args.problem, domain))
-    result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps, str(args.problem))
+    result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps, str(args.problem),
+                                    precision=args.precision)
     for label in result.labels(task):
         print(label)
     check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])
@@ -503,7 +504,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "--data-pipeline: generate, ground, expand and sample instead.")
     p.add_argument("--domain", default="gripper", help="paper domain with a shipped model (gripper)")
     p.add_argument("--size", type=int, default=30, help="size parameter of the held-out task (30)")
-    p.add_argument("--search", default="batch_eager_greedy",
+    p.add_argument("--search", default="eager_greedy",
                    help="search engine taking [symt(...)] (batch_eager_greedy, eager_greedy, lazy_greedy)")
     p.add_argument("--data-pipeline", action="store_true", help="run the data-pipeline demo instead")
     p.add_argument("--domains", nargs="+", default=["gripper", "blocksworld"],
@@ -659,6 +660,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, default=500,
                    help="cap on actions (heuristic) or generated tokens (decoding); 500, as in the paper")
     p.add_argument("--threads", type=int, default=1, help="torch intra-op threads (1)")
+    p.add_argument("--precision", choices=["fp32", "bf16", "auto"], default="fp32",
+                   help="forward-pass arithmetic of a SymT-E heuristic, as symt(precision=...) in Fast "
+                   "Downward: fp32 (default), bf16 (torch autocast), auto (bf16 only where the CPU "
+                   "has bf16 instructions)")
     p.add_argument("domain", type=Path, help="domain PDDL file")
     p.add_argument("problem", type=Path, help="problem PDDL file")
     p.set_defaults(func=cmd_plan)

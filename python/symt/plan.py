@@ -127,13 +127,14 @@ def plan_with_exported_model(
 
 def plan_with_model(
     path: Path, domain: Domain, task: GroundTask, strategy: str, max_steps: int = MAX_STEPS,
-    where: str | None = None,
+    where: str | None = None, precision: str = "fp32",
 ) -> tuple[PlanResult | GenerationResult, str]:
     """Plan with the model file ``path`` (heuristic or plan generator) and ``strategy``.
 
     Returns the result and its effort as text (``evaluations N`` or ``tokens N``). A model that
     cannot run ``strategy`` is refused with an error that says which strategies it can run.
     ``max_steps`` caps actions for ``heuristic`` and generated tokens for the others.
+    ``precision`` (:data:`symt.export.PRECISIONS`) applies to SymT-E heuristics.
     """
     from .plangen.planner import is_planner_file
 
@@ -157,5 +158,5 @@ def plan_with_model(
     if strategy != "heuristic":
         raise SymtError(f"{path} is a SymT-E heuristic; it plans only with --strategy heuristic")
     module, meta = load_exported(path)
-    result = plan_with_exported_model(module, meta, domain, task, max_steps, where)
+    result = plan_with_exported_model(module, meta, domain, task, max_steps, where, precision)
     return result, f"evaluations {result.evaluations}"
