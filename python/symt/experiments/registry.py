@@ -73,9 +73,9 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "lama-first on the paper's extrapolation split (at most 20 tasks per domain, "
                         "evenly spread over the sizes: all of Blocksworld, Gripper and Logistics, "
                         "20 of the 219 Visitall tasks)"),
-        NamedExperiment("configs-ipc", "ipc2023", IPC_FIRST_DOMAINS, ("easy", "medium"), _CONFIGS, 10, 60, 4096,
+        NamedExperiment("configs-ipc", "ipc2023", IPC_FIRST_DOMAINS, ("easy", "medium"), _CONFIGS, 5, 60, 4096,
                         "symt() search configurations against ff, ff with preferred operators and "
-                        "lama-first on IPC 2023 easy and medium tasks (10 per domain and level, evenly "
+                        "lama-first on IPC 2023 easy and medium tasks (5 per domain and level, evenly "
                         "spread over the 30)"),
         NamedExperiment("configs-smoke", "paper", PAPER_DOMAINS, ("extrapolation",), _CONFIGS, 1, 20, 2048,
                         "the configuration comparison on the smallest extrapolation task per domain"),
