@@ -172,9 +172,13 @@ def test_divergence_is_reported_and_best_checkpoint_survives(gripper_dataset, tm
 
 
 def test_training_learns_gripper_heuristic(gripper_dataset, tmp_path):
-    """A few hundred steps bring the training MSE far below the variance of h* (the mean
-    plateau: MSE = variance) and cut the validation MSE (5 balls, larger than any training task) several-fold."""
-    config = config_for(gripper_dataset, tmp_path / "l", steps=800, eval_every=400, batch_size=16,
+    """About a thousand steps bring the training MSE far below the variance of h* (the mean
+    plateau: MSE = variance) and cut the validation MSE (5 balls, larger than any training task) several-fold.
+
+    Where the run leaves the plateau depends on the CPU's kernels (AVX2 against AVX-512 rounding):
+    on an AVX2-only CPU it is still on it after 800 steps (train MSE 6.7, variance 11.3) and far
+    below after 1,200 (0.67)."""
+    config = config_for(gripper_dataset, tmp_path / "l", steps=1200, eval_every=400, batch_size=16,
                         lr=3e-3, warmup=20, contrastive=False, model_overrides={})
     trainer = Trainer(config, progress=False)
     _, variance = trainer.sampler.hstar_statistics()
