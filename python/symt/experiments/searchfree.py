@@ -8,8 +8,8 @@ or ``greedy`` / ``applicable`` / ``regrounding`` decoding of a plan generator. I
 lands in one table. A guidance step expands one state (``Expanded``) and evaluates its successors
 (``Evaluated``); a decoder prints its generated tokens instead (``Generated tokens``). Exit codes
 are Fast Downward's: 0 plan found, 12 no plan (dead end, token or step cap, malformed or
-inapplicable output: these strategies are incomplete), 22 out of memory, 23 out of time, 33 bad
-input (e.g. more objects than the model's vocabulary).
+inapplicable output: these strategies are incomplete), 22 out of memory, 23 out of time (CPU
+time, as Fast Downward counts it), 33 bad input (e.g. more objects than the model's vocabulary).
 """
 
 from __future__ import annotations
@@ -66,8 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         limit = args.memory_limit * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
     if args.time_limit > 0:
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, args.time_limit)
+        # CPU time of the process, as Fast Downward's limits count it (RLIMIT_CPU): a loaded
+        # machine slows a run down without making it time out.
+        signal.signal(signal.SIGPROF, _alarm)
+        signal.setitimer(signal.ITIMER_PROF, args.time_limit)
     try:
         import torch
 
@@ -92,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"searchfree: error: {error}", file=sys.stderr)
         return _report(SEARCH_INPUT_ERROR, start, search_start)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
 
     if args.strategy == "heuristic":
         print(f"Expanded {len(result.actions)} state(s).")
