@@ -50,7 +50,7 @@ import sys
 import tempfile
 import zipfile
 from argparse import Namespace
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -263,19 +263,30 @@ def read_model_meta(path: Path) -> dict:
     return meta
 
 
+@contextlib.contextmanager
+def _driver_package(build: FastDownwardBuild) -> Iterator[None]:
+    """The driver's Python package (``driver.*``) importable while inside the block."""
+    saved_path = list(sys.path)
+    sys.path.insert(0, str(build.root))
+    try:
+        yield
+    finally:
+        sys.path[:] = saved_path
+
+
 def _parse_driver_args(build: FastDownwardBuild, args: Sequence[str]) -> Namespace | None:
     """The driver's own reading of ``args`` (inputs, components), or None if it rejects them."""
-    saved_path, saved_argv = list(sys.path), list(sys.argv)
-    sys.path.insert(0, str(build.root))
+    saved_argv = list(sys.argv)
     sys.argv = ["fast-downward.py", *args]
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with _driver_package(build), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
             arguments = importlib.import_module("driver.arguments")
             return arguments.parse_args()
     except SystemExit:
         return None  # the driver itself will report the problem
     finally:
-        sys.path[:], sys.argv[:] = saved_path, saved_argv
+        sys.argv[:] = saved_argv
 
 
 def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
@@ -346,13 +357,9 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
 
 def _driver_aliases(build: FastDownwardBuild) -> list[str]:
     """The names of the driver's aliases and portfolios (``driver/aliases.py``), sorted."""
-    saved_path = list(sys.path)
-    sys.path.insert(0, str(build.root))
-    try:
+    with _driver_package(build):
         aliases = importlib.import_module("driver.aliases")
-        return sorted([*aliases.ALIASES, *aliases.PORTFOLIOS])
-    finally:
-        sys.path[:] = saved_path
+    return sorted([*aliases.ALIASES, *aliases.PORTFOLIOS])
 
 
 def run(args: Sequence[str]) -> int:
