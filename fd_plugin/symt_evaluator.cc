@@ -27,7 +27,7 @@ static const char *const LIBRARY_ENV = "SYMT_HEURISTIC_LIBRARY";
 BatchEvaluator::~BatchEvaluator() {
 }
 
-[[noreturn]] static void fail(const string &message, utils::ExitCode code) {
+void fail(const string &message, utils::ExitCode code) {
     cout << flush;
     cerr << "symt: error: " << message << endl;
     exit(static_cast<int>(code));

@@ -12,6 +12,8 @@
   first time a search really uses symt(). Configurations without symt() never load libtorch.
 */
 
+#include "utils/system.h"
+
 #include <string>
 #include <vector>
 
@@ -37,6 +39,13 @@ public:
 // The factory that libsymt_heuristic.so exports (extern "C", so that dlsym finds it by name).
 using CreateHeuristicFunction = Heuristic *(*)(const options::Options &opts);
 extern const char *const CREATE_HEURISTIC_SYMBOL;
+
+/*
+  One `symt: error: ...` line on stderr and Fast Downward's exit code `code` (utils::exit_with
+  would add a second, generic line such as "Usage error occurred."). Defined in the binary and
+  used by libsymt_heuristic.so too.
+*/
+[[noreturn]] void fail(const std::string &message, utils::ExitCode code);
 
 // Precision of the forward pass (symt(precision=...)); AUTO resolves when the model is loaded.
 enum class Precision {FP32 = 0, BF16 = 1, AUTO = 2};

@@ -31,16 +31,6 @@ static const char *const META_FILE = "symt.json";
 // Heuristic values are stored in 31 bits by Fast Downward's cache.
 static const int MAX_H = 1 << 29;
 
-/*
-  One line on stderr and Fast Downward's exit code (utils::exit_with would add a second, generic
-  line such as "Usage error occurred.").
-*/
-[[noreturn]] static void fail(const string &message, utils::ExitCode code) {
-    cout << flush;
-    cerr << "symt: error: " << message << endl;
-    exit(static_cast<int>(code));
-}
-
 // The first line (and sentence) of a libtorch error message.
 static string first_sentence(const string &message) {
     string line = message.substr(0, message.find('\n'));
