@@ -25,7 +25,10 @@
 using namespace std;
 
 namespace symt {
-static const int FORMAT_VERSION = 1;
+// Model format 2 only adds metadata (object_identity): the inputs are those of version 1.
+static const int MIN_FORMAT_VERSION = 1;
+static const int MAX_FORMAT_VERSION = 2;
+static const int CONTEXT_VERSION = 1;
 static const char *const FORMAT_NAME = "symt-heuristic";
 static const char *const META_FILE = "symt.json";
 // Heuristic values are stored in 31 bits by Fast Downward's cache.
@@ -113,10 +116,11 @@ static SymtContext read_context(
             input_error(model_path + ": not a symt heuristic model (symt.json has no format '" +
                         FORMAT_NAME + "')");
         int64_t version = meta.at("format_version").as_int("format_version", 0, 1 << 30);
-        if (version != FORMAT_VERSION)
+        if (version < MIN_FORMAT_VERSION || version > MAX_FORMAT_VERSION)
             input_error(model_path + ": model format version " + to_string(version) +
-                        " is not supported (this plugin reads version " +
-                        to_string(FORMAT_VERSION) + "); re-export it with `symt export`");
+                        " is not supported (this plugin reads versions " +
+                        to_string(MIN_FORMAT_VERSION) + " to " + to_string(MAX_FORMAT_VERSION) +
+                        "); re-export it with `symt export`");
         context.domain = meta.at("domain").as_string("domain");
         context.max_arity = meta.at("max_arity").as_int("max_arity", 0, 64);
         context.vocab_size = meta.at("vocab_size").as_int("vocab_size", 1, 1 << 30);
@@ -132,9 +136,9 @@ static SymtContext read_context(
         // The task context.
         symt_json::Value task = symt_json::Value::parse(read_file(context_path, "task context"));
         int64_t task_version = task.at("format_version").as_int("context format_version", 0, 1 << 30);
-        if (task_version != FORMAT_VERSION)
+        if (task_version != CONTEXT_VERSION)
             input_error(context_path + ": task context format version " + to_string(task_version) +
-                        " is not supported (expected " + to_string(FORMAT_VERSION) + ")");
+                        " is not supported (expected " + to_string(CONTEXT_VERSION) + ")");
         if (task.contains("domain") && task.at("domain").as_string("context domain") != context.domain)
             input_error(context_path + ": task context was written for a model of domain '" +
                         task.at("domain").as_string("domain") + "', but " + model_path +

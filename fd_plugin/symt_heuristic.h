@@ -7,10 +7,11 @@
   symt_evaluator.cc loads on first use (so that configurations without symt() never load
   libtorch); its options are declared there.
 
-  Model file (format version 1, written by `symt export`): a TorchScript archive whose
+  Model file (format versions 1 and 2, written by `symt export`): a TorchScript archive whose
   forward(pred int64[B,N], args int64[B,N,m], mask bool[B,N]) returns float32[B], with an extra
-  file symt.json ({"format": "symt-heuristic", "format_version": 1, "domain", "predicates",
-  "max_arity", "vocab_size", ...}).
+  file symt.json ({"format": "symt-heuristic", "format_version": 2, "domain", "predicates",
+  "max_arity", "vocab_size", ...}). Version 2 adds model.object_identity; for "hashed" models
+  vocab_size (2^20) only bounds the number of objects.
 
   Task context (JSON written by the fast-downward wrapper, symt.tokens.write_task_context): the
   object tokens, the predicate ids, and the "fixed" atoms of the task -- every static atom and

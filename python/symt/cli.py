@@ -345,7 +345,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export
 
-    meta = export(args.checkpoint, args.output)
+    meta = export(args.checkpoint, args.output, layers=args.layers)
     print(f"wrote {args.output} (domain {meta['domain']}, {len(meta['predicates'])} predicates, "
           f"vocabulary {meta['vocab_size']}, format version {meta['format_version']})")
     return 0
@@ -583,6 +583,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--w-pred", type=float, help="weight of the MSE (1)")
     p.add_argument("--w-att", type=float, help="weight of L_att (1)")
     p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
+    p.add_argument("--w-rank", type=float, help="weight of the sibling ranking loss (0: off)")
+    p.add_argument("--object-identity", choices=["table", "hashed"],
+                   help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
+                   "random codes without a size limit (hashed)")
     p.add_argument("--ramp-steps", type=int, help="steps of the contrastive ramp (1000)")
     p.add_argument("--eval-every", type=int, help="steps per epoch (validation + checkpoint) (500)")
     p.add_argument("--coverage-tasks", type=int, help="validation tasks for greedy coverage (30)")
@@ -632,6 +636,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, help="contrastive hidden dimensions per layer (32, the paper's)")
     p.add_argument("--w-att", type=float, help="weight of L_att (1)")
     p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
+    p.add_argument("--w-rank", type=float, help="weight of the sibling ranking loss (0: off)")
+    p.add_argument("--object-identity", choices=["table", "hashed"],
+                   help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
+                   "random codes without a size limit (hashed)")
     p.add_argument("--untied-objects", action="store_true",
                    help="SymT-ED: separate object embeddings for input atoms, decoder input and output "
                    "(the paper's variant; default: tied)")
@@ -645,6 +653,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "(symt.json: format version, predicates, vocabulary) to OUTPUT.")
     p.add_argument("checkpoint", type=Path, help="best.pt or last.pt of a training run")
     p.add_argument("output", type=Path, help="the model file to write (e.g. gripper.pt)")
+    p.add_argument("--layers", type=int, metavar="L",
+                   help="apply the shared layer L times at inference (default: as trained)")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("plan", help="generate a plan with a learned model",

@@ -10,6 +10,12 @@ goal under two object renamings:
 * ``rename-both``: both random;
 * ``off``: only X, with a random renaming (names are always fully randomised in training).
 
+With ``ranking`` on, each sampled state that has both an optimal successor (h* one less) and a
+non-optimal one (h* not less, or a dead end) also contributes one of each, drawn at random and
+renamed like X, as a *sibling pair* for the ranking loss (``symt.train``): greedy best-first search
+needs the optimal successor to score below its siblings more than it needs exact values. Siblings
+with a finite h* are regression targets too.
+
 Every batch is a pure function of ``(seed, step)``, which makes ``--resume`` exact.
 """
 
@@ -118,25 +124,42 @@ def load_dataset(
     return Dataset(root, domain, signature, tasks)
 
 
+def random_tokens(rng: np.random.Generator, count: int, vocab_size: int) -> np.ndarray:
+    """``count`` distinct object tokens from ``0..vocab_size-1``, uniformly at random."""
+    if vocab_size <= 4096:
+        # The draw that table-vocabulary recipes were trained with; kept so that they reproduce.
+        return rng.permutation(vocab_size)[:count]
+    return rng.choice(vocab_size, size=count, replace=False)
+
+
 @dataclass
 class Batch:
     pred: torch.Tensor
     args: torch.Tensor
     mask: torch.Tensor
     target: torch.Tensor
+    """h* of every row: the B sampled states first, then the sibling rows (``inf`` for dead ends)."""
     renamed: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None
-    """(pred, args, mask) of X', same positions as X; None when contrastive training is off."""
+    """(pred, args, mask) of X' for the B sampled states, same positions; None without contrast."""
+    sibling_pairs: torch.Tensor | None = None
+    """[K, 2] row indices (optimal successor, other successor) for the ranking loss."""
+
+    @property
+    def num_sampled(self) -> int:
+        """B: the rows that are sampled states (the rest are siblings)."""
+        return self.target.shape[0] - (0 if self.sibling_pairs is None else 2 * self.sibling_pairs.shape[0])
 
     def to(self, device: torch.device) -> Batch:
         move = lambda t: t.to(device, non_blocking=True)  # noqa: E731
         return Batch(move(self.pred), move(self.args), move(self.mask), move(self.target),
-                     tuple(move(t) for t in self.renamed) if self.renamed else None)
+                     tuple(move(t) for t in self.renamed) if self.renamed else None,
+                     move(self.sibling_pairs) if self.sibling_pairs is not None else None)
 
 
 class PairSampler:
     """Draws training batches of (X, X', h*) as the paper describes."""
 
-    def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int):
+    def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -145,11 +168,27 @@ class PairSampler:
         self.vocab_size = vocab_size
         self.mode = mode
         self.seed = seed
+        self.ranking = ranking
+
+    def sibling_pair(self, space: StateSpace, state: int, rng: np.random.Generator) -> tuple[int, int] | None:
+        """(an optimal successor, a non-optimal successor) of ``state``, or None if it lacks either."""
+        distance = space.hstar[state]
+        if distance <= 0:
+            return None
+        offsets = space.transition_offsets
+        targets = space.transition_targets[offsets[state] : offsets[state + 1]]
+        optimal = space.hstar[targets] == distance - 1
+        good, bad = targets[optimal], targets[~optimal]
+        if len(good) == 0 or len(bad) == 0:
+            return None
+        return int(good[rng.integers(len(good))]), int(bad[rng.integers(len(bad))])
 
     def batch(self, step: int, batch_size: int) -> Batch:
         rng = np.random.default_rng(derive_seed(self.seed, "batch", step))
         task_ids = rng.integers(len(self.tasks), size=batch_size)
         rows, rows_renamed, targets = [], [], []
+        sibling_rows: list[np.ndarray] = []
+        sibling_targets: list[float] = []
         for slot, task_id in enumerate(task_ids):
             data = self.tasks[task_id]
             space = data.space
@@ -160,15 +199,29 @@ class PairSampler:
             if self.mode == "rename-one":
                 first = identity_assignment(n)
             else:
-                first = rng.permutation(self.vocab_size)[:n]
+                first = random_tokens(rng, n, self.vocab_size)
             rows.append(rename(state_rows, first, self.vocab_size))
             if self.mode != "off":
-                second = rng.permutation(self.vocab_size)[:n]
+                second = random_tokens(rng, n, self.vocab_size)
                 rows_renamed.append(rename(state_rows, second, self.vocab_size))
             targets.append(float(space.hstar[state]))
-        pred, args, mask = collate(rows, self.vocab_size)
-        renamed = collate(rows_renamed, self.vocab_size) if rows_renamed else None
-        return Batch(pred, args, mask, torch.tensor(targets, dtype=torch.float32), renamed)
+            pair = self.sibling_pair(space, state, rng) if self.ranking else None
+            if pair is not None:
+                for sibling in pair:
+                    sibling_rows.append(rename(data.encoded.state_rows(space.state_facts(sibling)),
+                                               first, self.vocab_size))
+                    sibling_targets.append(float(space.hstar[sibling]))
+        # One collate for X, siblings and X', so that all share one padded length.
+        pred, args, mask = collate(rows + sibling_rows + rows_renamed, self.vocab_size)
+        primary = len(rows) + len(sibling_rows)
+        renamed = (pred[primary:], args[primary:], mask[primary:]) if rows_renamed else None
+        pred, args, mask = pred[:primary], args[:primary], mask[:primary]
+        pairs = None
+        if self.ranking:
+            first_row = len(rows) + 2 * np.arange(len(sibling_rows) // 2)
+            pairs = torch.from_numpy(np.stack([first_row, first_row + 1], axis=1).reshape(-1, 2))
+        target = torch.tensor(targets + sibling_targets, dtype=torch.float32)
+        return Batch(pred, args, mask, target, renamed, pairs)
 
     def hstar_statistics(self, samples: int = 4096) -> tuple[float, float]:
         """Mean and variance of h* under the sampling distribution (for scaling and schedules)."""
@@ -187,9 +240,10 @@ class PairSampler:
 def fixed_validation_batches(
     tasks: list[TaskData], vocab_size: int, seed: int, samples: int, batch_size: int
 ) -> list[Batch]:
-    """A fixed sample of validation states (same for every epoch), randomly renamed."""
+    """A fixed sample of validation states (same for every epoch), randomly renamed, with sibling
+    pairs (rows after ``num_sampled``) for the ranking accuracy."""
     expandable = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
     if not expandable:
         return []
-    sampler = PairSampler(expandable, vocab_size, "off", derive_seed(seed, "validation"))
+    sampler = PairSampler(expandable, vocab_size, "off", derive_seed(seed, "validation"), ranking=True)
     return [sampler.batch(i, batch_size) for i in range(max(1, samples // batch_size))]

@@ -1,6 +1,6 @@
 """TorchScript export: the model file that Fast Downward's ``symt()`` heuristic loads.
 
-Contract, format version 1 (also read by ``fd_plugin/``):
+Contract, format version 2 (also read by ``fd_plugin/``; version 1 files load the same way):
 
 * a TorchScript archive (``torch.jit.save``) whose ``forward(pred, args, mask)`` takes
   ``pred`` int64 [B, N] (predicate ids: ``0..P-1`` state atoms, ``P..2P-1`` goal atoms),
@@ -10,6 +10,9 @@ Contract, format version 1 (also read by ``fd_plugin/``):
 * an extra file ``symt.json`` in the archive: ``format`` ("symt-heuristic"), ``format_version``,
   ``domain``, ``predicates`` ([{name, arity}] in id order), ``max_arity`` (m), ``vocab_size`` (V),
   ``model`` (the architecture) and ``training`` (where it came from).
+* version 2 adds ``model.object_identity``: ``table`` (V learned object embeddings, as in version
+  1) or ``hashed`` (fixed random codes, V = 2^20 just bounds the objects of a task); the inputs
+  are the same, so readers of version 2 read version 1 unchanged.
 
 A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
 domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).
@@ -71,10 +74,20 @@ def model_meta(model: SymTE, checkpoint: dict) -> dict:
     }
 
 
-def export(checkpoint_path: str | Path, out_path: str | Path) -> dict:
-    """Script the checkpoint's model and write it with its metadata; returns the metadata."""
+def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None = None) -> dict:
+    """Script the checkpoint's model and write it with its metadata; returns the metadata.
+
+    ``layers`` applies the shared layer that many times at inference instead of the trained number
+    (the weights are shared, so any depth runs; deeper can help on tasks larger than any seen).
+    """
     model, checkpoint = load_checkpoint_model(checkpoint_path)
     meta = model_meta(model, checkpoint)
+    if layers is not None:
+        if layers < 1:
+            raise SymtError(f"--layers must be at least 1 (got {layers})")
+        meta["training"]["n_layers"] = model.n_layers
+        model.n_layers = layers
+        meta["model"]["n_layers"] = layers
     with warnings.catch_warnings():
         # TorchScript is deprecated in favour of torch.export, but it is what libtorch loads
         # from C++ without a compiler toolchain at run time: the Fast Downward plugin needs it.

@@ -2,6 +2,9 @@
 
 * one token per atom: concat(E[pred], E[obj_1..obj_m]) -> one linear layer (no positional
   encodings, so the output is invariant to atom order);
+* object identities either from a learned table of ``vocab_size`` embeddings (the paper) or, with
+  ``object_identity="hashed"``, from fixed pseudo-random codes of the object token
+  (:class:`HashedObjectCodes`): nothing to learn per token, so no vocabulary limit in practice;
 * an encoder whose single layer's weights are applied ``n_layers`` times, without layer norm by
   default;
 * readout: an MLP on the sum over atom tokens of the first ``k`` hidden dimensions of the last
@@ -38,10 +41,17 @@ class ModelConfig:
     layer_norm: bool = False
     target_scale: float = 1.0
     """The network predicts h / target_scale: a better-conditioned target (see notes/cpu-training)."""
+    object_identity: str = "table"
+    """``table``: a learned embedding per object token (the paper); ``hashed``: fixed random codes."""
 
     def to_dict(self) -> dict:
         return asdict(self)
 
+
+OBJECT_IDENTITIES = ("table", "hashed")
+HASHED_TOKEN_SPACE = 1 << 20
+"""Object tokens of ``hashed`` models: training draws distinct tokens from this many, so a task
+may have up to this many objects; the token ``HASHED_TOKEN_SPACE`` pads."""
 
 PRESETS: dict[str, dict] = {
     # The paper's size (about 7M parameters): for a GPU.
@@ -94,6 +104,43 @@ class SharedLayer(nn.Module):
         return x, attention
 
 
+class HashedObjectCodes(nn.Module):
+    """A fixed pseudo-random code in [-sqrt 3, sqrt 3]^dim (unit variance) for every object token.
+
+    Training draws the tokens of a sample's objects at random from ``space`` distinct values, so
+    the codes can only tell objects apart, as the paper's random renaming intends, and no table
+    bounds the number of objects. Two rounds of a multiply-add modulo the prime 2^31 - 1 with an
+    xor-shift between them (int64 arithmetic never overflows: every operand stays below 2^31 and
+    every product below 2^62). Tokens ``>= space`` (padding) get the zero vector.
+    """
+
+    def __init__(self, dim: int, space: int, seed: int = 0):
+        super().__init__()
+        self.space = space
+        self.prime = 2_147_483_647
+        generator = torch.Generator().manual_seed(seed)
+        for name, low in (("mul1", 1), ("add1", 0), ("mul2", 1), ("add2", 0)):
+            self.register_buffer(name, torch.randint(low, self.prime, (dim,), generator=generator))
+
+    def codes(self, tokens: Tensor) -> Tensor:
+        x = (tokens.unsqueeze(-1) * self.mul1 + self.add1) % self.prime
+        x = x ^ (x >> 16)
+        x = (x * self.mul2 + self.add2) % self.prime
+        return (x.to(torch.float32) / self.prime * 2.0 - 1.0) * 1.7320508075688772
+
+    def forward(self, tokens: Tensor) -> Tensor:
+        real = tokens < self.space
+        safe = torch.where(real, tokens, torch.zeros_like(tokens))
+        count = int(safe.max()) + 1 if safe.numel() > 0 else 1
+        if count <= safe.numel():
+            # Inference: tokens are 0..n-1, so hashing n tokens once and indexing is far cheaper
+            # than hashing every argument slot; both give the same codes.
+            codes = self.codes(torch.arange(count, device=tokens.device))[safe]
+        else:
+            codes = self.codes(safe)
+        return codes * real.unsqueeze(-1).to(codes.dtype)
+
+
 class AtomEncoder(nn.Module):
     """The symmetry-aware encoder shared by SymT-E and SymT-ED: atom tokens, one shared layer
     applied ``n_layers`` times, no positional encodings."""
@@ -104,7 +151,13 @@ class AtomEncoder(nn.Module):
         self.k = min(config.k, config.d_model)
         self.n_layers = config.n_layers
         self.pred_embedding = nn.Embedding(2 * config.num_predicates, config.d_embed)
-        self.object_embedding = nn.Embedding(config.vocab_size + 1, config.d_embed)  # + padding
+        if config.object_identity == "table":
+            self.object_embedding: nn.Module = nn.Embedding(config.vocab_size + 1, config.d_embed)  # + pad
+        elif config.object_identity == "hashed":
+            self.object_embedding = HashedObjectCodes(config.d_embed, config.vocab_size)
+        else:
+            raise ValueError(f"unknown object identity '{config.object_identity}' "
+                             f"(choose from {', '.join(OBJECT_IDENTITIES)})")
         self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
         self.layer = SharedLayer(config)
 

@@ -32,7 +32,11 @@ if TYPE_CHECKING:
     import torch
 
 FORMAT = "symt-heuristic"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The version ``symt export`` writes (see ``symt.export``)."""
+READABLE_FORMAT_VERSIONS = (1, 2)
+CONTEXT_VERSION = 1
+"""The task context that the ``fast-downward`` wrapper writes for the plugin."""
 TYPE_PREFIX = "type:"
 
 
@@ -199,7 +203,7 @@ def write_task_context(
     encoded = encode_task(task, signature, domain)
     fixed = rename(encoded.fixed_rows, identity_assignment(len(task.objects)), vocab_size)
     context = {
-        "format_version": FORMAT_VERSION,
+        "format_version": CONTEXT_VERSION,
         "domain": signature.domain,
         "objects": {obj: i for i, obj in enumerate(task.objects)},
         "predicate_ids": signature.predicate_ids(),
@@ -214,8 +218,9 @@ def write_task_context(
 def check_model_meta(meta: dict, where: str) -> None:
     if meta.get("format") != FORMAT:
         raise SymtError(f"{where}: not a symt heuristic model (format {meta.get('format')!r})")
-    if meta.get("format_version") != FORMAT_VERSION:
+    if meta.get("format_version") not in READABLE_FORMAT_VERSIONS:
         raise SymtError(
             f"{where}: model format version {meta.get('format_version')} is not supported "
-            f"(this symt reads version {FORMAT_VERSION}); re-export it with `symt export`"
+            f"(this symt reads versions {', '.join(map(str, READABLE_FORMAT_VERSIONS))}); "
+            "re-export it with `symt export`"
         )

@@ -1,6 +1,8 @@
 """Training SymT-E: regression to h* plus the paper's contrastive loss, with safe checkpoints.
 
-Loss: ``w1 * MSE(h, h*) + c(t) * (w2 * L_att + w3 * L_hid)``. ``c(t)`` is the contrastive
+Loss: ``w1 * MSE(h, h*) + w_rank * L_rank + c(t) * (w2 * L_att + w3 * L_hid)``. ``L_rank`` (off
+by default) is the pairwise logistic loss ``softplus(h(s_opt) - h(s_other))`` over sibling pairs
+of sampled states (``symt.data``): an optimal successor should score below a non-optimal one. ``c(t)`` is the contrastive
 schedule: ``always`` (the paper: 1 from the first step) or ``after-plateau`` (default): 0 until the
 regression has left the mean-prediction plateau (EMA of the training MSE below
 ``plateau_fraction * Var(h*)``), then a linear ramp to 1 over ``ramp_steps``. At small scale the
@@ -30,7 +32,14 @@ from tqdm import tqdm
 
 from .data import Dataset, PairSampler, derive_seed, fixed_validation_batches, load_dataset
 from .errors import SymtError
-from .model import PRESETS, ModelConfig, SymTE, contrastive_terms
+from .model import (
+    HASHED_TOKEN_SPACE,
+    OBJECT_IDENTITIES,
+    PRESETS,
+    ModelConfig,
+    SymTE,
+    contrastive_terms,
+)
 from .plan import StateEvaluator, greedy_heuristic_guidance
 
 CHECKPOINT_VERSION = 1
@@ -59,6 +68,8 @@ class TrainConfig:
     w_pred: float = 1.0
     w_att: float = 1.0
     w_hid: float = 1.0
+    w_rank: float = 0.0
+    object_identity: str = "table"
     contrastive: bool = True
     schedule: str = "after-plateau"
     plateau_fraction: float = 0.2
@@ -125,6 +136,9 @@ class EpochRecord:
     val_coverage: float
     samples_per_second: float
     seconds: float
+    train_rank: float = 0.0
+    val_rank_accuracy: float = float("nan")
+    """Share of validation sibling pairs whose optimal successor scores strictly lower."""
 
 
 class Trainer:
@@ -153,13 +167,20 @@ class Trainer:
             raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
         if config.schedule not in ("after-plateau", "always"):
             raise SymtError(f"unknown contrastive schedule '{config.schedule}' (after-plateau, always)")
+        if config.object_identity not in OBJECT_IDENTITIES:
+            raise SymtError(f"unknown object identity '{config.object_identity}' "
+                            f"(choose from {', '.join(OBJECT_IDENTITIES)})")
+        if config.object_identity == "hashed":
+            # Hashed codes have no table: the token space only bounds the number of objects.
+            config.vocab_size = HASHED_TOKEN_SPACE
 
         self.dataset: Dataset = load_dataset(
             Path(config.data), splits=("train", "validation"), max_states=config.max_states,
             vocab_size=config.vocab_size, progress=progress,
         )
         mode = config.rename if config.contrastive else "off"
-        self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed)
+        self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
+                                   ranking=config.w_rank > 0)
         self.val_batches = fixed_validation_batches(
             self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states
@@ -176,7 +197,8 @@ class Trainer:
             if checkpoint.get("version") != CHECKPOINT_VERSION:
                 raise SymtError(f"{last}: checkpoint version {checkpoint.get('version')} is not supported")
             saved = checkpoint["train_config"]
-            for key in ("data", "preset", "seed", "batch_size", "steps", "lr", "rename", "contrastive", "schedule"):
+            for key in ("data", "preset", "seed", "batch_size", "steps", "lr", "rename", "contrastive", "schedule",
+                        "w_rank", "object_identity"):
                 if saved.get(key) != asdict(config).get(key):
                     raise SymtError(
                         f"--resume: option '{key}' differs from the interrupted run "
@@ -194,6 +216,7 @@ class Trainer:
                 max_arity=self.dataset.signature.max_arity,
                 vocab_size=config.vocab_size,
                 target_scale=max(1.0, mean_h),
+                object_identity=config.object_identity,
                 **options,
             )
             checkpoint = None
@@ -241,7 +264,7 @@ class Trainer:
             return 1.0
         return min(1.0, (step - self.contrastive_start + 1) / max(1, self.config.ramp_steps))
 
-    def train_step(self, step: int) -> tuple[float, float, float]:
+    def train_step(self, step: int) -> tuple[float, float, float, float]:
         config = self.config
         for group in self.optimizer.param_groups:
             group["lr"] = lr_at(step, config)
@@ -251,22 +274,29 @@ class Trainer:
         torch.manual_seed(derive_seed(config.seed, "dropout", shard))
         self.model.train()
         weight = self.contrastive_weight(step)
-        att = hid = torch.zeros((), device=self.device)
+        att = hid = rank = torch.zeros((), device=self.device)
+        rows = batch.pred.shape[0]  # sampled states and their siblings; X' follows
+        sampled = batch.num_sampled
         if batch.renamed is not None:
             pred = torch.cat([batch.pred, batch.renamed[0]])
             args = torch.cat([batch.args, batch.renamed[1]])
             mask = torch.cat([batch.mask, batch.renamed[2]])
             h, attentions, hiddens = self.train_model(pred, args, mask, return_internals=weight > 0)
-            mse = F.mse_loss(h, torch.cat([batch.target, batch.target]))
             if weight > 0:
-                b = batch.pred.shape[0]
                 att, hid = contrastive_terms(
-                    [a[:b] for a in attentions], [a[b:] for a in attentions],
-                    [x[:b] for x in hiddens], [x[b:] for x in hiddens], batch.mask)
+                    [a[:sampled] for a in attentions], [a[rows:] for a in attentions],
+                    [x[:sampled] for x in hiddens], [x[rows:] for x in hiddens], batch.mask[:sampled])
+            predicted = torch.cat([h[:rows], h[rows:]])
+            target = torch.cat([batch.target, batch.target[:sampled]])
         else:
             h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
-            mse = F.mse_loss(h, batch.target)
-        loss = config.w_pred * mse + weight * (config.w_att * att + config.w_hid * hid)
+            predicted, target = h, batch.target
+        finite = torch.isfinite(target)  # dead-end siblings only take part in the ranking
+        mse = F.mse_loss(predicted[finite], target[finite])
+        if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:
+            pairs = batch.sibling_pairs
+            rank = F.softplus(h[pairs[:, 0]] - h[pairs[:, 1]]).mean()
+        loss = config.w_pred * mse + config.w_rank * rank + weight * (config.w_att * att + config.w_hid * hid)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if config.grad_clip > 0:
@@ -282,7 +312,7 @@ class Trainer:
         if (self.contrastive_start is None and config.contrastive and step >= 50
                 and self.ema_mse < config.plateau_fraction * self.hstar_variance):
             self.contrastive_start = step + 1
-        return mse_value, float(att.detach()), float(hid.detach())
+        return mse_value, float(att.detach()), float(hid.detach()), float(rank.detach())
 
     def all_ranks_mean(self, value: float) -> float:
         """The mean over DDP ranks, so that schedule decisions agree on every rank."""
@@ -297,10 +327,11 @@ class Trainer:
     # ------------------------------------------------------------------ evaluation
 
     @torch.no_grad()
-    def validation_losses(self) -> tuple[float, float, float]:
+    def validation_losses(self) -> tuple[float, float, float, float]:
+        """MSE, L_att and L_hid per sampled validation state, and the sibling-ranking accuracy."""
         self.model.eval()
         mse_sum = att_sum = hid_sum = 0.0
-        count = 0
+        count = ranked = pairs_seen = 0
         rng = np.random.default_rng(derive_seed(self.config.seed, "val-rename"))
         for batch in self.val_batches:
             batch = batch.to(self.device)
@@ -311,13 +342,19 @@ class Trainer:
             real = args < self.config.vocab_size
             args[real] = perm[args[real]]
             _, attentions2, hiddens2 = self.model(batch.pred, args, batch.mask, return_internals=True)
-            att, hid = contrastive_terms(attentions, attentions2, hiddens, hiddens2, batch.mask)
-            n = batch.pred.shape[0]
-            mse_sum += float(F.mse_loss(h, batch.target, reduction="sum"))
+            n = batch.num_sampled
+            att, hid = contrastive_terms([a[:n] for a in attentions], [a[:n] for a in attentions2],
+                                         [x[:n] for x in hiddens], [x[:n] for x in hiddens2], batch.mask[:n])
+            mse_sum += float(F.mse_loss(h[:n], batch.target[:n], reduction="sum"))
             att_sum += float(att) * n
             hid_sum += float(hid) * n
             count += n
-        return mse_sum / count, att_sum / count, hid_sum / count
+            if batch.sibling_pairs is not None:
+                pairs = batch.sibling_pairs
+                ranked += int((h[pairs[:, 0]] < h[pairs[:, 1]]).sum())
+                pairs_seen += len(pairs)
+        accuracy = ranked / pairs_seen if pairs_seen else float("nan")
+        return mse_sum / count, att_sum / count, hid_sum / count, accuracy
 
     def coverage(self, split: str = "validation", limit: int | None = None) -> float:
         tasks = self.dataset.split(split)[: limit or self.config.coverage_tasks]
@@ -371,7 +408,7 @@ class Trainer:
         """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint)."""
         config = self.config
         end = config.steps if stop_at is None else min(stop_at, config.steps)
-        sums = np.zeros(3)
+        sums = np.zeros(4)
         counted = 0
         epoch_start = time.perf_counter()
         steps_in_epoch = 0
@@ -379,8 +416,7 @@ class Trainer:
                    disable=not self.progress, dynamic_ncols=True)
         try:
             while self.step < end:
-                mse, att, hid = self.train_step(self.step)
-                sums += (mse, att, hid)
+                sums += self.train_step(self.step)
                 counted += 1
                 steps_in_epoch += 1
                 self.step += 1
@@ -426,13 +462,14 @@ class Trainer:
             raise DivergenceError(f"training diverged at step {self.step} (reported by rank 0)")
 
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
-        val_mse, val_att, val_hid = self.validation_losses()
+        val_mse, val_att, val_hid, val_rank_accuracy = self.validation_losses()
         coverage = self.coverage()
         record = EpochRecord(
             epoch=len(self.history) + 1, step=self.step, lr=lr_at(self.step - 1, self.config),
             contrastive_weight=self.contrastive_weight(self.step - 1),
             train_mse=float(train[0]), train_att=float(train[1]), train_hid=float(train[2]),
             val_mse=val_mse, val_att=val_att, val_hid=val_hid, val_coverage=coverage,
+            train_rank=float(train[3]), val_rank_accuracy=val_rank_accuracy,
             samples_per_second=steps * self.config.batch_size * self.world_size / max(seconds, 1e-9),
             seconds=seconds,
         )
@@ -441,7 +478,7 @@ class Trainer:
             tqdm.write(
                 f"epoch {record.epoch} step {record.step}: train mse {record.train_mse:.3f} "
                 f"val mse {val_mse:.3f} L_att {val_att:.3g} L_hid {val_hid:.3g} "
-                f"coverage {coverage:.2f} c={record.contrastive_weight:.2f}"
+                f"rank acc. {val_rank_accuracy:.3f} coverage {coverage:.2f} c={record.contrastive_weight:.2f}"
             )
         diverged = not math.isfinite(val_mse)
         if math.isfinite(val_mse) and val_mse > self.config.divergence_factor * self.best_val_mse:
@@ -495,6 +532,9 @@ def plot_history(history: list[dict], path: Path, title: str) -> Path:
     axes[1].set_yscale("symlog", linthresh=1e-3)
     axes[1].set_title("contrastive terms (renaming sensitivity)")
     axes[2].plot(steps, column("val_coverage"), label="greedy coverage")
+    if any(math.isfinite(float(r.get("val_rank_accuracy") or "nan")) for r in history):
+        axes[2].plot(steps, [float(r.get("val_rank_accuracy") or "nan") for r in history],
+                     label="sibling ranking accuracy")
     axes[2].plot(steps, column("contrastive_weight"), ":", label="contrastive weight")
     axes[2].set_ylim(-0.05, 1.05)
     axes[2].set_title("validation coverage")

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The SymT-E training-recipe study (issue 12): fixed wall-clock budgets on this 2-core CPU, two runs
+# side by side with one torch thread each. Step counts were set from each recipe's measured
+# throughput (steps/s with two runs side by side) so that every run takes about BUDGET minutes
+# including its validation epochs; see benchmarks/results/recipe_study.md.
+# Usage: RUNS=runs/study bash benchmarks/recipe_study.sh NAME [NAME]   (names below)
+set -uo pipefail
+symt=${SYMT:-.venv/bin/symt}
+runs=${RUNS:-runs/study}
+limit=${TIME_LIMIT:-0}
+threads=${THREADS:-1}
+
+common="--preset small --eval-every 2000 --threads $threads --quiet"
+declare -A recipe=(
+  # Blocksworld: the shipped recipe (MSE + contrastive, table of 123 objects, 4 layers) ...
+  [bw-base]="blocksworld --seed 0 --steps 24000 --lr 5e-4"
+  # ... plus the sibling ranking loss (half the steps: the siblings double the rows of a batch)
+  [bw-rank]="blocksworld --seed 0 --steps 12000 --lr 5e-4 --w-rank 1"
+)
+mkdir -p "$runs"
+source "$(dirname "$0")/launch.sh"
+for name in "$@"; do
+  launch "$name" "$symt train ${recipe[$name]} $common --out $runs/$name"
+done
+wait "${pids[@]}"

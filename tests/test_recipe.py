@@ -1,0 +1,113 @@
+"""The training-recipe options of issue 12: hashed object identities, the sibling ranking loss,
+and the inference depth of an exported model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from symt.data import PairSampler, load_dataset
+from symt.errors import SymtError
+from symt.export import export, load_checkpoint_model, load_exported
+from symt.model import HASHED_TOKEN_SPACE, HashedObjectCodes, ModelConfig, SymTE
+from symt.statespace import _reference_expand
+from symt.tokens import collate, rename
+from symt.train import Trainer
+from test_model import TINY, config_for
+
+
+def test_hashed_codes_are_fixed_distinct_and_pad_to_zero():
+    codes = HashedObjectCodes(32, HASHED_TOKEN_SPACE)
+    tokens = torch.tensor([[0, 1, 5, HASHED_TOKEN_SPACE], [7, 7, 999_999, 3]])
+    # The inference path (hash 0..n-1 once, index) and the per-slot path give the same codes.
+    table_path = codes(tokens[:, :3].clamp(max=10))
+    per_slot = codes.codes(tokens[:, :3].clamp(max=10))
+    assert torch.equal(table_path, per_slot)
+    values = codes(tokens)
+    assert torch.equal(values[0, 3], torch.zeros(32)) and torch.equal(values[1, 0], values[1, 1])
+    assert torch.equal(values, HashedObjectCodes(32, HASHED_TOKEN_SPACE)(tokens))  # same in every model
+    many = codes(torch.arange(500))
+    assert abs(float(many.mean())) < 0.05 and abs(float(many.std()) - 1) < 0.05
+    cosine = torch.nn.functional.normalize(many, dim=1) @ torch.nn.functional.normalize(many, dim=1).T
+    assert float((cosine - torch.eye(500)).abs().max()) < 0.9  # no two objects look alike
+
+
+def hashed_model() -> SymTE:
+    torch.manual_seed(0)
+    config = ModelConfig(num_predicates=7, max_arity=2, vocab_size=HASHED_TOKEN_SPACE,
+                         object_identity="hashed", **{**TINY, "k": 8})
+    return SymTE(config).eval()
+
+
+def test_hashed_model_takes_any_number_of_objects_and_ignores_atom_order():
+    model = hashed_model()
+    rng = np.random.default_rng(0)
+    objects = 700  # far beyond any table (the shipped ones have 123 or 160 tokens)
+    rows = np.concatenate([rng.integers(0, 14, (900, 1)), rng.integers(0, objects, (900, 2))], axis=1)
+    renamed = rename(rows, np.arange(objects), HASHED_TOKEN_SPACE)
+    shuffled = renamed[rng.permutation(len(renamed))]
+    with torch.no_grad():
+        a = model(*collate([renamed], HASHED_TOKEN_SPACE))[0]
+        b = model(*collate([shuffled], HASHED_TOKEN_SPACE))[0]
+    assert torch.isfinite(a).all() and torch.allclose(a, b, atol=1e-4)
+
+
+def test_sibling_pairs_rank_an_optimal_successor_against_a_worse_one(gripper_dataset):
+    data = load_dataset(gripper_dataset, progress=False, vocab_size=20)
+    sampler = PairSampler(data.split("train"), 20, "rename-one", seed=1, ranking=True)
+    batch = sampler.batch(0, 32)
+    assert batch.num_sampled == 32 and batch.sibling_pairs is not None and len(batch.sibling_pairs) > 5
+    assert batch.renamed is not None and batch.renamed[0].shape[0] == 32
+    good, bad = batch.target[batch.sibling_pairs[:, 0]], batch.target[batch.sibling_pairs[:, 1]]
+    assert (good + 1 <= bad).all()  # an optimal successor is at least one step closer
+    # Independent truth: successors and h* of the pure-Python reference expansion.
+    task_data = max(data.split("train"), key=lambda t: t.space.num_states)
+    states, edges, hstar = _reference_expand(task_data.task, 100_000)
+    index = {state: i for i, state in enumerate(states)}
+    rng = np.random.default_rng(0)
+    checked = 0
+    for state in range(task_data.space.num_states):
+        pair = sampler.sibling_pair(task_data.space, state, rng)
+        s = index[task_data.space.state_set(state)]
+        successors = {t for _, t in edges[s]}
+        if pair is None:
+            continue
+        g, b = (index[task_data.space.state_set(x)] for x in pair)
+        assert {g, b} <= successors and hstar[g] == hstar[s] - 1 and hstar[b] >= hstar[s]
+        checked += 1
+    assert checked > 10
+
+
+def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_dataset, tmp_path):
+    options = dict(w_rank=1.0, object_identity="hashed", schedule="always")
+    trainer = Trainer(config_for(gripper_dataset, tmp_path / "r", **options), progress=False)
+    final = trainer.run()
+    assert trainer.config.vocab_size == HASHED_TOKEN_SPACE
+    assert final["train_rank"] > 0 and 0 <= final["val_rank_accuracy"] <= 1
+    with pytest.raises(SymtError, match="option 'w_rank' differs"):
+        Trainer(config_for(gripper_dataset, tmp_path / "r", **{**options, "w_rank": 0.5}), resume=True,
+                progress=False)
+    meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
+    assert meta["format_version"] == 2 and meta["model"]["object_identity"] == "hashed"
+    module, _ = load_exported(tmp_path / "m.pt")
+    python_model, _ = load_checkpoint_model(tmp_path / "r" / "best.pt")
+    rows = [rename(np.array([[0, 0, 1], [1, 2, -1]]), np.arange(3), HASHED_TOKEN_SPACE)]
+    with torch.no_grad():
+        assert torch.allclose(module(*collate(rows, HASHED_TOKEN_SPACE)),
+                              python_model(*collate(rows, HASHED_TOKEN_SPACE))[0], atol=1e-5)
+
+
+def test_export_with_another_inference_depth(gripper_dataset, tmp_path):
+    Trainer(config_for(gripper_dataset, tmp_path / "r", steps=20), progress=False).run()
+    same = export(tmp_path / "r" / "best.pt", tmp_path / "same.pt")
+    deeper = export(tmp_path / "r" / "best.pt", tmp_path / "deep.pt", layers=5)
+    assert same["model"]["n_layers"] == TINY["n_layers"]
+    assert deeper["model"]["n_layers"] == 5 and deeper["training"]["n_layers"] == TINY["n_layers"]
+    rows = [rename(np.array([[0, 0, 1], [1, 2, -1]]), np.arange(3), 20)]
+    with torch.no_grad():
+        a = load_exported(tmp_path / "same.pt")[0](*collate(rows, 20))
+        b = load_exported(tmp_path / "deep.pt")[0](*collate(rows, 20))
+    assert not torch.allclose(a, b)
+    with pytest.raises(SymtError, match="--layers must be at least 1"):
+        export(tmp_path / "r" / "best.pt", tmp_path / "none.pt", layers=0)
