@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
+from symt.data import load_dataset
 from symt.errors import SymtError
 from symt.experiments import ipc, report, runner, suites
 from symt.experiments.algorithms import algorithms
@@ -58,7 +60,7 @@ def test_ipc_suite_and_bounds() -> None:
 @pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
 def test_ipc_training_dataset_keeps_expandable_problems(tmp_path: Path) -> None:
     manifest = ipc.write_training_dataset(IPC_ROOT / "miconic", tmp_path, max_states=100, validation=2,
-                                          progress=False)
+                                          progress=False, plan_time=0)
     entries = json.loads(manifest.read_text())
     skipped = json.loads((tmp_path / "skipped.json").read_text())["problems"]
     assert len(entries) + len(skipped) == 99
@@ -70,6 +72,26 @@ def test_ipc_training_dataset_keeps_expandable_problems(tmp_path: Path) -> None:
     train = [e for e in entries if e["split"] == "train"]
     assert len(validation) == 2
     assert min(states[e["name"]] for e in validation) >= max(states[e["name"]] for e in train)
+
+
+@pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+def test_ipc_training_dataset_labels_large_problems_by_plans(tmp_path: Path, fd_built) -> None:
+    ipc_domain = tmp_path / "ipc" / "miconic"
+    (ipc_domain / "training" / "easy").mkdir(parents=True)
+    shutil.copy(IPC_ROOT / "miconic" / "domain.pddl", ipc_domain)
+    for name in ("p01", "p02", "p03", "p40"):
+        shutil.copy(IPC_ROOT / "miconic" / "training" / "easy" / f"{name}.pddl", ipc_domain / "training" / "easy")
+    out = tmp_path / "data"
+    entries = json.loads(ipc.write_training_dataset(ipc_domain, out, max_states=200, validation=1,
+                                                    progress=False, plan_time=60).read_text())
+    labels = json.loads((out / "labels.json").read_text())
+    assert list(labels) == ["p01.pddl", "p02.pddl", "p03.pddl", "p40.pddl"]
+    assert labels["p40.pddl"]["labels"] == "optimal-plan" and "astar(lmcut())" in labels["p40.pddl"]["why"]
+    assert {labels[p]["labels"] for p in ("p01.pddl", "p02.pddl", "p03.pddl")} == {"exhaustive"}
+    entry = next(e for e in entries if e["name"] == "p40")
+    assert entry["split"] == "train" and (out / entry["plan_file"]).is_file()
+    task = next(t for t in load_dataset(out, progress=False, vocab_size=200).split("train") if t.name == "p40")
+    assert task.plan is not None and task.plan.exact and task.plan.length > 0
 
 
 def _gripper_pair(tmp_path: Path) -> tuple[Path, Path]:

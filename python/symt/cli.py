@@ -225,12 +225,17 @@ def cmd_ipc_dataset(args: argparse.Namespace) -> int:
 
     out = args.out or Path("data") / f"ipc2023-{args.domain_dir.name}"
     manifest = write_training_dataset(args.domain_dir, out, args.max_states, args.validation,
-                                      progress=not args.quiet)
+                                      progress=not args.quiet, plan_time=args.plan_time,
+                                      processes=args.processes)
     entries = json.loads(manifest.read_text())
     skipped = json.loads((out / "skipped.json").read_text())["problems"]
     counts = {split: sum(e["split"] == split for e in entries) for split in ("train", "validation")}
-    print(f"{manifest}: {counts['train']} training and {counts['validation']} validation problems; "
-          f"{len(skipped)} skipped (more than {args.max_states:,} states)")
+    kinds = {kind: sum(e.get("labels", "exhaustive") == kind for e in entries if e["split"] == "train")
+             for kind in ("exhaustive", "optimal-plan", "satisficing-plan")}
+    print(f"{manifest}: {counts['train']} training problems ({kinds['exhaustive']} expanded, "
+          f"{kinds['optimal-plan']} labelled by an optimal plan, {kinds['satisficing-plan']} by a "
+          f"satisficing plan) and {counts['validation']} validation problems; {len(skipped)} without "
+          f"data; per problem: {out / 'labels.json'}")
     return 0
 
 
@@ -518,12 +523,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ipc-dataset", help="a training dataset from an IPC 2023 learning-track domain",
                        description="Expand every training problem of an IPC 2023 learning-track domain "
                        "folder; keep those within --max-states (the largest --validation of them "
-                       "become the validation split) and write a dataset folder for `symt train`.")
+                       "become the validation split), label the others by Fast Downward plans, and "
+                       "write a dataset folder for `symt train`.")
     p.add_argument("domain_dir", type=Path, help="e.g. ../shared/benchmarks/ipc2023-learning/ferry")
     p.add_argument("--out", type=Path, help="dataset folder (default data/ipc2023-<domain>)")
     p.add_argument("--max-states", type=int, default=1_000_000, metavar="N",
                    help="skip training problems with more states (1,000,000)")
     p.add_argument("--validation", type=int, default=4, help="largest kept problems used for validation (4)")
+    p.add_argument("--plan-time", type=int, default=30, metavar="S",
+                   help="label problems too large to expand by a plan: seconds per Fast Downward "
+                   "search, A* with LM-cut first, then lama-first (30; 0: skip them)")
+    p.add_argument("--processes", type=int, default=2, help="Fast Downward runs in parallel (2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_ipc_dataset)
 
@@ -584,6 +594,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--w-att", type=float, help="weight of L_att (1)")
     p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
     p.add_argument("--w-rank", type=float, help="weight of the sibling ranking loss (0: off)")
+    p.add_argument("--plan-weight", type=float,
+                   help="share of samples from plan-labelled tasks, where the dataset has them (0.25)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")
@@ -636,10 +648,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, help="contrastive hidden dimensions per layer (32, the paper's)")
     p.add_argument("--w-att", type=float, help="weight of L_att (1)")
     p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
-    p.add_argument("--w-rank", type=float, help="weight of the sibling ranking loss (0: off)")
-    p.add_argument("--object-identity", choices=["table", "hashed"],
-                   help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
-                   "random codes without a size limit (hashed)")
     p.add_argument("--untied-objects", action="store_true",
                    help="SymT-ED: separate object embeddings for input atoms, decoder input and output "
                    "(the paper's variant; default: tied)")

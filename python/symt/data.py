@@ -16,6 +16,17 @@ renamed like X, as a *sibling pair* for the ranking loss (``symt.train``): greed
 needs the optimal successor to score below its siblings more than it needs exact values. Siblings
 with a finite h* are regression targets too.
 
+Training tasks too large to expand can be labelled by a plan instead (``symt ipc-dataset``; the
+manifest's ``labels``): ``optimal-plan`` (from A* with an admissible heuristic) labels the i-th
+state of an n-step plan with n - i, which is its h*; ``satisficing-plan`` labels it with an upper
+bound on h*, which the regression treats as one (only predictions above it are penalised:
+``Batch.upper_bound``). The successors of plan states that are not the plan's next state are
+siblings without a label (``inf``, no regression); only optimal plans give sibling pairs, because
+there the plan's next state is at least as close to the goal as any sibling, while a satisficing
+plan's next step may be worse than a sibling. Sampling: with probability ``plan_weight`` a batch
+slot draws a plan-labelled task, otherwise an exhaustive one (each uniformly), and then a plan
+position uniformly — the plan analogue of the uniform goal distance.
+
 Every batch is a pure function of ``(seed, step)``, which makes ``--resume`` exact.
 """
 
@@ -23,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +45,7 @@ from tqdm import tqdm
 
 from .errors import StateLimitError, SymtError
 from .pddl import Domain, GroundTask, ground, parse_domain, parse_problem
+from .pddl.validate import read_plan, validate_plan
 from .statespace import StateSpace, expand
 from .tokens import (
     EncodedTask,
@@ -46,6 +59,9 @@ from .tokens import (
 )
 
 RENAME_MODES = ("rename-one", "rename-both", "off")
+LABELS = ("exhaustive", "optimal-plan", "satisficing-plan")
+"""How a manifest entry's states are labelled (``labels``; ``exhaustive`` when absent)."""
+DEFAULT_PLAN_WEIGHT = 0.25
 
 
 def derive_seed(*parts: object) -> int:
@@ -63,10 +79,47 @@ class TaskData:
     encoded: EncodedTask
     space: StateSpace | None
     """None when the state space is larger than the expansion limit (no h* available)."""
+    plan: PlanLabels | None = None
+    """States along a plan, for a training task labelled by a plan instead of its state space."""
 
     @property
     def task(self) -> GroundTask:
         return self.encoded.task
+
+
+@dataclass
+class PlanLabels:
+    """The states of a plan with their remaining plan length, and the other successors of each."""
+
+    states: list[np.ndarray]
+    """Sorted fluent indices of s_0 .. s_n (s_n a goal state)."""
+    siblings: list[list[np.ndarray]]
+    """For s_0 .. s_{n-1}: the successors other than s_{i+1} (no self-loops, no duplicates)."""
+    exact: bool
+    """True for an optimal plan: remaining lengths are h*; else upper bounds."""
+
+    @property
+    def length(self) -> int:
+        return len(self.states) - 1
+
+
+def plan_labels(task: GroundTask, plan_file: Path, exact: bool) -> PlanLabels:
+    """Simulate ``plan_file`` on ``task``; a clear error when it is not a valid plan."""
+    steps = read_plan(plan_file)
+    check = validate_plan(task, steps)
+    if not check.valid:
+        raise SymtError(f"{plan_file}: not a plan for {task.problem_name}: {check.reason}")
+    by_label = {(a.name, *a.args): a for a in task.actions}
+    state = frozenset(task.init)
+    states, siblings = [state], []
+    for label in steps:
+        following = task.apply(by_label[label], state)
+        others = {task.apply(a, state) for a in task.actions if task.applicable(a, state)}
+        others -= {state, following}
+        siblings.append([np.array(sorted(s), dtype=np.int64) for s in sorted(others, key=sorted)])
+        states.append(following)
+        state = following
+    return PlanLabels([np.array(sorted(s), dtype=np.int64) for s in states], siblings, exact)
 
 
 @dataclass
@@ -106,6 +159,16 @@ def load_dataset(
         task = ground(domain, parse_problem(problem_file, domain))
         check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")
         space = None
+        labels = entry.get("labels", "exhaustive")
+        if labels not in LABELS:
+            raise SymtError(f"{manifest_path}: task {entry['name']} has unknown labels '{labels}' "
+                            f"(choose from {', '.join(LABELS)})")
+        if labels != "exhaustive":
+            plan = plan_labels(task, root / entry["plan_file"], exact=labels == "optimal-plan")
+            tasks.setdefault(entry["split"], []).append(
+                TaskData(entry["name"], entry["split"], int(entry["size"]), problem_file,
+                         encode_task(task, signature, domain), None, plan))
+            continue
         if entry["split"] in expand_set:
             try:
                 space = expand(task, max_states=max_states)
@@ -138,11 +201,14 @@ class Batch:
     args: torch.Tensor
     mask: torch.Tensor
     target: torch.Tensor
-    """h* of every row: the B sampled states first, then the sibling rows (``inf`` for dead ends)."""
+    """h* of every row: the B sampled states first, then the sibling rows (``inf``: dead end or
+    unknown, no regression)."""
     renamed: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None
     """(pred, args, mask) of X' for the B sampled states, same positions; None without contrast."""
     sibling_pairs: torch.Tensor | None = None
     """[K, 2] row indices (optimal successor, other successor) for the ranking loss."""
+    upper_bound: torch.Tensor | None = None
+    """bool per row: the target is only an upper bound on h* (satisficing plans); None: all exact."""
 
     @property
     def num_sampled(self) -> int:
@@ -151,20 +217,26 @@ class Batch:
 
     def to(self, device: torch.device) -> Batch:
         move = lambda t: t.to(device, non_blocking=True)  # noqa: E731
+        optional = lambda t: move(t) if t is not None else None  # noqa: E731
         return Batch(move(self.pred), move(self.args), move(self.mask), move(self.target),
                      tuple(move(t) for t in self.renamed) if self.renamed else None,
-                     move(self.sibling_pairs) if self.sibling_pairs is not None else None)
+                     optional(self.sibling_pairs), optional(self.upper_bound))
 
 
 class PairSampler:
     """Draws training batches of (X, X', h*) as the paper describes."""
 
-    def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False):
+    def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False,
+                 plan_weight: float = DEFAULT_PLAN_WEIGHT):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
-        if not self.tasks:
+        self.plan_tasks = [t for t in tasks if t.plan is not None]
+        if not self.tasks and not self.plan_tasks:
             raise SymtError("no training task has a reachable goal")
+        if not 0 <= plan_weight <= 1:
+            raise SymtError(f"the plan weight must lie in [0, 1] (got {plan_weight})")
+        self.plan_weight = plan_weight if self.tasks and self.plan_tasks else float(not self.tasks)
         self.vocab_size = vocab_size
         self.mode = mode
         self.seed = seed
@@ -183,18 +255,44 @@ class PairSampler:
             return None
         return int(good[rng.integers(len(good))]), int(bad[rng.integers(len(bad))])
 
-    def batch(self, step: int, batch_size: int) -> Batch:
-        rng = np.random.default_rng(derive_seed(self.seed, "batch", step))
-        task_ids = rng.integers(len(self.tasks), size=batch_size)
-        rows, rows_renamed, targets = [], [], []
-        sibling_rows: list[np.ndarray] = []
-        sibling_targets: list[float] = []
-        for slot, task_id in enumerate(task_ids):
-            data = self.tasks[task_id]
+    def siblings(self, data: TaskData, position: int, rng: np.random.Generator) -> list[tuple[np.ndarray, float]]:
+        """The sibling pair [(facts, label) of the closer successor, (facts, label) of the other] of
+        the state at ``position`` (a state id, or a plan position), or [] when there is none."""
+        if not self.ranking:
+            return []
+        if data.plan is None:
             space = data.space
             assert space is not None
-            state = space.sampler(derive_seed(self.seed, "state", step, slot)).sample_state()
-            state_rows = data.encoded.state_rows(space.state_facts(state))
+            pair = self.sibling_pair(space, position, rng)
+            return [(space.state_facts(s), float(space.hstar[s])) for s in pair] if pair else []
+        plan = data.plan
+        if not plan.exact or position == plan.length or not plan.siblings[position]:
+            return []
+        other = plan.siblings[position][rng.integers(len(plan.siblings[position]))]
+        return [(plan.states[position + 1], float(plan.length - position - 1)), (other, math.inf)]
+
+    def batch(self, step: int, batch_size: int) -> Batch:
+        rng = np.random.default_rng(derive_seed(self.seed, "batch", step))
+        if self.plan_weight == 0:  # the paper's sampler, draw for draw
+            chosen = [self.tasks[i] for i in rng.integers(len(self.tasks), size=batch_size)]
+        else:
+            from_plan = rng.random(batch_size) < self.plan_weight
+            plan_ids = rng.integers(len(self.plan_tasks), size=batch_size)
+            ids = rng.integers(max(1, len(self.tasks)), size=batch_size)
+            chosen = [self.plan_tasks[p] if f else self.tasks[i] for f, p, i in zip(from_plan, plan_ids, ids)]
+        rows, rows_renamed, targets, upper = [], [], [], []
+        sibling_rows: list[np.ndarray] = []
+        sibling_targets: list[float] = []
+        sibling_upper: list[bool] = []
+        for slot, data in enumerate(chosen):
+            if data.plan is None:
+                assert data.space is not None
+                position = data.space.sampler(derive_seed(self.seed, "state", step, slot)).sample_state()
+                facts, target = data.space.state_facts(position), float(data.space.hstar[position])
+            else:  # a plan position uniformly: the plan's analogue of a uniform goal distance
+                position = int(rng.integers(data.plan.length + 1))
+                facts, target = data.plan.states[position], float(data.plan.length - position)
+            state_rows = data.encoded.state_rows(facts)
             n = data.encoded.num_objects
             if self.mode == "rename-one":
                 first = identity_assignment(n)
@@ -204,13 +302,12 @@ class PairSampler:
             if self.mode != "off":
                 second = random_tokens(rng, n, self.vocab_size)
                 rows_renamed.append(rename(state_rows, second, self.vocab_size))
-            targets.append(float(space.hstar[state]))
-            pair = self.sibling_pair(space, state, rng) if self.ranking else None
-            if pair is not None:
-                for sibling in pair:
-                    sibling_rows.append(rename(data.encoded.state_rows(space.state_facts(sibling)),
-                                               first, self.vocab_size))
-                    sibling_targets.append(float(space.hstar[sibling]))
+            targets.append(target)
+            upper.append(data.plan is not None and not data.plan.exact)
+            for sibling_facts, sibling_target in self.siblings(data, position, rng):
+                sibling_rows.append(rename(data.encoded.state_rows(sibling_facts), first, self.vocab_size))
+                sibling_targets.append(sibling_target)
+                sibling_upper.append(False)
         # One collate for X, siblings and X', so that all share one padded length.
         pred, args, mask = collate(rows + sibling_rows + rows_renamed, self.vocab_size)
         primary = len(rows) + len(sibling_rows)
@@ -221,18 +318,26 @@ class PairSampler:
             first_row = len(rows) + 2 * np.arange(len(sibling_rows) // 2)
             pairs = torch.from_numpy(np.stack([first_row, first_row + 1], axis=1).reshape(-1, 2))
         target = torch.tensor(targets + sibling_targets, dtype=torch.float32)
-        return Batch(pred, args, mask, target, renamed, pairs)
+        upper_bound = torch.tensor(upper + sibling_upper) if self.plan_tasks else None
+        return Batch(pred, args, mask, target, renamed, pairs, upper_bound)
 
     def hstar_statistics(self, samples: int = 4096) -> tuple[float, float]:
         """Mean and variance of h* under the sampling distribution (for scaling and schedules)."""
         values = []
+        exhaustive_samples = round(samples * (1 - self.plan_weight))
         for i, data in enumerate(self.tasks):
             space = data.space
             assert space is not None
             states = space.sampler(derive_seed(self.seed, "stats", i)).sample_states(
-                max(1, samples // len(self.tasks))
+                max(1, exhaustive_samples // len(self.tasks))
             )
             values.append(space.hstar[states])
+        if self.plan_tasks and self.plan_weight > 0:
+            rng = np.random.default_rng(derive_seed(self.seed, "plan-stats"))
+            for i in rng.integers(len(self.plan_tasks), size=max(1, samples - exhaustive_samples)):
+                plan = self.plan_tasks[i].plan
+                assert plan is not None
+                values.append(np.array([plan.length - rng.integers(plan.length + 1)], dtype=np.float64))
         all_values = np.concatenate(values)
         return float(all_values.mean()), float(all_values.var())
 

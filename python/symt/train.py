@@ -30,7 +30,14 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from .data import Dataset, PairSampler, derive_seed, fixed_validation_batches, load_dataset
+from .data import (
+    DEFAULT_PLAN_WEIGHT,
+    Dataset,
+    PairSampler,
+    derive_seed,
+    fixed_validation_batches,
+    load_dataset,
+)
 from .errors import SymtError
 from .model import (
     HASHED_TOKEN_SPACE,
@@ -69,6 +76,8 @@ class TrainConfig:
     w_att: float = 1.0
     w_hid: float = 1.0
     w_rank: float = 0.0
+    plan_weight: float = DEFAULT_PLAN_WEIGHT
+    """Share of samples drawn from plan-labelled tasks when the dataset has them (``symt.data``)."""
     object_identity: str = "table"
     contrastive: bool = True
     schedule: str = "after-plateau"
@@ -180,7 +189,7 @@ class Trainer:
         )
         mode = config.rename if config.contrastive else "off"
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
-                                   ranking=config.w_rank > 0)
+                                   ranking=config.w_rank > 0, plan_weight=config.plan_weight)
         self.val_batches = fixed_validation_batches(
             self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states
@@ -288,9 +297,12 @@ class Trainer:
                     [x[:sampled] for x in hiddens], [x[rows:] for x in hiddens], batch.mask[:sampled])
             predicted = torch.cat([h[:rows], h[rows:]])
             target = torch.cat([batch.target, batch.target[:sampled]])
+            upper = None if batch.upper_bound is None else torch.cat([batch.upper_bound, batch.upper_bound[:sampled]])
         else:
             h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
-            predicted, target = h, batch.target
+            predicted, target, upper = h, batch.target, batch.upper_bound
+        if upper is not None:  # an upper bound on h* is only violated by predictions above it
+            predicted = torch.where(upper, torch.maximum(predicted, target), predicted)
         finite = torch.isfinite(target)  # dead-end siblings only take part in the ranking
         mse = F.mse_loss(predicted[finite], target[finite])
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:

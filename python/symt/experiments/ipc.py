@@ -4,10 +4,13 @@ The track ships, per domain, ``domain.pddl``, 99 training problems (``training/e
 test problems per level (``testing/{easy,medium,hard}``), plus best known plan lengths
 (``upper_bounds*.json``, keyed ``<domain>/<split>/<level>/pNN.pddl``).
 
-SymT-E trains on exhaustively expanded state spaces, so :func:`write_training_dataset` keeps the
-training problems whose state space the expander can exhaust within ``max_states`` and skips the
-rest (reported, never silently). The largest ``validation`` kept problems become the validation
-split, mirroring the paper's validation tasks, which are a little larger than the training ones.
+SymT-E trains on exhaustively expanded state spaces where it can: :func:`write_training_dataset`
+keeps the training problems whose state space the expander can exhaust within ``max_states``; the
+largest ``validation`` of them become the validation split, mirroring the paper's validation tasks.
+Every other training problem is labelled by a plan from the project's Fast Downward
+(:func:`plan_for`): A* with LM-cut (admissible, so the plan is optimal and its remaining lengths
+are h*) within ``plan_time`` seconds, else ``lama-first`` (a satisficing plan: upper bounds), else
+nothing. ``labels.json`` lists for every training problem which kind of data it gave and why.
 """
 
 from __future__ import annotations
@@ -15,6 +18,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +29,9 @@ from tqdm import tqdm
 
 from ..errors import StateLimitError, SymtError
 from ..pddl import ground, parse_domain, parse_problem
+from ..pddl.validate import read_plan
 from ..statespace import expand
+from .runner import fast_downward_command
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
@@ -102,14 +111,50 @@ def select_training_problems(
     )
 
 
+PLAN_SEARCHES: tuple[tuple[str, list[str]], ...] = (
+    ("optimal-plan", ["--search", "astar(lmcut())"]),
+    ("satisficing-plan", ["--alias", "lama-first"]),
+)
+"""How a training problem too large to expand is labelled: the first search that finds a plan."""
+
+
+def plan_for(domain_file: Path, problem: Path, plan_out: Path, time_limit: int,
+             memory_mib: int = 4096) -> tuple[str | None, str]:
+    """Label ``problem`` by a plan (:data:`PLAN_SEARCHES`), written to ``plan_out``.
+
+    Returns (labels, why): labels is ``optimal-plan``, ``satisficing-plan`` or None (no plan).
+    """
+    tried = []
+    for labels, search in PLAN_SEARCHES:
+        with tempfile.TemporaryDirectory() as work:
+            start = time.perf_counter()
+            limits = ["--overall-time-limit", str(time_limit), "--overall-memory-limit", str(memory_mib)]
+            command = fast_downward_command()
+            if search[0] == "--alias":  # the driver wants an alias before the task files
+                command += search + limits + [str(domain_file.resolve()), str(problem.resolve())]
+            else:
+                command += limits + [str(domain_file.resolve()), str(problem.resolve())] + search
+            subprocess.run(command, cwd=work, capture_output=True, text=True)
+            seconds = time.perf_counter() - start
+            plan = Path(work) / "sas_plan"
+            name = " ".join(search).removeprefix("--search ").removeprefix("--alias ")
+            if plan.exists():
+                shutil.copyfile(plan, plan_out)
+                return labels, (f"{name} found a plan of length {len(read_plan(plan_out))} in {seconds:.1f} s"
+                                + (f" ({'; '.join(tried)})" if tried else ""))
+            tried.append(f"{name}: no plan within {time_limit} s")
+    return None, "; ".join(tried)
+
+
 def write_training_dataset(
     domain_dir: Path, out_dir: Path, max_states: int = 1_000_000, validation: int = 4,
-    progress: bool = True,
+    progress: bool = True, plan_time: int = 30, processes: int = 2,
 ) -> Path:
     """Write a ``symt train`` dataset folder (``manifest.json`` + PDDL copies) for an IPC domain.
 
-    The manifest lists the skipped problems under no split; ``skipped.json`` beside it names them
-    with the reason. Returns the manifest's path.
+    Training problems too large to expand are labelled by plans (``plan_time`` seconds per search,
+    0: not at all); ``labels.json`` says per problem which data it gave and why. Returns the
+    manifest's path.
     """
     domain_dir = Path(domain_dir)
     out_dir = Path(out_dir)
@@ -117,6 +162,7 @@ def write_training_dataset(
     out_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(domain_dir / "domain.pddl", out_dir / "domain.pddl")
     entries = []
+    sources: dict[str, dict] = {}
     for split, items in (("train", selection.train), ("validation", selection.validation)):
         (out_dir / split).mkdir(exist_ok=True)
         for index, (path, objects, states) in enumerate(items):
@@ -127,9 +173,47 @@ def write_training_dataset(
                 "index": index, "seed": None, "file": rel.as_posix(), "num_objects": objects,
                 "optimal_plan_length": None, "info": {"states": states, "source": str(path)},
             })
+            sources[path.name] = {"labels": "exhaustive", "split": split,
+                                  "why": f"{states:,} states (at most {max_states:,}): h* of every state"}
+    skipped = []
+    if plan_time > 0 and selection.skipped:
+        (out_dir / "plans").mkdir(exist_ok=True)
+        (out_dir / "train").mkdir(exist_ok=True)
+        domain = parse_domain(domain_dir / "domain.pddl")
+
+        def label(path: Path) -> tuple[Path, str | None, str]:
+            return (path, *plan_for(domain_dir / "domain.pddl", path, out_dir / "plans" / f"{path.stem}.plan",
+                                    plan_time))
+
+        with ThreadPoolExecutor(processes) as pool:
+            results = list(tqdm(pool.map(label, selection.skipped), total=len(selection.skipped),
+                                desc=f"planning {domain_dir.name} problems too large to expand",
+                                unit="task", disable=not progress))
+        for index, (path, labels, why) in enumerate(results):
+            why = f"more than {max_states:,} states; {why}"
+            sources[path.name] = {"labels": labels or "none", "split": "train" if labels else None, "why": why}
+            if labels is None:
+                skipped.append(path)
+                continue
+            rel = Path("train") / path.name
+            shutil.copyfile(path, out_dir / rel)
+            objects = len(parse_problem(path, domain).objects)
+            entries.append({
+                "domain": domain_dir.name, "name": path.stem, "split": "train", "size": objects,
+                "index": len(selection.train) + index, "seed": None, "file": rel.as_posix(),
+                "num_objects": objects, "optimal_plan_length": None, "labels": labels,
+                "plan_file": f"plans/{path.stem}.plan", "info": {"source": str(path), "why": why},
+            })
+    else:
+        skipped = list(selection.skipped)
+        for path in skipped:
+            sources[path.name] = {"labels": "none", "split": None,
+                                  "why": f"more than {max_states:,} states; plan labelling off"}
+    (out_dir / "labels.json").write_text(json.dumps(
+        dict(sorted(sources.items(), key=lambda item: _problem_number(Path(item[0])))), indent=1) + "\n")
     (out_dir / "skipped.json").write_text(json.dumps({
-        "reason": f"state space larger than {max_states:,} states",
-        "problems": [p.name for p in selection.skipped],
+        "reason": f"state space larger than {max_states:,} states and no plan within {plan_time} s",
+        "problems": [p.name for p in skipped],
     }, indent=1) + "\n")
     manifest = out_dir / "manifest.json"
     tmp = manifest.with_suffix(".tmp")
