@@ -145,6 +145,12 @@ def driver_environment(workdir: Path, wants_validate: bool) -> dict[str, str]:
     return env
 
 
+def fast_downward_command() -> list[str]:
+    """The project's ``fast-downward`` entry point, as installed beside this Python."""
+    script = Path(sys.executable).parent / "fast-downward"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "symt.fast_downward"]
+
+
 def driver_command(build: FastDownwardBuild, args: Sequence[str]) -> list[str]:
     """The driver's command line: ``--build`` is ours unless the caller chose one."""
     command = [sys.executable, str(build.driver)]

@@ -28,10 +28,10 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ..errors import StateLimitError, SymtError
+from ..fast_downward import fast_downward_command
 from ..pddl import ground, parse_domain, parse_problem
 from ..pddl.validate import read_plan
 from ..statespace import expand
-from .runner import fast_downward_command
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 

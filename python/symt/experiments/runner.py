@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SymtError
+from ..fast_downward import fast_downward_command
 from .algorithms import Algorithm
 from .check_plan import CHECK_FILE
 from .suites import BenchmarkTask
@@ -54,12 +55,6 @@ class ExperimentSpec:
     memory_limit: int
     """MiB per run."""
     processes: int = 2
-
-
-def fast_downward_command() -> list[str]:
-    """The project's ``fast-downward`` entry point, as installed beside this Python."""
-    script = Path(sys.executable).parent / "fast-downward"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "symt.fast_downward"]
 
 
 def run_id(algorithm: Algorithm, task: BenchmarkTask) -> list[str]:
