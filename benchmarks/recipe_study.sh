@@ -15,7 +15,7 @@ declare -A recipe=(
   # Blocksworld: the shipped recipe (MSE + contrastive, table of 123 objects, 4 layers) ...
   [bw-base]="blocksworld --seed 0 --steps 24000 --lr 5e-4"
   # ... plus the sibling ranking loss (half the steps: the siblings double the rows of a batch)
-  [bw-rank]="blocksworld --seed 0 --steps 12000 --lr 5e-4 --w-rank 1"
+  [bw-rank]="blocksworld --seed 0 --steps 12000 --lr 5e-4 --w-rank 1 --rank-loss logistic"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

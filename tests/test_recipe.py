@@ -13,7 +13,7 @@ from symt.export import export, load_checkpoint_model, load_exported
 from symt.model import HASHED_TOKEN_SPACE, HashedObjectCodes, ModelConfig, SymTE
 from symt.statespace import _reference_expand
 from symt.tokens import collate, rename
-from symt.train import Trainer
+from symt.train import Trainer, ranking_loss
 from test_model import TINY, config_for
 
 
@@ -111,3 +111,13 @@ def test_export_with_another_inference_depth(gripper_dataset, tmp_path):
     assert not torch.allclose(a, b)
     with pytest.raises(SymtError, match="--layers must be at least 1"):
         export(tmp_path / "r" / "best.pt", tmp_path / "none.pt", layers=0)
+
+
+def test_hinge_ranking_is_zero_at_hstar_and_logistic_is_not():
+    target = torch.tensor([3.0, 2.0, 3.0, 2.0, float("inf"), 1.0, float("nan")])
+    pairs = torch.tensor([[1, 2], [3, 4], [5, 6]])  # (closer, other): known, dead end, unknown (plan)
+    assert float(ranking_loss(target.nan_to_num(posinf=9.0, nan=1.0), target, pairs, "hinge")) == 0.0
+    assert float(ranking_loss(target.nan_to_num(posinf=9.0, nan=1.0), target, pairs, "logistic")) > 0.1
+    # A closer successor scored 0.5 below its sibling still violates the one-step margin ...
+    h = torch.tensor([0.0, 2.0, 2.5, 2.0, 2.5, 1.0, 1.5])
+    assert float(ranking_loss(h, target, pairs, "hinge")) == pytest.approx((0.5 + 0.5 + 0.0) / 3)

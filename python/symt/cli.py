@@ -594,6 +594,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--w-att", type=float, help="weight of L_att (1)")
     p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
     p.add_argument("--w-rank", type=float, help="weight of the sibling ranking loss (0: off)")
+    p.add_argument("--rank-loss", choices=["hinge", "logistic"],
+                   help="ranking loss over sibling pairs: hinge with a one-step margin (default) or logistic")
     p.add_argument("--plan-weight", type=float,
                    help="share of samples from plan-labelled tasks, where the dataset has them (0.25)")
     p.add_argument("--object-identity", choices=["table", "hashed"],

@@ -21,7 +21,7 @@ manifest's ``labels``): ``optimal-plan`` (from A* with an admissible heuristic) 
 state of an n-step plan with n - i, which is its h*; ``satisficing-plan`` labels it with an upper
 bound on h*, which the regression treats as one (only predictions above it are penalised:
 ``Batch.upper_bound``). The successors of plan states that are not the plan's next state are
-siblings without a label (``inf``, no regression); only optimal plans give sibling pairs, because
+siblings without a label (``nan``, no regression); only optimal plans give sibling pairs, because
 there the plan's next state is at least as close to the goal as any sibling, while a satisficing
 plan's next step may be worse than a sibling. Sampling: with probability ``plan_weight`` a batch
 slot draws a plan-labelled task, otherwise an exhaustive one (each uniformly), and then a plan
@@ -201,8 +201,8 @@ class Batch:
     args: torch.Tensor
     mask: torch.Tensor
     target: torch.Tensor
-    """h* of every row: the B sampled states first, then the sibling rows (``inf``: dead end or
-    unknown, no regression)."""
+    """h* of every row: the B sampled states first, then the sibling rows (``inf``: a dead end,
+    ``nan``: unknown; neither is regressed)."""
     renamed: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None
     """(pred, args, mask) of X' for the B sampled states, same positions; None without contrast."""
     sibling_pairs: torch.Tensor | None = None
@@ -269,7 +269,7 @@ class PairSampler:
         if not plan.exact or position == plan.length or not plan.siblings[position]:
             return []
         other = plan.siblings[position][rng.integers(len(plan.siblings[position]))]
-        return [(plan.states[position + 1], float(plan.length - position - 1)), (other, math.inf)]
+        return [(plan.states[position + 1], float(plan.length - position - 1)), (other, math.nan)]
 
     def batch(self, step: int, batch_size: int) -> Batch:
         rng = np.random.default_rng(derive_seed(self.seed, "batch", step))

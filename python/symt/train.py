@@ -1,8 +1,12 @@
 """Training SymT-E: regression to h* plus the paper's contrastive loss, with safe checkpoints.
 
 Loss: ``w1 * MSE(h, h*) + w_rank * L_rank + c(t) * (w2 * L_att + w3 * L_hid)``. ``L_rank`` (off
-by default) is the pairwise logistic loss ``softplus(h(s_opt) - h(s_other))`` over sibling pairs
-of sampled states (``symt.data``): an optimal successor should score below a non-optimal one. ``c(t)`` is the contrastive
+by default) compares sibling pairs of sampled states (``symt.data``): an optimal successor should
+score below a non-optimal one. ``hinge``: ``max(0, m + h(s_opt) - h(s_other))`` with margin
+``m = 1`` where both h* are known (they differ by at least one step, so h* itself has zero
+ranking loss and the two terms never pull against each other) and ``m = 0`` for a sibling of an
+optimal plan (it may tie); ``logistic``: ``softplus(h(s_opt) - h(s_other))``, which keeps pushing
+the pair apart however far it is. ``c(t)`` is the contrastive
 schedule: ``always`` (the paper: 1 from the first step) or ``after-plateau`` (default): 0 until the
 regression has left the mean-prediction plateau (EMA of the training MSE below
 ``plateau_fraction * Var(h*)``), then a linear ramp to 1 over ``ramp_steps``. At small scale the
@@ -50,6 +54,7 @@ from .model import (
 from .plan import StateEvaluator, greedy_heuristic_guidance
 
 CHECKPOINT_VERSION = 1
+RANK_LOSSES = ("hinge", "logistic")
 
 
 class DivergenceError(SymtError):
@@ -76,6 +81,7 @@ class TrainConfig:
     w_att: float = 1.0
     w_hid: float = 1.0
     w_rank: float = 0.0
+    rank_loss: str = "hinge"
     plan_weight: float = DEFAULT_PLAN_WEIGHT
     """Share of samples drawn from plan-labelled tasks when the dataset has them (``symt.data``)."""
     object_identity: str = "table"
@@ -150,6 +156,15 @@ class EpochRecord:
     """Share of validation sibling pairs whose optimal successor scores strictly lower."""
 
 
+def ranking_loss(h: torch.Tensor, target: torch.Tensor, pairs: torch.Tensor, kind: str) -> torch.Tensor:
+    """The mean ranking loss over sibling pairs (rows of ``pairs``: closer successor, other)."""
+    gap = h[pairs[:, 0]] - h[pairs[:, 1]]
+    if kind == "logistic":
+        return F.softplus(gap).mean()
+    margin = (~torch.isnan(target[pairs[:, 1]])).to(h.dtype)  # 0 where the sibling's h* is unknown
+    return F.relu(margin + gap).mean()
+
+
 class Trainer:
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
         self.config = config
@@ -176,6 +191,8 @@ class Trainer:
             raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
         if config.schedule not in ("after-plateau", "always"):
             raise SymtError(f"unknown contrastive schedule '{config.schedule}' (after-plateau, always)")
+        if config.rank_loss not in RANK_LOSSES:
+            raise SymtError(f"unknown ranking loss '{config.rank_loss}' (choose from {', '.join(RANK_LOSSES)})")
         if config.object_identity not in OBJECT_IDENTITIES:
             raise SymtError(f"unknown object identity '{config.object_identity}' "
                             f"(choose from {', '.join(OBJECT_IDENTITIES)})")
@@ -205,9 +222,10 @@ class Trainer:
             checkpoint = torch.load(last, map_location="cpu", weights_only=False)
             if checkpoint.get("version") != CHECKPOINT_VERSION:
                 raise SymtError(f"{last}: checkpoint version {checkpoint.get('version')} is not supported")
-            saved = checkpoint["train_config"]
+            defaults = {f.name: f.default for f in fields(TrainConfig)}
+            saved = {**defaults, **checkpoint["train_config"]}  # options added since keep their defaults
             for key in ("data", "preset", "seed", "batch_size", "steps", "lr", "rename", "contrastive", "schedule",
-                        "w_rank", "object_identity"):
+                        "w_rank", "rank_loss", "object_identity", "plan_weight"):
                 if saved.get(key) != asdict(config).get(key):
                     raise SymtError(
                         f"--resume: option '{key}' differs from the interrupted run "
@@ -306,8 +324,7 @@ class Trainer:
         finite = torch.isfinite(target)  # dead-end siblings only take part in the ranking
         mse = F.mse_loss(predicted[finite], target[finite])
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:
-            pairs = batch.sibling_pairs
-            rank = F.softplus(h[pairs[:, 0]] - h[pairs[:, 1]]).mean()
+            rank = ranking_loss(h, batch.target, batch.sibling_pairs, config.rank_loss)
         loss = config.w_pred * mse + config.w_rank * rank + weight * (config.w_att * att + config.w_hid * hid)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
