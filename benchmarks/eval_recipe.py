@@ -34,7 +34,7 @@ from pathlib import Path
 import torch
 
 from eval_greedy import evaluate as greedy_evaluate
-from symt.export import export
+from symt.export import export, load_exported
 
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
 SPLITS = ("validation", "interpolation", "extrapolation")
@@ -69,10 +69,15 @@ def fd_tasks(data: Path, stride: int) -> list[dict]:
 
 def evaluate_run(run: Path, layers: int | None, data: Path, args: argparse.Namespace,
                  baseline: dict) -> dict:
-    model = run / "model.pt"
-    meta = export(run / "best.pt", model, layers=layers)
-    depth = meta["model"]["n_layers"]
-    model = model.rename(run / f"model-L{depth}.pt")
+    if run.suffix == ".pt":  # an exported model (e.g. a shipped one): evaluated as it is
+        model = run
+        meta = load_exported(run)[1]
+        depth = meta["model"]["n_layers"]
+    else:
+        model = run / "model.pt"
+        meta = export(run / "best.pt", model, layers=layers)
+        depth = meta["model"]["n_layers"]
+        model = model.rename(run / f"model-L{depth}.pt")
     greedy = {r["split"]: r for r in greedy_evaluate(str(model), data, list(SPLITS), progress=False)}
     tasks = fd_tasks(data, args.fd_stride)
     search = f"eager_greedy([symt(model={model.resolve()})])"
@@ -83,10 +88,10 @@ def evaluate_run(run: Path, layers: int | None, data: Path, args: argparse.Names
 
     with ThreadPoolExecutor(args.processes) as pool:
         fd = dict(pool.map(one, tasks))
-    log = list(csv.DictReader(open(run / "log.csv")))
+    log = list(csv.DictReader(open(run / "log.csv"))) if run.is_dir() else []
     return {
         "run": run.name, "layers": depth, "trained_layers": meta["training"].get("n_layers", depth),
-        "training": meta["training"], "model": meta["model"], "greedy": greedy, "fd": fd,
+        "training": meta["training"], "model": meta["model"], "path": str(model), "greedy": greedy, "fd": fd,
         "ff": {name: baseline[name] for name in fd}, "log": log,
     }
 
@@ -128,6 +133,8 @@ def summary(paths: list[Path], out: Path) -> None:
         "|---|---|--:|--:|--:|--:|---|---|---|---|",
     ]
     for e in entries:
+        if not e["log"]:  # an exported model without its training log
+            e["log"] = [{"val_coverage": "nan", "val_mse": "nan", "seconds": 0}]
         last = min(e["log"], key=lambda r: (-float(r["val_coverage"]), float(r["val_mse"])))
         minutes = sum(float(r["seconds"]) for r in e["log"]) / 60
         g = e["greedy"]
@@ -154,7 +161,7 @@ def plot(entries: list[dict], path: Path) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     seen = set()
     for e in entries:
-        if e["run"] in seen:  # one curve per training run (depth variants share it)
+        if e["run"] in seen or "step" not in e["log"][0]:  # one curve per run; none for bare models
             continue
         seen.add(e["run"])
         minutes, total = [], 0.0

@@ -16,6 +16,21 @@ declare -A recipe=(
   [bw-base]="blocksworld --seed 0 --steps 24000 --lr 5e-4"
   # ... plus the sibling ranking loss (half the steps: the siblings double the rows of a batch)
   [bw-rank]="blocksworld --seed 0 --steps 12000 --lr 5e-4 --w-rank 1 --rank-loss logistic"
+  # ... with the hinge ranking loss instead (one-step margin)
+  [bw-hinge]="blocksworld --seed 0 --steps 12000 --lr 5e-4 --w-rank 1 --rank-loss hinge"
+  # ... hinge again, siblings renamed afresh (commit after adf3e24; bw-rank and bw-hinge ran at
+  # adf3e24, where siblings took X's fixed Rename-One naming)
+  [bw-hinge2]="blocksworld --seed 0 --steps 12000 --lr 5e-4 --w-rank 1 --rank-loss hinge"
+  # ... the shipped recipe with hashed object codes instead of the table of 123 embeddings
+  [bw-hashed]="blocksworld --seed 0 --steps 24000 --lr 5e-4 --object-identity hashed"
+  # ... eight applications of the shared layer (twice the cost per step)
+  [bw-deep]="blocksworld --seed 0 --steps 12000 --lr 5e-4 --n-layers 8"
+  # ... a second seed of the shipped recipe and of the hashed one
+  [bw-base-s1]="blocksworld --seed 1 --steps 24000 --lr 5e-4"
+  [bw-hashed-s1]="blocksworld --seed 1 --steps 24000 --lr 5e-4 --object-identity hashed"
+  # Logistics: the shipped recipe at this budget, and with hashed object codes
+  [lg-base]="logistics --seed 0 --steps 14000 --lr 1e-3"
+  [lg-hashed]="logistics --seed 0 --steps 14000 --lr 1e-3 --object-identity hashed"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
