@@ -10,9 +10,9 @@ import torch
 from symt.data import PairSampler, load_dataset
 from symt.errors import SymtError
 from symt.export import export, load_checkpoint_model, load_exported
-from symt.model import HASHED_TOKEN_SPACE, HashedObjectCodes, ModelConfig, SymTE
+from symt.model import HashedObjectCodes, ModelConfig, SymTE
 from symt.statespace import _reference_expand
-from symt.tokens import collate, rename
+from symt.tokens import HASHED_TOKEN_SPACE, collate, rename
 from symt.train import Trainer, ranking_loss
 from test_model import TINY, config_for
 

@@ -49,9 +49,6 @@ class ModelConfig:
 
 
 OBJECT_IDENTITIES = ("table", "hashed")
-HASHED_TOKEN_SPACE = 1 << 20
-"""Object tokens of ``hashed`` models: training draws distinct tokens from this many, so a task
-may have up to this many objects; the token ``HASHED_TOKEN_SPACE`` pads."""
 
 PRESETS: dict[str, dict] = {
     # The paper's size (about 7M parameters): for a GPU.

@@ -44,7 +44,6 @@ from .data import (
 )
 from .errors import SymtError
 from .model import (
-    HASHED_TOKEN_SPACE,
     OBJECT_IDENTITIES,
     PRESETS,
     ModelConfig,
@@ -52,6 +51,7 @@ from .model import (
     contrastive_terms,
 )
 from .plan import StateEvaluator, greedy_heuristic_guidance
+from .tokens import HASHED_TOKEN_SPACE
 
 CHECKPOINT_VERSION = 1
 RANK_LOSSES = ("hinge", "logistic")
