@@ -11,21 +11,23 @@ threads=${THREADS:-1}
 domains=("$@")
 [ ${#domains[@]} -gt 0 ] || domains=(gripper blocksworld logistics visitall gripper-nocl)
 
+# blocksworld and logistics: the recipe study's winners (runs bw-hinge2 and lg-hashed of
+# benchmarks/recipe_study.sh, see benchmarks/results/recipe_study.md).
 declare -A extra=(
-  [gripper]="--steps 12000 --lr 1e-3"
-  [blocksworld]="--steps 16000 --lr 5e-4"
-  [logistics]="--steps 12000 --lr 1e-3"
-  [visitall]="--steps 12000 --lr 1e-3"
-  [gripper-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
-  [blocksworld-nocl]="--steps 16000 --lr 5e-4 --no-contrastive"
-  [logistics-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
-  [visitall-nocl]="--steps 12000 --lr 1e-3 --no-contrastive"
+  [gripper]="--steps 12000 --lr 1e-3 --eval-every 1000"
+  [blocksworld]="--steps 12000 --lr 5e-4 --w-rank 1 --rank-loss hinge --eval-every 2000"
+  [logistics]="--steps 14000 --lr 1e-3 --object-identity hashed --eval-every 2000"
+  [visitall]="--steps 12000 --lr 1e-3 --eval-every 1000"
+  [gripper-nocl]="--steps 12000 --lr 1e-3 --no-contrastive --eval-every 1000"
+  [blocksworld-nocl]="--steps 16000 --lr 5e-4 --no-contrastive --eval-every 1000"
+  [logistics-nocl]="--steps 12000 --lr 1e-3 --no-contrastive --eval-every 1000"
+  [visitall-nocl]="--steps 12000 --lr 1e-3 --no-contrastive --eval-every 1000"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
 for name in "${domains[@]}"; do
   domain=${name%-nocl}
-  cmd="$symt train $domain --preset small --seed 0 --eval-every 1000 --threads $threads --quiet --out $runs/$name ${extra[$name]}"
+  cmd="$symt train $domain --preset small --seed 0 --threads $threads --quiet --out $runs/$name ${extra[$name]}"
   launch "$name" "$cmd"
 done
 wait "${pids[@]}"

@@ -310,7 +310,7 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     torch.jit.save(module, str(no_meta))
     _, meta = load_exported(models["gripper"])
     future = out / "future.pt"
-    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=2))})
+    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=3))})
     return {"corrupt": corrupt, "no-meta": no_meta, "future": future, "missing": out / "missing.pt"}
 
 
@@ -318,7 +318,7 @@ BAD_INPUTS = [
     ("missing", "gripper", "is neither a file nor a shipped model"),
     ("corrupt", "gripper", "not a readable TorchScript model"),
     ("no-meta", "gripper", "without symt metadata"),
-    ("future", "gripper", "model format version 2 is not supported"),
+    ("future", "gripper", "model format version 3 is not supported"),
     ("visitall", "gripper", "of task 'gripper-4' is unknown to the model (trained for domain 'grid-visit-all')"),
     ("gripper", "gripper-50", "has 54 objects but the model's object vocabulary has only 40 tokens"),
 ]

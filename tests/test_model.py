@@ -201,7 +201,7 @@ def test_export_matches_python_model(exported):
 
     module, meta = load_exported(exported / "model.pt")
     model, _ = load_checkpoint_model(exported / "run" / "best.pt")
-    assert meta["format_version"] == 1 and meta["domain"] == "gripper"
+    assert meta["format_version"] == 2 and meta["model"]["object_identity"] == "table" and meta["domain"] == "gripper"
     assert [p["name"] for p in meta["predicates"]][:3] == ["room", "ball", "gripper"]
     rng = np.random.default_rng(4)
     rows = []
