@@ -12,9 +12,9 @@ goal under two object renamings:
 
 With ``ranking`` on, each sampled state that has both an optimal successor (h* one less) and a
 non-optimal one (h* not less, or a dead end) also contributes one of each, drawn at random and
-renamed alike by a fresh random renaming, as a *sibling pair* for the ranking loss (``symt.train``): greedy best-first search
-needs the optimal successor to score below its siblings more than it needs exact values. Siblings
-with a finite h* are regression targets too.
+renamed alike by a fresh random renaming, as a *sibling pair* for the ranking loss
+(``symt.train``): greedy best-first search needs the optimal successor to score below its
+siblings more than it needs exact values. Siblings with a finite h* are regression targets too.
 
 Training tasks too large to expand can be labelled by a plan instead (``symt ipc-dataset``; the
 manifest's ``labels``): ``optimal-plan`` (from A* with an admissible heuristic) labels the i-th
@@ -283,7 +283,6 @@ class PairSampler:
         rows, rows_renamed, targets, upper = [], [], [], []
         sibling_rows: list[np.ndarray] = []
         sibling_targets: list[float] = []
-        sibling_upper: list[bool] = []
         for slot, data in enumerate(chosen):
             if data.plan is None:
                 assert data.space is not None
@@ -312,7 +311,6 @@ class PairSampler:
             for sibling_facts, sibling_target in siblings:
                 sibling_rows.append(rename(data.encoded.state_rows(sibling_facts), pair_names, self.vocab_size))
                 sibling_targets.append(sibling_target)
-                sibling_upper.append(False)
         # One collate for X, siblings and X', so that all share one padded length.
         pred, args, mask = collate(rows + sibling_rows + rows_renamed, self.vocab_size)
         primary = len(rows) + len(sibling_rows)
@@ -323,7 +321,8 @@ class PairSampler:
             first_row = len(rows) + 2 * np.arange(len(sibling_rows) // 2)
             pairs = torch.from_numpy(np.stack([first_row, first_row + 1], axis=1).reshape(-1, 2))
         target = torch.tensor(targets + sibling_targets, dtype=torch.float32)
-        upper_bound = torch.tensor(upper + sibling_upper) if self.plan_tasks else None
+        # Siblings are never upper bounds: only optimal plans give them.
+        upper_bound = torch.tensor(upper + [False] * len(sibling_rows)) if self.plan_tasks else None
         return Batch(pred, args, mask, target, renamed, pairs, upper_bound)
 
     def hstar_statistics(self, samples: int = 4096) -> tuple[float, float]:
@@ -339,10 +338,9 @@ class PairSampler:
             values.append(space.hstar[states])
         if self.plan_tasks and self.plan_weight > 0:
             rng = np.random.default_rng(derive_seed(self.seed, "plan-stats"))
-            for i in rng.integers(len(self.plan_tasks), size=max(1, samples - exhaustive_samples)):
-                plan = self.plan_tasks[i].plan
-                assert plan is not None
-                values.append(np.array([plan.length - rng.integers(plan.length + 1)], dtype=np.float64))
+            lengths = np.array([t.plan.length for t in self.plan_tasks if t.plan is not None])
+            drawn = lengths[rng.integers(len(lengths), size=max(1, samples - exhaustive_samples))]
+            values.append(rng.integers(drawn + 1).astype(np.float64))  # remaining length, uniform
         all_values = np.concatenate(values)
         return float(all_values.mean()), float(all_values.var())
 

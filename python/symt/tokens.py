@@ -36,10 +36,10 @@ FORMAT_VERSION = 2
 """The version ``symt export`` writes (see ``symt.export``)."""
 READABLE_FORMAT_VERSIONS = (1, 2)
 CONTEXT_VERSION = 1
+"""The task context that the ``fast-downward`` wrapper writes for the plugin."""
 HASHED_TOKEN_SPACE = 1 << 20
 """Object tokens of ``hashed`` models (``symt.model.HashedObjectCodes``): training draws distinct
 tokens from this many, so a task may have up to this many objects; this token pads."""
-"""The task context that the ``fast-downward`` wrapper writes for the plugin."""
 TYPE_PREFIX = "type:"
 
 

@@ -313,7 +313,7 @@ class Trainer:
                 att, hid = contrastive_terms(
                     [a[:sampled] for a in attentions], [a[rows:] for a in attentions],
                     [x[:sampled] for x in hiddens], [x[rows:] for x in hiddens], batch.mask[:sampled])
-            predicted = torch.cat([h[:rows], h[rows:]])
+            predicted = h  # X and its siblings, then X'
             target = torch.cat([batch.target, batch.target[:sampled]])
             upper = None if batch.upper_bound is None else torch.cat([batch.upper_bound, batch.upper_bound[:sampled]])
         else:

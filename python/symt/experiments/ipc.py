@@ -111,11 +111,12 @@ def select_training_problems(
     )
 
 
-PLAN_SEARCHES: tuple[tuple[str, list[str]], ...] = (
-    ("optimal-plan", ["--search", "astar(lmcut())"]),
-    ("satisficing-plan", ["--alias", "lama-first"]),
+PLAN_SEARCHES: tuple[tuple[str, str, list[str], list[str]], ...] = (
+    ("optimal-plan", "astar(lmcut())", [], ["--search", "astar(lmcut())"]),
+    ("satisficing-plan", "lama-first", ["--alias", "lama-first"], []),
 )
-"""How a training problem too large to expand is labelled: the first search that finds a plan."""
+"""How a training problem too large to expand is labelled, the first search that finds a plan
+winning: (labels, name, driver options before the task files, search options after them)."""
 
 
 def plan_for(domain_file: Path, problem: Path, plan_out: Path, time_limit: int,
@@ -125,19 +126,15 @@ def plan_for(domain_file: Path, problem: Path, plan_out: Path, time_limit: int,
     Returns (labels, why): labels is ``optimal-plan``, ``satisficing-plan`` or None (no plan).
     """
     tried = []
-    for labels, search in PLAN_SEARCHES:
+    limits = ["--overall-time-limit", str(time_limit), "--overall-memory-limit", str(memory_mib)]
+    files = [str(domain_file.resolve()), str(problem.resolve())]
+    for labels, name, driver_options, search_options in PLAN_SEARCHES:
         with tempfile.TemporaryDirectory() as work:
             start = time.perf_counter()
-            limits = ["--overall-time-limit", str(time_limit), "--overall-memory-limit", str(memory_mib)]
-            command = fast_downward_command()
-            if search[0] == "--alias":  # the driver wants an alias before the task files
-                command += search + limits + [str(domain_file.resolve()), str(problem.resolve())]
-            else:
-                command += limits + [str(domain_file.resolve()), str(problem.resolve())] + search
+            command = fast_downward_command() + driver_options + limits + files + search_options
             subprocess.run(command, cwd=work, capture_output=True, text=True)
             seconds = time.perf_counter() - start
             plan = Path(work) / "sas_plan"
-            name = " ".join(search).removeprefix("--search ").removeprefix("--alias ")
             if plan.exists():
                 shutil.copyfile(plan, plan_out)
                 return labels, (f"{name} found a plan of length {len(read_plan(plan_out))} in {seconds:.1f} s"
@@ -178,7 +175,6 @@ def write_training_dataset(
     skipped = []
     if plan_time > 0 and selection.skipped:
         (out_dir / "plans").mkdir(exist_ok=True)
-        (out_dir / "train").mkdir(exist_ok=True)
         domain = parse_domain(domain_dir / "domain.pddl")
 
         def label(path: Path) -> tuple[Path, str | None, str]:
