@@ -11,6 +11,8 @@ limit=${TIME_LIMIT:-0}
 threads=${THREADS:-1}
 
 common="--preset small --eval-every 2000 --threads $threads --quiet"
+bw_hinge="blocksworld --lr 5e-4 --w-rank 1 --rank-loss hinge"
+ipc_recipe="--seed 0 --steps 10000 --lr 1e-3 --object-identity hashed --w-rank 1"
 declare -A recipe=(
   # Blocksworld: the shipped recipe (MSE + contrastive, table of 123 objects, 4 layers) ...
   [bw-base]="blocksworld --seed 0 --steps 24000 --lr 5e-4"
@@ -31,6 +33,27 @@ declare -A recipe=(
   # Logistics: the shipped recipe at this budget, and with hashed object codes
   [lg-base]="logistics --seed 0 --steps 14000 --lr 1e-3"
   [lg-hashed]="logistics --seed 0 --steps 14000 --lr 1e-3 --object-identity hashed"
+  # Round 2 (the lent GPU, benchmarks/device/recipe_gpu.sh: ~7 minutes per run, all side by side;
+  # on this CPU the same commands take 3-10x longer). Blocksworld from bw-hinge2's recipe
+  # (hinge ranking loss, table) at about twice its steps, along each remaining axis:
+  [bw-r2]="$bw_hinge --seed 0 --steps 16000"
+  [bw-r2-s1]="$bw_hinge --seed 1 --steps 16000"
+  [bw-r2-nocl]="$bw_hinge --seed 0 --steps 16000 --no-contrastive"
+  [bw-r2-hashed]="$bw_hinge --seed 0 --steps 16000 --object-identity hashed"
+  [bw-r2-L8]="$bw_hinge --seed 0 --steps 10000 --n-layers 8"
+  [bw-r2-L12]="$bw_hinge --seed 0 --steps 7000 --n-layers 12"
+  [bw-r2-w128]="$bw_hinge --seed 0 --steps 14000 --d-model 128 --d-ff 256"
+  [bw-r2-w128-L8]="$bw_hinge --seed 0 --steps 8000 --d-model 128 --d-ff 256 --n-layers 8"
+  [bw-r2-b128]="$bw_hinge --seed 0 --steps 10000 --batch-size 128 --lr 1e-3"
+  # Logistics and Visitall: hashed objects with the hinge ranking loss; Logistics also deeper and wider
+  [lg-r2]="logistics --seed 0 --steps 16000 --lr 1e-3 --object-identity hashed --w-rank 1"
+  [lg-r2-w128-L8]="logistics --seed 0 --steps 8000 --lr 1e-3 --object-identity hashed --w-rank 1 --d-model 128 --d-ff 256 --n-layers 8"
+  [va-r2]="visitall --seed 0 --steps 16000 --lr 1e-3 --object-identity hashed --w-rank 1"
+  # IPC 2023 domains on their plan-labelled datasets (symt ipc-dataset --plan-time 10)
+  [ipc-blocksworld]="data/ipc2023-blocksworld $ipc_recipe"
+  [ipc-ferry]="data/ipc2023-ferry $ipc_recipe"
+  [ipc-miconic]="data/ipc2023-miconic $ipc_recipe"
+  [ipc-transport]="data/ipc2023-transport $ipc_recipe"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

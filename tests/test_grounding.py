@@ -157,3 +157,26 @@ def test_unreachable_goal_atom_keeps_an_index(tmp_path):
     assert task.actions == []
     assert ("at", ("t1", "c2")) in task.fluent_index
     assert not task.is_goal(frozenset(task.init))
+
+
+@pytest.mark.parametrize("domain, problem", [
+    ("blocksworld.pddl", lambda tmp: blocks_problem(tmp, 5)),
+    ("gripper.pddl", lambda tmp: gripper_problem(tmp, 4)),
+])
+def test_applicable_actions_match_a_scan_of_every_action(tmp_path, domain, problem):
+    """The precondition index finds exactly the actions a scan of all actions finds, in order,
+    on random walks through the task (and on arbitrary fluent subsets, reachable or not)."""
+    import random
+
+    task = ground(DOMAINS / domain, problem(tmp_path))
+    rng = random.Random(3)
+    states = [frozenset(rng.sample(range(task.num_fluents), rng.randint(0, task.num_fluents)))
+              for _ in range(50)]
+    state = frozenset(task.init)
+    for _ in range(100):
+        states.append(state)
+        applicable = task.applicable_actions(state)
+        state = task.apply(task.actions[rng.choice(applicable)], state)
+    for state in states:
+        scan = [i for i, a in enumerate(task.actions) if task.applicable(a, state)]
+        assert task.applicable_actions(state) == scan

@@ -114,7 +114,7 @@ def plan_labels(task: GroundTask, plan_file: Path, exact: bool) -> PlanLabels:
     states, siblings = [state], []
     for label in steps:
         following = task.apply(by_label[label], state)
-        others = {task.apply(a, state) for a in task.actions if task.applicable(a, state)}
+        others = {task.apply(task.actions[i], state) for i in task.applicable_actions(state)}
         others -= {state, following}
         siblings.append([np.array(sorted(s), dtype=np.int64) for s in sorted(others, key=sorted)])
         states.append(following)

@@ -92,12 +92,11 @@ def greedy_heuristic_guidance(
             return PlanResult(plan, False, f"step limit ({max_steps}) reached", evaluator.count)
         applicable = []
         successors = []
-        for index, action in enumerate(task.actions):
-            if task.applicable(action, state):
-                successor = task.apply(action, state)
-                if successor != state:
-                    applicable.append(index)
-                    successors.append(successor)
+        for index in task.applicable_actions(state):
+            successor = task.apply(task.actions[index], state)
+            if successor != state:
+                applicable.append(index)
+                successors.append(successor)
         if not applicable:
             return PlanResult(plan, False, "dead end: no applicable action", evaluator.count)
         values = evaluator(successors)

@@ -112,7 +112,7 @@ class ActionTokenIndex:
         return self.by_sequence.get(prefix)
 
     def applicable(self, state: frozenset[int]) -> list[int]:
-        return [i for i, a in enumerate(self.task.actions) if self.task.applicable(a, state)]
+        return self.task.applicable_actions(state)
 
     def allowed(self, applicable: list[int], prefix: tuple[int, ...]) -> set[int]:
         depth = len(prefix)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# What ran on the lent GPU machine (one H100, 16 cores) for round 2 of the SymT-E recipe study
+# (issue 12): every run of the round side by side, one torch thread each, on the one GPU. Builds
+# symt's C++ core for the machine's Python first (symt is not installed there; lark travels as a
+# wheel in .whl/), expects the datasets in data/ (carried: the paper domains from `symt generate`,
+# the IPC ones from `symt ipc-dataset --plan-time 10`), and leaves best.pt, log.csv, config.json
+# and curves.png of every run in $OUT as tarballs (the size limit is per file).
+# Usage there: OUT=out TIME_LIMIT=440 bash benchmarks/device/recipe_gpu.sh [NAME ...]
+set -uo pipefail
+out=${OUT:?set OUT}
+if [ -z "${SKIP_BUILD:-}" ]; then
+  python3 -m pip install --no-deps -q .whl/lark-*.whl
+  cmake -S . -B /tmp/symt-build -G Ninja -DCMAKE_BUILD_TYPE=Release -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
+    -DPython_EXECUTABLE="$(command -v python3)" > /tmp/symt-build.log 2>&1 && cmake --build /tmp/symt-build >> /tmp/symt-build.log 2>&1 \
+    || { tail -30 /tmp/symt-build.log; exit 1; }
+  cp /tmp/symt-build/_core*.so python/symt/
+fi
+export PYTHONPATH=$PWD/python
+export SYMT=${SYMT:-python3 -m symt.cli}
+runs=${RUNS:-/tmp/recipe-runs}
+mkdir -p "$runs" "$out"
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(bw-r2 bw-r2-s1 bw-r2-nocl bw-r2-hashed bw-r2-L8 bw-r2-L12 bw-r2-w128
+                                  bw-r2-w128-L8 bw-r2-b128 lg-r2 lg-r2-w128-L8 va-r2
+                                  ipc-blocksworld ipc-ferry ipc-miconic ipc-transport)
+RUNS=$runs THREADS=1 TIME_LIMIT=${TIME_LIMIT:-0} bash benchmarks/recipe_study.sh "${names[@]}" > "$runs/round.out" 2>&1
+grep "exit" "$runs/round.out"
+for name in "${names[@]}"; do
+  tail -1 "$runs/$name/log.csv" 2>/dev/null | cut -c1-220 | sed "s/^/$name: /"
+  grep -m1 -i "error" "$runs/$name.log" | sed "s/^/$name: /"
+done
+nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader 2>/dev/null
+cd "$runs" || exit 1
+tar czf "$out/bw-models.tgz" $(ls -d bw-*/best.pt 2>/dev/null)
+tar czf "$out/other-models.tgz" $(ls -d lg-*/best.pt va-*/best.pt ipc-*/best.pt 2>/dev/null)
+tar czf "$out/logs.tgz" round.out *.log */log.csv */config.json */curves.png 2>/dev/null
+ls -la "$out"
