@@ -49,6 +49,8 @@ declare -A recipe=(
   [lg-r2]="logistics --seed 0 --steps 16000 --lr 1e-3 --object-identity hashed --w-rank 1"
   [lg-r2-w128-L8]="logistics --seed 0 --steps 8000 --lr 1e-3 --object-identity hashed --w-rank 1 --d-model 128 --d-ff 256 --n-layers 8"
   [va-r2]="visitall --seed 0 --steps 16000 --lr 1e-3 --object-identity hashed --w-rank 1"
+  # Visitall on this CPU (batch 128 would take two hours here): hashed objects, hinge ranking loss
+  [va-r3]="visitall --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1"
   # IPC 2023 domains on their plan-labelled datasets (symt ipc-dataset --plan-time 10)
   [ipc-blocksworld]="data/ipc2023-blocksworld $ipc_recipe"
   [ipc-ferry]="data/ipc2023-ferry $ipc_recipe"
