@@ -287,8 +287,10 @@ def _reference_expand(
         s = queue.popleft()
         state = states[s]
         out: list[tuple[int, int]] = []
-        for a in task.applicable_actions(state):
-            succ = task.apply(task.actions[a], state)
+        for a, action in enumerate(task.actions):
+            if not task.applicable(action, state):
+                continue
+            succ = task.apply(action, state)
             if succ == state:
                 continue
             t = index.get(succ)

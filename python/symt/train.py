@@ -177,8 +177,8 @@ class Trainer:
         self.world_size = int(os.environ.get("WORLD_SIZE", "1"))
         self.rank = int(os.environ.get("RANK", "0"))
         self.device = pick_device(config.device)
-        # TF32 matrix products on GPUs that have them (as nanoGPT): h* regression needs no more
-        # than TF32's 10-bit mantissa, and IPC-sized batches are ~30x cheaper. CPU runs unchanged.
+        # TF32 matrix products on GPUs that have them, as nanoGPT does: regression to h* needs no
+        # more than TF32's 10-bit mantissa. CPU runs are unchanged.
         torch.backends.cuda.matmul.allow_tf32 = self.device.type == "cuda"
         if self.world_size > 1:
             import torch.distributed as dist

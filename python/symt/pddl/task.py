@@ -88,6 +88,7 @@ class GroundTask:
         Each action is filed under one of its positive preconditions (the one fewest actions
         share), so only actions whose trigger atom is true are checked: scanning every ground
         action per state is what made search-free guidance and plan labelling slow on IPC tasks.
+        (The expander's pure-Python reference keeps the plain scan, as an independent check.)
         """
         if self._triggers is None:
             uses: dict[int, int] = {}
