@@ -145,3 +145,36 @@ def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
     assert result.returncode == 2 and "generates plans" in result.stderr and "Traceback" not in result.stderr
     result = symt("plan", "--model", "gripper", "--strategy", "regrounding", domain_file("gripper"), problem)
     assert result.returncode == 2 and "SymT-E heuristic" in result.stderr and "Traceback" not in result.stderr
+
+
+G = domain_file("gripper")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["train", "gripper", "--steps", "0"], "argument --steps: must be at least 1 (got 0)"),
+    (["train", "gripper", "--steps", "-5"], "argument --steps: must be at least 1 (got -5)"),
+    (["train", "gripper", "--batch-size", "0"], "argument --batch-size: must be at least 1 (got 0)"),
+    (["train", "gripper", "--eval-every", "0"], "argument --eval-every: must be at least 1 (got 0)"),
+    (["train", "gripper", "--lr", "0"], "argument --lr: must lie in (0, inf) (got 0)"),
+    (["train", "gripper", "--lr", "nan"], "argument --lr: must lie in (0, inf) (got nan)"),
+    (["train", "gripper", "--plan-weight", "1.5"], "argument --plan-weight: must lie in [0, 1] (got 1.5)"),
+    (["train", "gripper", "--dropout", "1"], "argument --dropout: must lie in [0, 1) (got 1)"),
+    (["train", "gripper", "--threads", "x"], "argument --threads: expected an integer, got 'x'"),
+    (["train-plans", "gripper", "--batch-size", "0"], "argument --batch-size: must be at least 1 (got 0)"),
+    (["expand", G, G, "--max-states", "0"], "argument --max-states: must be at least 1 (got 0)"),
+    (["expand", G, G, "--max-states", str(10**30)], "argument --max-states: must be at most 4,611,686,018,427,387,904"),
+    (["plan", "--threads", "0", G, G], "argument --threads: must be at least 1 (got 0)"),
+    (["plan", "--max-steps", "-3", G, G], "argument --max-steps: must be at least 1 (got -3)"),
+    (["experiment", "paper-smoke", "--time-limit", "-1"], "argument --time-limit: must be at least 1 (got -1)"),
+    (["experiment", "paper-smoke", "--memory-limit", "-100"], "argument --memory-limit: must be at least 1"),
+    (["experiment", "paper-smoke", "--processes", "0"], "argument --processes: must be at least 1 (got 0)"),
+    (["experiment", "paper-smoke", "--max-tasks", "0"], "argument --max-tasks: must be at least 1 (got 0)"),
+    (["export", "a.pt", "b.pt", "--layers", "0"], "argument --layers: must be at least 1 (got 0)"),
+])
+def test_numeric_options_are_range_checked_before_any_work(args, message):
+    result = symt(*args)
+    assert result.returncode == 2
+    error_lines = [line for line in result.stderr.splitlines() if line.startswith("symt")]
+    assert len(error_lines) == 1 and error_lines[0].startswith("symt")
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr

@@ -22,6 +22,41 @@ DEFAULT_MAX_STATES = 5_000_000
 MANIFEST_MAX_STATES = 1_000_000
 
 
+# The C++ expander takes state counts as 64-bit sizes; anything larger is refused at parse time.
+MAX_COUNT = 2**62
+
+
+def int_in(low: int, high: int = MAX_COUNT) -> object:
+    """An argparse type: an integer in [low, high], else one ``symt: error:`` line (exit 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got '{text}'") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low:,} (got {value:,})")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,} (got {value:,})")
+        return value
+    return parse
+
+
+def float_in(low: float, high: float = math.inf, low_open: bool = False, high_open: bool = False) -> object:
+    """An argparse type: a finite number in the interval, else one ``symt: error:`` line (exit 2)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+        below = value <= low if low_open else value < low
+        above = value >= high if high_open else value > high
+        if not math.isfinite(value) or below or above:
+            left, right = "(" if low_open else "[", ")" if high_open or high == math.inf else "]"
+            raise argparse.ArgumentTypeError(f"must lie in {left}{low:g}, {high:g}{right} (got {text})")
+        return value
+    return parse
+
+
 def _format_h(value: float) -> str:
     return "inf" if math.isinf(value) else str(int(value))
 
@@ -479,7 +514,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "them by backward breadth-first search and print 'key: value' lines.")
     p.add_argument("domain", type=Path, help="domain PDDL file")
     p.add_argument("problem", type=Path, help="problem PDDL file")
-    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+    p.add_argument("--max-states", type=int_in(1), default=DEFAULT_MAX_STATES, metavar="N",
                    help=f"stop with an error beyond N states (default {DEFAULT_MAX_STATES:,})")
     p.set_defaults(func=cmd_expand)
 
@@ -497,8 +532,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "manifest.json with optimal plan lengths where the expander can compute them.")
     p.add_argument("domain", help="blocksworld, gripper, logistics or visitall")
     p.add_argument("--out", type=Path, help="output folder (default: data/<domain>)")
-    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
-    p.add_argument("--max-states", type=int, default=MANIFEST_MAX_STATES, metavar="N",
+    p.add_argument("--seed", type=int_in(0), default=0, help="dataset seed (default 0)")
+    p.add_argument("--max-states", type=int_in(1), default=MANIFEST_MAX_STATES, metavar="N",
                    help="compute optimal lengths only for tasks with at most N states "
                    f"(default {MANIFEST_MAX_STATES:,})")
     p.add_argument("--no-optimal", action="store_true", help="skip optimal plan lengths")
@@ -511,16 +546,16 @@ def build_parser() -> argparse.ArgumentParser:
                        "and search statistics, and validate the plan (symt and VAL). With "
                        "--data-pipeline: generate, ground, expand and sample instead.")
     p.add_argument("--domain", default="gripper", help="paper domain with a shipped model (gripper)")
-    p.add_argument("--size", type=int, default=30, help="size parameter of the held-out task (30)")
+    p.add_argument("--size", type=int_in(1), default=30, help="size parameter of the held-out task (30)")
     p.add_argument("--search", default="eager_greedy",
                    help="search engine taking [symt(...)] (batch_eager_greedy, eager_greedy, lazy_greedy)")
     p.add_argument("--data-pipeline", action="store_true", help="run the data-pipeline demo instead")
     p.add_argument("--domains", nargs="+", default=["gripper", "blocksworld"],
                    help="--data-pipeline: domains to run (default: gripper blocksworld)")
     p.add_argument("--out", type=Path, help="output folder (default: a temporary folder)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-train", type=int, default=12, help="expand at most this many training tasks")
-    p.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N")
+    p.add_argument("--seed", type=int_in(0), default=0)
+    p.add_argument("--max-train", type=int_in(1), default=12, help="expand at most this many training tasks")
+    p.add_argument("--max-states", type=int_in(1), default=DEFAULT_MAX_STATES, metavar="N")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("ipc-dataset", help="a training dataset from an IPC 2023 learning-track domain",
@@ -530,13 +565,13 @@ def build_parser() -> argparse.ArgumentParser:
                        "write a dataset folder for `symt train`.")
     p.add_argument("domain_dir", type=Path, help="e.g. ../shared/benchmarks/ipc2023-learning/ferry")
     p.add_argument("--out", type=Path, help="dataset folder (default data/ipc2023-<domain>)")
-    p.add_argument("--max-states", type=int, default=1_000_000, metavar="N",
+    p.add_argument("--max-states", type=int_in(1), default=1_000_000, metavar="N",
                    help="skip training problems with more states (1,000,000)")
-    p.add_argument("--validation", type=int, default=4, help="largest kept problems used for validation (4)")
-    p.add_argument("--plan-time", type=int, default=30, metavar="S",
+    p.add_argument("--validation", type=int_in(0), default=4, help="largest kept problems used for validation (4)")
+    p.add_argument("--plan-time", type=int_in(0), default=30, metavar="S",
                    help="label problems too large to expand by a plan: seconds per Fast Downward "
                    "search, A* with LM-cut first, then lama-first (30; 0: skip them)")
-    p.add_argument("--processes", type=int, default=2, help="Fast Downward runs in parallel (2)")
+    p.add_argument("--processes", type=int_in(1), default=2, help="Fast Downward runs in parallel (2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_ipc_dataset)
 
@@ -561,10 +596,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", help=", ".join(_experiments()))
     p.add_argument("--out", type=Path, help="experiment folder (default experiments/NAME)")
     p.add_argument("--results", type=Path, help="also copy the report here (e.g. benchmarks/results/NAME)")
-    p.add_argument("--time-limit", type=int, metavar="S", help="seconds per run")
-    p.add_argument("--memory-limit", type=int, metavar="MIB", help="MiB per run")
-    p.add_argument("--processes", type=int, default=2, help="runs in parallel (2)")
-    p.add_argument("--max-tasks", type=int, metavar="K", help="at most K tasks per domain and group, evenly spread")
+    p.add_argument("--time-limit", type=int_in(1), metavar="S", help="seconds per run")
+    p.add_argument("--memory-limit", type=int_in(1), metavar="MIB", help="MiB per run")
+    p.add_argument("--processes", type=int_in(1), default=2, help="runs in parallel (2)")
+    p.add_argument("--max-tasks", type=int_in(1), metavar="K", help="at most K tasks per domain and group, evenly spread")
     p.add_argument("--domains", nargs="+", help="restrict to these domains")
     p.add_argument("--groups", nargs="+", help="restrict to these splits or IPC levels")
     p.add_argument("--algorithms", nargs="+", help="restrict to these algorithms")
@@ -583,41 +618,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="run folder (default runs/<domain>-<preset>-s<seed>)")
     p.add_argument("--preset", default="small", help="model size: small (CPU), medium, paper")
     p.add_argument("--resume", action="store_true", help="continue the interrupted run in --out")
-    p.add_argument("--steps", type=int, help="optimisation steps (default 6000)")
-    p.add_argument("--batch-size", type=int, help="states per batch, before the renamed copy (32)")
-    p.add_argument("--lr", type=float, help="peak learning rate (1e-3; paper preset 1e-4)")
-    p.add_argument("--warmup", type=int, help="linear warm-up steps (200)")
-    p.add_argument("--min-lr", type=float, help="final learning rate of the cosine decay (1e-7)")
-    p.add_argument("--weight-decay", type=float, help="AdamW weight decay (0.1)")
+    p.add_argument("--steps", type=int_in(1), help="optimisation steps (default 6000)")
+    p.add_argument("--batch-size", type=int_in(1), help="states per batch, before the renamed copy (32)")
+    p.add_argument("--lr", type=float_in(0, low_open=True), help="peak learning rate (1e-3; paper preset 1e-4)")
+    p.add_argument("--warmup", type=int_in(0), help="linear warm-up steps (200)")
+    p.add_argument("--min-lr", type=float_in(0), help="final learning rate of the cosine decay (1e-7)")
+    p.add_argument("--weight-decay", type=float_in(0), help="AdamW weight decay (0.1)")
     p.add_argument("--rename", choices=["rename-one", "rename-both"], help="pair renaming mode (rename-one)")
     p.add_argument("--no-contrastive", action="store_true", help="MSE only (the paper's ablation)")
     p.add_argument("--schedule", choices=["after-plateau", "always"],
                    help="when the contrastive terms start (after-plateau)")
-    p.add_argument("--w-pred", type=float, help="weight of the MSE (1)")
-    p.add_argument("--w-att", type=float, help="weight of L_att (1)")
-    p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
-    p.add_argument("--w-rank", type=float, help="weight of the sibling ranking loss (0: off)")
+    p.add_argument("--w-pred", type=float_in(0), help="weight of the MSE (1)")
+    p.add_argument("--w-att", type=float_in(0), help="weight of L_att (1)")
+    p.add_argument("--w-hid", type=float_in(0), help="weight of L_hid (1)")
+    p.add_argument("--w-rank", type=float_in(0), help="weight of the sibling ranking loss (0: off)")
     p.add_argument("--rank-loss", choices=["hinge", "logistic"],
                    help="ranking loss over sibling pairs: hinge with a one-step margin (default) or logistic")
-    p.add_argument("--plan-weight", type=float,
+    p.add_argument("--plan-weight", type=float_in(0, 1),
                    help="share of samples from plan-labelled tasks, where the dataset has them (0.25)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")
-    p.add_argument("--ramp-steps", type=int, help="steps of the contrastive ramp (1000)")
-    p.add_argument("--eval-every", type=int, help="steps per epoch (validation + checkpoint) (500)")
-    p.add_argument("--coverage-tasks", type=int, help="validation tasks for greedy coverage (30)")
-    p.add_argument("--vocab-size", type=int, help="object vocabulary size (123)")
-    p.add_argument("--seed", type=int, default=0, help="training seed (0)")
-    p.add_argument("--data-seed", type=int, default=0, help="dataset seed when generating (0)")
+    p.add_argument("--ramp-steps", type=int_in(0), help="steps of the contrastive ramp (1000)")
+    p.add_argument("--eval-every", type=int_in(1), help="steps per epoch (validation + checkpoint) (500)")
+    p.add_argument("--coverage-tasks", type=int_in(0), help="validation tasks for greedy coverage (30)")
+    p.add_argument("--vocab-size", type=int_in(1), help="object vocabulary size (123)")
+    p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")
+    p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")
     p.add_argument("--device", help="auto (CUDA when present), cpu, cuda, cuda:1")
-    p.add_argument("--threads", type=int, help="torch intra-op threads (default: torch's choice)")
-    p.add_argument("--max-states", type=int, help="expansion limit per task (2,000,000)")
-    p.add_argument("--d-model", type=int, help="override the preset's width")
-    p.add_argument("--n-heads", type=int, help="override the preset's heads")
-    p.add_argument("--n-layers", type=int, help="override the preset's depth (shared layer repeats)")
-    p.add_argument("--d-ff", type=int, help="override the preset's feed-forward width")
-    p.add_argument("--dropout", type=float, help="override the preset's dropout")
+    p.add_argument("--threads", type=int_in(1), help="torch intra-op threads (default: torch's choice)")
+    p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
+    p.add_argument("--d-model", type=int_in(1), help="override the preset's width")
+    p.add_argument("--n-heads", type=int_in(1), help="override the preset's heads")
+    p.add_argument("--n-layers", type=int_in(1), help="override the preset's depth (shared layer repeats)")
+    p.add_argument("--d-ff", type=int_in(1), help="override the preset's feed-forward width")
+    p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_train)
@@ -631,28 +666,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="run folder (default runs/<domain>-<kind>-<preset>-s<seed>)")
     p.add_argument("--preset", default="small", help="model size: small (CPU), medium, paper")
     p.add_argument("--resume", action="store_true", help="continue the interrupted run in --out")
-    p.add_argument("--steps", type=int, help="optimisation steps (6000)")
-    p.add_argument("--batch-size", type=int, help="samples per batch, before the renamed copy (32)")
-    p.add_argument("--lr", type=float, help="peak learning rate (1e-3)")
-    p.add_argument("--warmup", type=int, help="linear warm-up steps (200)")
+    p.add_argument("--steps", type=int_in(1), help="optimisation steps (6000)")
+    p.add_argument("--batch-size", type=int_in(1), help="samples per batch, before the renamed copy (32)")
+    p.add_argument("--lr", type=float_in(0, low_open=True), help="peak learning rate (1e-3)")
+    p.add_argument("--warmup", type=int_in(0), help="linear warm-up steps (200)")
     p.add_argument("--rename", choices=["rename-one", "rename-both"], help="pair renaming (rename-both)")
     p.add_argument("--no-contrastive", action="store_true", help="cross-entropy only (the paper's ablation)")
-    p.add_argument("--ramp-steps", type=int, help="steps of the contrastive ramp (500)")
-    p.add_argument("--eval-every", type=int, help="steps per epoch (500)")
-    p.add_argument("--coverage-tasks", type=int, help="validation tasks for greedy coverage (30)")
-    p.add_argument("--vocab-size", type=int, help="object vocabulary size (123)")
-    p.add_argument("--max-positions", type=int, help="PlanGPT's learned positions (2048)")
-    p.add_argument("--seed", type=int, default=0, help="training seed (0)")
-    p.add_argument("--data-seed", type=int, default=0, help="dataset seed when generating (0)")
+    p.add_argument("--ramp-steps", type=int_in(0), help="steps of the contrastive ramp (500)")
+    p.add_argument("--eval-every", type=int_in(1), help="steps per epoch (500)")
+    p.add_argument("--coverage-tasks", type=int_in(0), help="validation tasks for greedy coverage (30)")
+    p.add_argument("--vocab-size", type=int_in(1), help="object vocabulary size (123)")
+    p.add_argument("--max-positions", type=int_in(1), help="PlanGPT's learned positions (2048)")
+    p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")
+    p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")
     p.add_argument("--device", help="auto (CUDA when present), cpu, cuda")
-    p.add_argument("--threads", type=int, help="torch intra-op threads")
-    p.add_argument("--d-model", type=int)
-    p.add_argument("--n-heads", type=int)
-    p.add_argument("--n-layers", type=int)
-    p.add_argument("--d-ff", type=int)
-    p.add_argument("--k", type=int, help="contrastive hidden dimensions per layer (32, the paper's)")
-    p.add_argument("--w-att", type=float, help="weight of L_att (1)")
-    p.add_argument("--w-hid", type=float, help="weight of L_hid (1)")
+    p.add_argument("--threads", type=int_in(1), help="torch intra-op threads")
+    p.add_argument("--d-model", type=int_in(1))
+    p.add_argument("--n-heads", type=int_in(1))
+    p.add_argument("--n-layers", type=int_in(1))
+    p.add_argument("--d-ff", type=int_in(1))
+    p.add_argument("--k", type=int_in(1), help="contrastive hidden dimensions per layer (32, the paper's)")
+    p.add_argument("--w-att", type=float_in(0), help="weight of L_att (1)")
+    p.add_argument("--w-hid", type=float_in(0), help="weight of L_hid (1)")
     p.add_argument("--untied-objects", action="store_true",
                    help="SymT-ED: separate object embeddings for input atoms, decoder input and output "
                    "(the paper's variant; default: tied)")
@@ -666,7 +701,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "(symt.json: format version, predicates, vocabulary) to OUTPUT.")
     p.add_argument("checkpoint", type=Path, help="best.pt or last.pt of a training run")
     p.add_argument("output", type=Path, help="the model file to write (e.g. gripper.pt)")
-    p.add_argument("--layers", type=int, metavar="L",
+    p.add_argument("--layers", type=int_in(1), metavar="L",
                    help="apply the shared layer L times at inference (default: as trained)")
     p.set_defaults(func=cmd_export)
 
@@ -680,9 +715,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategy", choices=["heuristic", "greedy", "applicable", "regrounding"], default="heuristic",
                    help="heuristic: the paper's greedy heuristic guidance (SymT-E model); greedy, applicable "
                    "(applicability-filtered), regrounding: decoding of a SymT-ED or PlanGPT model")
-    p.add_argument("--max-steps", type=int, default=500,
+    p.add_argument("--max-steps", type=int_in(1), default=500,
                    help="cap on actions (heuristic) or generated tokens (decoding); 500, as in the paper")
-    p.add_argument("--threads", type=int, default=1, help="torch intra-op threads (1)")
+    p.add_argument("--threads", type=int_in(1), default=1, help="torch intra-op threads (1)")
     p.add_argument("--precision", choices=["fp32", "bf16", "auto"], default="fp32",
                    help="forward-pass arithmetic of a SymT-E heuristic, as symt(precision=...) in Fast "
                    "Downward: fp32 (default), bf16 (torch autocast), auto (bf16 only where the CPU "
