@@ -178,3 +178,36 @@ def test_numeric_options_are_range_checked_before_any_work(args, message):
     assert len(error_lines) == 1 and error_lines[0].startswith("symt")
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["train", "train-plans"])
+def test_train_out_that_is_a_file_is_refused_before_any_work(tmp_path, command):
+    target = tmp_path / "notes.txt"
+    target.write_text("a user's file\n")
+    result = symt(command, str(tmp_path / "no-such-dataset"), "--out", str(target))
+    assert result.returncode == 2
+    assert f"--out {target}: a file of that name exists" in result.stderr
+    assert "Traceback" not in result.stderr and target.read_text() == "a user's file\n"
+
+
+def test_a_locked_run_folder_is_refused_and_free_again_after(tmp_path):
+    """A second training in a folder that another process is writing to is refused at once; once
+    that process ends (here: killed, as by Ctrl-C or a crash), the folder is usable again."""
+    from symt.errors import SymtError
+    from symt.train import open_run_folder
+
+    run = tmp_path / "run"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from symt.train import "
+         "open_run_folder; lock = open_run_folder(Path(sys.argv[1])); print('locked', flush=True); "
+         "time.sleep(120)", str(run)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(SymtError, match="another training is writing to this run folder"):
+            open_run_folder(run)
+    finally:
+        holder.kill()
+        holder.wait()
+    lock = open_run_folder(run)
+    assert lock.is_locked
+    lock.release()

@@ -354,8 +354,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from .train import TrainConfig, Trainer
+    from .train import TrainConfig, Trainer, check_run_folder
 
+    if args.out:
+        check_run_folder(args.out)
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     out = args.out or Path("runs") / f"{Path(data).name}-{args.preset}-s{args.seed}"
     options = {"data": str(data), "out": str(out)}
@@ -430,7 +432,10 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .plangen.train import PlanTrainConfig, PlanTrainer
+    from .train import check_run_folder
 
+    if args.out:
+        check_run_folder(args.out)
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     out = args.out or Path("runs") / f"{Path(data).name}-{args.kind}-{args.preset}-s{args.seed}"
     options = {"data": str(data), "out": str(out)}

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
+from filelock import FileLock, Timeout
 from tqdm import tqdm
 
 from .data import (
@@ -136,6 +137,38 @@ def save_atomic(obj: object, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def check_run_folder(out: Path) -> None:
+    """Create the run folder ``out``, or check that it is a writable folder: a clear error before
+    any work rather than a traceback after the first epoch."""
+    if out.exists() and not out.is_dir():
+        raise SymtError(f"--out {out}: a file of that name exists; choose a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SymtError(f"--out {out}: cannot create the run folder ({error.strerror})") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise SymtError(f"--out {out}: the run folder is not writable")
+
+
+def open_run_folder(out: Path) -> FileLock:
+    """:func:`check_run_folder`, then lock the folder for this process: a second training started
+    in the same folder is refused at once instead of mixing its checkpoints with the first's. The
+    lock lasts as long as the returned object (and never outlives the process)."""
+    check_run_folder(out)
+    lock = FileLock(out / ".lock")
+    acquire_run_lock(lock, out)
+    return lock
+
+
+def acquire_run_lock(lock: FileLock, out: Path) -> None:
+    """Take ``lock`` (of run folder ``out``) at once or fail with a clear error; re-entrant."""
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise SymtError(f"--out {out}: another training is writing to this run folder "
+                        f"(it holds {out / '.lock'}); wait for it or choose another --out") from None
+
+
 @dataclass
 class EpochRecord:
     epoch: int
@@ -170,12 +203,15 @@ class Trainer:
         self.config = config
         self.progress = progress
         self.out = Path(config.out)
-        self.out.mkdir(parents=True, exist_ok=True)
-        if config.threads > 0:
-            torch.set_num_threads(config.threads)
         # Multi-GPU: launched by torchrun (WORLD_SIZE > 1), one process per device, DDP.
         self.world_size = int(os.environ.get("WORLD_SIZE", "1"))
         self.rank = int(os.environ.get("RANK", "0"))
+        # Only rank 0 writes the run folder, so only it holds the lock.
+        self.run_lock = open_run_folder(self.out) if self.rank == 0 else None
+        if self.run_lock is None:
+            check_run_folder(self.out)
+        if config.threads > 0:
+            torch.set_num_threads(config.threads)
         self.device = pick_device(config.device)
         # TF32 matrix products on GPUs that have them, as nanoGPT does: regression to h* needs no
         # more than TF32's 10-bit mantissa. CPU runs are unchanged.
@@ -437,7 +473,17 @@ class Trainer:
     # ------------------------------------------------------------------ the loop
 
     def run(self, stop_at: int | None = None) -> dict:
-        """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint)."""
+        """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint);
+        the run folder stays locked while it trains and is free once it returns."""
+        if self.run_lock is None:
+            return self._train(stop_at)
+        acquire_run_lock(self.run_lock, self.out)
+        try:
+            return self._train(stop_at)
+        finally:
+            self.run_lock.release(force=True)
+
+    def _train(self, stop_at: int | None) -> dict:
         config = self.config
         end = config.steps if stop_at is None else min(stop_at, config.steps)
         sums = np.zeros(4)

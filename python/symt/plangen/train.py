@@ -36,7 +36,7 @@ from ..data import RENAME_MODES, TaskData, derive_seed, load_dataset
 from ..errors import SymtError
 from ..model import PRESETS
 from ..tokens import collate, identity_assignment, rename
-from ..train import TrainConfig, lr_at, pick_device, save_atomic
+from ..train import TrainConfig, acquire_run_lock, lr_at, open_run_folder, pick_device, save_atomic
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
@@ -165,6 +165,7 @@ class PlanTrainer:
     def __init__(self, config: PlanTrainConfig, resume: bool = False, progress: bool = True):
         self.config, self.progress = config, progress
         self.out = Path(config.out)
+        self.run_lock = open_run_folder(self.out)
         if config.threads:
             torch.set_num_threads(config.threads)
         self.device = pick_device(config.device)
@@ -197,7 +198,6 @@ class PlanTrainer:
         self.best_key: tuple | None = None
         self.ema_ce: float | None = None
         self.contrastive_start: int | None = 0 if config.schedule == "always" else None
-        self.out.mkdir(parents=True, exist_ok=True)
         if resume:
             self._resume()
 
@@ -286,6 +286,14 @@ class PlanTrainer:
                 "val_inapplicable": reasons["inapplicable"] / n, "val_malformed": reasons["malformed"] / n}
 
     def run(self, stop_at: int | None = None) -> dict:
+        """Train until ``config.steps`` (or ``stop_at``); the run folder is locked meanwhile."""
+        acquire_run_lock(self.run_lock, self.out)
+        try:
+            return self._train(stop_at)
+        finally:
+            self.run_lock.release(force=True)
+
+    def _train(self, stop_at: int | None) -> dict:
         config = self.config
         last = min(config.steps, stop_at) if stop_at else config.steps
         self.model.train()
