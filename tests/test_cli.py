@@ -135,8 +135,20 @@ def test_plan_with_a_shipped_plan_generator(tmp_path, strategy):
         assert "validator: valid plan" in stats
         assert len(result.stdout.strip().splitlines()) >= 9  # Gripper-3's optimum
     else:
-        assert result.returncode == 1
+        assert result.returncode == 1 and result.stdout == ""
         assert any(reason in stats for reason in ("malformed", "inapplicable", "token cap", "loop", "goal"))
+
+
+def test_plan_on_an_unsolvable_task_prints_no_plan(tmp_path):
+    """Greedy guidance on a task whose goal cannot be reached (a ball in no room) walks until its
+    step cap; it fails with exit 1 and nothing on stdout, where scripts read plans."""
+    path = tmp_path / "unsolvable.pddl"
+    path.write_text("(define (problem u) (:domain gripper) (:objects ra rb l r b0 b1)"
+                    " (:init (room ra) (room rb) (gripper l) (gripper r) (free l) (free r) (at-robby ra)"
+                    " (ball b0) (ball b1) (at b0 ra)) (:goal (and (at b0 rb) (at b1 rb))))")
+    result = symt("plan", "--model", "gripper", "--max-steps", "50", domain_file("gripper"), path)
+    assert result.returncode == 1 and result.stdout == ""
+    assert "no plan printed" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):

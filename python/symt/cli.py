@@ -419,13 +419,17 @@ def cmd_plan(args: argparse.Namespace) -> int:
     task = ground(domain, parse_problem(args.problem, domain))
     result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps, str(args.problem),
                                     precision=args.precision)
-    for label in result.labels(task):
-        print(label)
     check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])
+    solved = result.solved and check.valid
+    # Scripts read plans from stdout: actions that do not reach the goal are no plan and stay off it.
+    if solved:
+        for label in result.labels(task):
+            print(label)
     seconds = time.perf_counter() - start
-    print(f"; strategy: {args.strategy}; {result.reason}; plan length {len(result.actions)}; "
+    length = f"plan length {len(result.actions)}" if solved else f"no plan printed ({len(result.actions)} actions taken)"
+    print(f"; strategy: {args.strategy}; {result.reason}; {length}; "
           f"{count}; {seconds:.2f} s; validator: {check.reason}", file=sys.stderr)
-    return 0 if result.solved and check.valid else 1
+    return 0 if solved else 1
 
 
 def cmd_train_plans(args: argparse.Namespace) -> int:
