@@ -26,6 +26,8 @@ import csv
 import math
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -158,6 +160,20 @@ def open_run_folder(out: Path) -> FileLock:
     lock = FileLock(out / ".lock")
     acquire_run_lock(lock, out)
     return lock
+
+
+@contextmanager
+def holding_run_folder(lock: FileLock | None, out: Path) -> Iterator[None]:
+    """Hold the run folder's lock (from :func:`open_run_folder`; None: not this process's to
+    hold) while the block runs, and free the folder when it ends, however it ends."""
+    if lock is None:
+        yield
+        return
+    acquire_run_lock(lock, out)
+    try:
+        yield
+    finally:
+        lock.release(force=True)
 
 
 def acquire_run_lock(lock: FileLock, out: Path) -> None:
@@ -475,13 +491,8 @@ class Trainer:
     def run(self, stop_at: int | None = None) -> dict:
         """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint);
         the run folder stays locked while it trains and is free once it returns."""
-        if self.run_lock is None:
+        with holding_run_folder(self.run_lock, self.out):
             return self._train(stop_at)
-        acquire_run_lock(self.run_lock, self.out)
-        try:
-            return self._train(stop_at)
-        finally:
-            self.run_lock.release(force=True)
 
     def _train(self, stop_at: int | None) -> dict:
         config = self.config

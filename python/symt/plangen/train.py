@@ -36,7 +36,14 @@ from ..data import RENAME_MODES, TaskData, derive_seed, load_dataset
 from ..errors import SymtError
 from ..model import PRESETS
 from ..tokens import collate, identity_assignment, rename
-from ..train import TrainConfig, acquire_run_lock, lr_at, open_run_folder, pick_device, save_atomic
+from ..train import (
+    TrainConfig,
+    holding_run_folder,
+    lr_at,
+    open_run_folder,
+    pick_device,
+    save_atomic,
+)
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
@@ -287,11 +294,8 @@ class PlanTrainer:
 
     def run(self, stop_at: int | None = None) -> dict:
         """Train until ``config.steps`` (or ``stop_at``); the run folder is locked meanwhile."""
-        acquire_run_lock(self.run_lock, self.out)
-        try:
+        with holding_run_folder(self.run_lock, self.out):
             return self._train(stop_at)
-        finally:
-            self.run_lock.release(force=True)
 
     def _train(self, stop_at: int | None) -> dict:
         config = self.config
