@@ -6,15 +6,7 @@
 # Usage there: OUT=out TIME_LIMIT=420 STEPS=5000 bash benchmarks/device/plan_models.sh
 set -uo pipefail
 out=${OUT:?set OUT}
-if [ -z "${SKIP_BUILD:-}" ]; then
-  python3 -m pip install --no-deps -q .whl/lark-*.whl
-  cmake -S . -B /tmp/symt-build -G Ninja -DCMAKE_BUILD_TYPE=Release -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
-    -DPython_EXECUTABLE="$(command -v python3)" > /tmp/symt-build.log 2>&1 && cmake --build /tmp/symt-build >> /tmp/symt-build.log 2>&1 \
-    || { tail -30 /tmp/symt-build.log; exit 1; }
-  cp /tmp/symt-build/_core*.so python/symt/
-fi
-export PYTHONPATH=$PWD/python
-export SYMT=${SYMT:-python3 -m symt.cli}
+source "$(dirname "$0")/prepare.sh"
 runs=${RUNS:-/tmp/plan-runs}
 mkdir -p "$runs" "$out"
 nvidia-smi --query-gpu=name,memory.used --format=csv 2>/dev/null | tail -1

@@ -8,15 +8,7 @@
 # Usage there: OUT=out TIME_LIMIT=440 bash benchmarks/device/recipe_gpu.sh [NAME ...]
 set -uo pipefail
 out=${OUT:?set OUT}
-if [ -z "${SKIP_BUILD:-}" ]; then
-  python3 -m pip install --no-deps -q .whl/lark-*.whl
-  cmake -S . -B /tmp/symt-build -G Ninja -DCMAKE_BUILD_TYPE=Release -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" \
-    -DPython_EXECUTABLE="$(command -v python3)" > /tmp/symt-build.log 2>&1 && cmake --build /tmp/symt-build >> /tmp/symt-build.log 2>&1 \
-    || { tail -30 /tmp/symt-build.log; exit 1; }
-  cp /tmp/symt-build/_core*.so python/symt/
-fi
-export PYTHONPATH=$PWD/python
-export SYMT=${SYMT:-python3 -m symt.cli}
+source "$(dirname "$0")/prepare.sh"
 runs=${RUNS:-/tmp/recipe-runs}
 mkdir -p "$runs" "$out"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null
