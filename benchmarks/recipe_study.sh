@@ -51,6 +51,8 @@ declare -A recipe=(
   [va-r2]="visitall --seed 0 --steps 16000 --lr 1e-3 --object-identity hashed --w-rank 1"
   # Visitall on this CPU (batch 128 would take two hours here): hashed objects, hinge ranking loss
   [va-r3]="visitall --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1"
+  # Round 3 (this CPU): Logistics at the batch size that moved Blocksworld (hashed, hinge)
+  [lg-r3-b128]="logistics --seed 0 --steps 8000 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge"
   # IPC 2023 domains on their plan-labelled datasets (symt ipc-dataset --plan-time 10)
   [ipc-blocksworld]="data/ipc2023-blocksworld $ipc_recipe"
   [ipc-ferry]="data/ipc2023-ferry $ipc_recipe"

@@ -287,3 +287,26 @@ def test_two_process_ddp_training_with_torchrun(gripper_dataset, tmp_path):
     rows = list(csv.DictReader(log))
     assert rows[-1]["step"] == "20"
     assert (out / "best.pt").exists()
+
+
+def test_interrupt_during_evaluation_logs_that_epoch_when_resumed(gripper_dataset, tmp_path, monkeypatch):
+    """Ctrl-C while an epoch is evaluated: the resumed run evaluates and logs that epoch (same
+    number, same training loss) before it trains on, and ends with the uninterrupted weights."""
+    straight = Trainer(config_for(gripper_dataset, tmp_path / "a"), progress=False)
+    straight.run()
+    interrupted = Trainer(config_for(gripper_dataset, tmp_path / "b"), progress=False)
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(interrupted, "coverage", ctrl_c)
+    with pytest.raises(SymtError, match="interrupted at step 20"):
+        interrupted.run()
+    assert not (tmp_path / "b" / "log.csv").exists()
+    resumed = Trainer(config_for(gripper_dataset, tmp_path / "b"), resume=True, progress=False)
+    resumed.run()
+    for key, value in straight.model.state_dict().items():
+        assert torch.equal(value, resumed.model.state_dict()[key]), key
+    rows = [(r["epoch"], r["step"], round(r["train_mse"], 9)) for r in resumed.history]
+    assert rows == [(r["epoch"], r["step"], round(r["train_mse"], 9)) for r in straight.history]
+    assert rows[0][:2] == (1, 20) and rows[1][:2] == (2, 40)

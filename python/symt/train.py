@@ -186,6 +186,22 @@ def acquire_run_lock(lock: FileLock, out: Path) -> None:
 
 
 @dataclass
+class EpochProgress:
+    """The epoch in progress: sums of the four training losses, steps taken and seconds spent."""
+
+    sums: list[float] = field(default_factory=lambda: [0.0] * 4)
+    steps: int = 0
+    seconds: float = 0.0
+
+    def add(self, losses: tuple[float, ...]) -> None:
+        self.sums = [total + value for total, value in zip(self.sums, losses)]
+        self.steps += 1
+
+    def mean(self) -> np.ndarray:
+        return np.asarray(self.sums) / max(1, self.steps)
+
+
+@dataclass
 class EpochRecord:
     epoch: int
     step: int
@@ -325,6 +341,9 @@ class Trainer:
         self.bad_epochs = 0
         self.ema_mse: float | None = None
         self.contrastive_start: int | None = 0 if config.schedule == "always" else None
+        # The epoch in progress (loss sums, steps, seconds): kept in checkpoints so that a run
+        # interrupted mid-epoch, or during its evaluation, logs that epoch whole when resumed.
+        self.epoch_progress = EpochProgress()
         if checkpoint is not None:
             self.model.load_state_dict(checkpoint["model"])
             self.optimizer.load_state_dict(checkpoint["optimizer"])
@@ -336,6 +355,8 @@ class Trainer:
             self.bad_epochs = state["bad_epochs"]
             self.ema_mse = state["ema_mse"]
             self.contrastive_start = state["contrastive_start"]
+            if state.get("epoch_progress"):  # absent in checkpoints written at an epoch's end
+                self.epoch_progress = EpochProgress(**state["epoch_progress"])
 
     # ------------------------------------------------------------------ schedule and one step
 
@@ -473,6 +494,7 @@ class Trainer:
                 "bad_epochs": self.bad_epochs,
                 "ema_mse": self.ema_mse,
                 "contrastive_start": self.contrastive_start,
+                "epoch_progress": asdict(self.epoch_progress) if self.logged_step() < self.step else None,
             },
         }
 
@@ -497,29 +519,28 @@ class Trainer:
     def _train(self, stop_at: int | None) -> dict:
         config = self.config
         end = config.steps if stop_at is None else min(stop_at, config.steps)
-        sums = np.zeros(4)
-        counted = 0
-        epoch_start = time.perf_counter()
-        steps_in_epoch = 0
+        progress = self.epoch_progress
+        epoch_start = time.perf_counter() - progress.seconds
         bar = tqdm(total=config.steps, initial=self.step, desc="training", unit="step",
                    disable=not self.progress, dynamic_ncols=True)
         try:
+            if progress.steps > 0 and self.logged_step() < self.step and self.at_epoch_end(end):
+                # Interrupted while evaluating: that epoch is evaluated (and logged) now.
+                self.finish_epoch(time.perf_counter() - epoch_start)
+                epoch_start = time.perf_counter()
             while self.step < end:
-                sums += self.train_step(self.step)
-                counted += 1
-                steps_in_epoch += 1
+                progress.add(self.train_step(self.step))
                 self.step += 1
                 bar.update(1)
                 if self.step % 20 == 0:
-                    bar.set_postfix(mse=f"{sums[0] / counted:.3f}", c=f"{self.contrastive_weight(self.step):.2f}")
-                if self.step % config.eval_every == 0 or self.step in (config.steps, end):
-                    seconds = time.perf_counter() - epoch_start
-                    self.synchronized_end_epoch(sums / max(1, counted), steps_in_epoch, seconds)
-                    sums[:] = 0
-                    counted = steps_in_epoch = 0
+                    bar.set_postfix(mse=f"{progress.sums[0] / progress.steps:.3f}",
+                                    c=f"{self.contrastive_weight(self.step):.2f}")
+                if self.at_epoch_end(end):
+                    self.finish_epoch(time.perf_counter() - epoch_start)
                     epoch_start = time.perf_counter()
         except KeyboardInterrupt:
             bar.close()
+            progress.seconds = time.perf_counter() - epoch_start
             if self.is_main:
                 save_atomic(self.checkpoint(), self.out / "last.pt")
             raise SymtError(
@@ -529,6 +550,21 @@ class Trainer:
         if self.is_main:
             self.plot()
         return self.history[-1] if self.history else {}
+
+    def logged_step(self) -> int:
+        """The step of the last epoch in the log (0 before the first)."""
+        return int(self.history[-1]["step"]) if self.history else 0
+
+    def at_epoch_end(self, end: int) -> bool:
+        """Whether the step just taken ends an epoch (every ``eval_every`` steps, and the last)."""
+        return self.step % self.config.eval_every == 0 or self.step in (self.config.steps, end)
+
+    def finish_epoch(self, seconds: float) -> None:
+        """Evaluate, log and checkpoint the epoch in progress, then start the next one."""
+        progress = self.epoch_progress
+        progress.seconds = seconds
+        self.synchronized_end_epoch(progress.mean(), progress.steps, seconds)
+        self.epoch_progress = EpochProgress()
 
     def synchronized_end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
         """Rank 0 evaluates and checkpoints; the other ranks wait and stop with it if it stops."""
