@@ -107,6 +107,46 @@ def test_generate_writes_parsable_dataset_with_optimal_lengths(tmp_path):
         assert len(task.goal_atoms) == n
 
 
+def test_generate_refuses_to_replace_a_dataset_made_with_other_settings(tmp_path):
+    """Same settings again: the same dataset. Another seed, or --no-optimal over computed lengths:
+    refused with one line and the dataset untouched, unless --force."""
+    out = tmp_path / "g"
+    assert symt("generate", "gripper", "--out", out, "--quiet", "--max-states", 100).returncode == 0
+    before = (out / "manifest.json").read_text()
+    assert symt("generate", "gripper", "--out", out, "--quiet", "--max-states", 100).returncode == 0
+    assert (out / "manifest.json").read_text() == before
+    for extra in (["--seed", "7"], ["--no-optimal"]):
+        result = symt("generate", "gripper", "--out", out, "--quiet", *extra)
+        assert result.returncode == 2, result
+        assert result.stderr.startswith(f"symt: error: --out {out} holds ")
+        assert "--force" in result.stderr and len(result.stderr.splitlines()) == 1
+        assert (out / "manifest.json").read_text() == before
+    result = symt("generate", "gripper", "--out", out, "--quiet", "--seed", "7", "--no-optimal", "--force")
+    assert result.returncode == 0, result.stderr
+    replaced = json.loads((out / "manifest.json").read_text())
+    assert replaced != json.loads(before) and all(e["optimal_plan_length"] is None for e in replaced)
+    assert not list(out.glob("*.tmp"))
+
+
+def test_generate_refuses_a_folder_another_generate_is_writing(tmp_path):
+    from symt.folders import open_output_folder
+
+    out = tmp_path / "g"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from symt.folders import "
+         "open_output_folder; lock = open_output_folder(Path(sys.argv[1])); print('locked', flush=True); "
+         "time.sleep(120)", str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        result = symt("generate", "gripper", "--out", out, "--quiet", "--no-optimal")
+        assert result.returncode == 2 and "another symt generate is writing to this dataset folder" in result.stderr
+        assert not (out / "manifest.json").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert open_output_folder(out).is_locked
+
+
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_generated_task_parses_and_grounds(tmp_path, domain):
     from symt.generators import generate_split_tasks
@@ -206,20 +246,20 @@ def test_a_locked_run_folder_is_refused_and_free_again_after(tmp_path):
     """A second training in a folder that another process is writing to is refused at once; once
     that process ends (here: killed, as by Ctrl-C or a crash), the folder is usable again."""
     from symt.errors import SymtError
-    from symt.train import open_run_folder
+    from symt.folders import open_output_folder
 
     run = tmp_path / "run"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from symt.train import "
-         "open_run_folder; lock = open_run_folder(Path(sys.argv[1])); print('locked', flush=True); "
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from symt.folders import "
+         "open_output_folder; lock = open_output_folder(Path(sys.argv[1])); print('locked', flush=True); "
          "time.sleep(120)", str(run)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(SymtError, match="another training is writing to this run folder"):
-            open_run_folder(run)
+            open_output_folder(run)
     finally:
         holder.kill()
         holder.wait()
-    lock = open_run_folder(run)
+    lock = open_output_folder(run)
     assert lock.is_locked
     lock.release()

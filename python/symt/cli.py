@@ -131,6 +131,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         seed=args.seed,
         optimal_lengths=None if args.no_optimal else lengths,
         progress=not args.quiet,
+        force=args.force,
     )
     print(f"wrote {manifest}")
     return 0
@@ -354,10 +355,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from .train import TrainConfig, Trainer, check_run_folder
+    from .folders import check_output_folder
+    from .train import TrainConfig, Trainer
 
     if args.out:
-        check_run_folder(args.out)
+        check_output_folder(args.out)
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     out = args.out or Path("runs") / f"{Path(data).name}-{args.preset}-s{args.seed}"
     options = {"data": str(data), "out": str(out)}
@@ -435,11 +437,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def cmd_train_plans(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
+    from .folders import check_output_folder
     from .plangen.train import PlanTrainConfig, PlanTrainer
-    from .train import check_run_folder
 
     if args.out:
-        check_run_folder(args.out)
+        check_output_folder(args.out)
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     out = args.out or Path("runs") / f"{Path(data).name}-{args.kind}-{args.preset}-s{args.seed}"
     options = {"data": str(data), "out": str(out)}
@@ -546,6 +548,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compute optimal lengths only for tasks with at most N states "
                    f"(default {MANIFEST_MAX_STATES:,})")
     p.add_argument("--no-optimal", action="store_true", help="skip optimal plan lengths")
+    p.add_argument("--force", action="store_true",
+                   help="replace a dataset in --out that was made with other settings")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_generate)
 

@@ -26,15 +26,12 @@ import csv
 import math
 import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
-from filelock import FileLock, Timeout
 from tqdm import tqdm
 
 from .data import (
@@ -46,6 +43,7 @@ from .data import (
     load_dataset,
 )
 from .errors import SymtError
+from .folders import check_output_folder, holding_folder, open_output_folder
 from .model import (
     OBJECT_IDENTITIES,
     PRESETS,
@@ -139,52 +137,6 @@ def save_atomic(obj: object, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def check_run_folder(out: Path) -> None:
-    """Create the run folder ``out``, or check that it is a writable folder: a clear error before
-    any work rather than a traceback after the first epoch."""
-    if out.exists() and not out.is_dir():
-        raise SymtError(f"--out {out}: a file of that name exists; choose a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SymtError(f"--out {out}: cannot create the run folder ({error.strerror})") from None
-    if not os.access(out, os.W_OK | os.X_OK):
-        raise SymtError(f"--out {out}: the run folder is not writable")
-
-
-def open_run_folder(out: Path) -> FileLock:
-    """:func:`check_run_folder`, then lock the folder for this process: a second training started
-    in the same folder is refused at once instead of mixing its checkpoints with the first's. The
-    lock lasts as long as the returned object (and never outlives the process)."""
-    check_run_folder(out)
-    lock = FileLock(out / ".lock")
-    acquire_run_lock(lock, out)
-    return lock
-
-
-@contextmanager
-def holding_run_folder(lock: FileLock | None, out: Path) -> Iterator[None]:
-    """Hold the run folder's lock (from :func:`open_run_folder`; None: not this process's to
-    hold) while the block runs, and free the folder when it ends, however it ends."""
-    if lock is None:
-        yield
-        return
-    acquire_run_lock(lock, out)
-    try:
-        yield
-    finally:
-        lock.release(force=True)
-
-
-def acquire_run_lock(lock: FileLock, out: Path) -> None:
-    """Take ``lock`` (of run folder ``out``) at once or fail with a clear error; re-entrant."""
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        raise SymtError(f"--out {out}: another training is writing to this run folder "
-                        f"(it holds {out / '.lock'}); wait for it or choose another --out") from None
-
-
 @dataclass
 class EpochProgress:
     """The epoch in progress: sums of the four training losses, steps taken and seconds spent."""
@@ -239,9 +191,9 @@ class Trainer:
         self.world_size = int(os.environ.get("WORLD_SIZE", "1"))
         self.rank = int(os.environ.get("RANK", "0"))
         # Only rank 0 writes the run folder, so only it holds the lock.
-        self.run_lock = open_run_folder(self.out) if self.rank == 0 else None
+        self.run_lock = open_output_folder(self.out) if self.rank == 0 else None
         if self.run_lock is None:
-            check_run_folder(self.out)
+            check_output_folder(self.out)
         if config.threads > 0:
             torch.set_num_threads(config.threads)
         self.device = pick_device(config.device)
@@ -513,7 +465,7 @@ class Trainer:
     def run(self, stop_at: int | None = None) -> dict:
         """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint);
         the run folder stays locked while it trains and is free once it returns."""
-        with holding_run_folder(self.run_lock, self.out):
+        with holding_folder(self.run_lock, self.out):
             return self._train(stop_at)
 
     def _train(self, stop_at: int | None) -> dict:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 
 from symt.errors import SymtError
+from symt.folders import holding_folder, open_output_folder
 from symt.generators import blocksworld, gripper, logistics, visitall
 from symt.generators._problem import Problem, render
 from symt.generators.splits import split_plan
@@ -169,12 +171,38 @@ def generate_split_tasks(domain: str, seed: int = 0) -> list[GeneratedTask]:
     return tasks
 
 
+def _check_replaceable(out_dir: Path, tasks: list[GeneratedTask], with_lengths: bool) -> None:
+    """Refuse to overwrite a dataset in ``out_dir`` that these settings would change: other tasks
+    (another domain or seed), or optimal lengths that this run would not compute again."""
+    manifest = out_dir / "manifest.json"
+    if not manifest.exists():
+        return
+    try:
+        entries = json.loads(manifest.read_text())
+        existing = {entry["name"]: (entry["domain"], entry["seed"]) for entry in entries}
+        had_lengths = any(entry.get("optimal_plan_length") is not None for entry in entries)
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise SymtError(f"--out {out_dir}: {manifest} is not a symt dataset manifest; pass --force "
+                        "to replace it or choose another --out") from None
+    wanted = {task.name: (task.domain, task.seed) for task in tasks}
+    if existing != wanted:
+        changed = next((name for name in sorted(wanted) if existing.get(name) != wanted[name]), "")
+        raise SymtError(
+            f"--out {out_dir} holds a dataset made with another domain or seed (its task "
+            f"{changed or next(iter(sorted(existing)), '?')} differs from this run's); pass --force "
+            "to replace it or choose another --out")
+    if had_lengths and not with_lengths:
+        raise SymtError(f"--out {out_dir} holds this dataset with optimal plan lengths, which "
+                        "--no-optimal would drop; pass --force to replace it")
+
+
 def write_dataset(
     domain: str,
     out_dir: Path,
     seed: int = 0,
     optimal_lengths: Callable[[Path, Path], int | None] | None = None,
     progress: bool = True,
+    force: bool = False,
 ) -> Path:
     """Write every task of ``domain`` under ``out_dir`` and return the manifest's path.
 
@@ -184,12 +212,24 @@ def write_dataset(
     ``optimal_lengths(domain_path, problem_path)`` when given, which may return ``None`` for a
     state space too large to expand; otherwise ``null``) and ``info`` (structural metadata such as
     the Visitall grid shape).
-    """
-    from tqdm import tqdm
 
+    The folder is locked while it is written; a dataset already there that these settings would
+    change is refused (:class:`SymtError`) unless ``force``. The manifest is written last and
+    atomically, so a folder without one holds no complete dataset.
+    """
     tasks = generate_split_tasks(domain, seed)
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    lock = open_output_folder(out_dir, writer="symt generate", kind="dataset folder")
+    with holding_folder(lock, out_dir):
+        if not force:
+            _check_replaceable(out_dir, tasks, optimal_lengths is not None)
+        return _write_tasks(out_dir, domain, tasks, optimal_lengths, progress)
+
+
+def _write_tasks(out_dir: Path, domain: str, tasks: list[GeneratedTask],
+                 optimal_lengths: Callable[[Path, Path], int | None] | None, progress: bool) -> Path:
+    from tqdm import tqdm
+
     domain_path = out_dir / "domain.pddl"
     domain_path.write_text(domain_file(domain).read_text())
     entries: list[dict[str, object]] = []
@@ -214,5 +254,6 @@ def write_dataset(
             }
         )
     manifest = out_dir / "manifest.json"
-    manifest.write_text(json.dumps(entries, indent=1) + "\n")
+    (out_dir / "manifest.json.tmp").write_text(json.dumps(entries, indent=1) + "\n")
+    os.replace(out_dir / "manifest.json.tmp", manifest)
     return manifest

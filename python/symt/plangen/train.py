@@ -34,13 +34,12 @@ from tqdm import tqdm
 
 from ..data import RENAME_MODES, TaskData, derive_seed, load_dataset
 from ..errors import SymtError
+from ..folders import holding_folder, open_output_folder
 from ..model import PRESETS
 from ..tokens import collate, identity_assignment, rename
 from ..train import (
     TrainConfig,
-    holding_run_folder,
     lr_at,
-    open_run_folder,
     pick_device,
     save_atomic,
 )
@@ -172,7 +171,7 @@ class PlanTrainer:
     def __init__(self, config: PlanTrainConfig, resume: bool = False, progress: bool = True):
         self.config, self.progress = config, progress
         self.out = Path(config.out)
-        self.run_lock = open_run_folder(self.out)
+        self.run_lock = open_output_folder(self.out)
         if config.threads:
             torch.set_num_threads(config.threads)
         self.device = pick_device(config.device)
@@ -294,7 +293,7 @@ class PlanTrainer:
 
     def run(self, stop_at: int | None = None) -> dict:
         """Train until ``config.steps`` (or ``stop_at``); the run folder is locked meanwhile."""
-        with holding_run_folder(self.run_lock, self.out):
+        with holding_folder(self.run_lock, self.out):
             return self._train(stop_at)
 
     def _train(self, stop_at: int | None) -> dict:
