@@ -364,3 +364,29 @@ def test_report_command_combines_experiments_run_in_parts(records, tmp_path):
     command[5] = str(tmp_path / "c.csv")  # a.csv and c.csv hold the same runs
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 2 and "two runs of" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00binary", "not a text CSV file (byte 0 is not UTF-8)"),
+    (b"", "line 1: not a runs file"),
+    (b"suite,domain,group,problem,size,algorithm,solved\n", "no runs in the file"),
+    (b"suite,domain,group,problem,size,algorithm,solved\npaper,gripper,validation,p1,big,ff,True\n",
+     "line 2: column 'size': not a whole number: 'big'"),
+    (b"suite,domain,group,problem,size,algorithm,solved\npaper,gripper,validation,p1,4,ff,maybe\n",
+     "line 2: column 'solved': not a boolean: 'maybe'"),
+    (b"domain,problem,algorithm,solved\ngripper,p1,ff,True,extra\n", "line 2: more cells than columns"),
+    (b"name,value\nx,1\n", "line 1: not a runs file (an experiment's report/runs.csv): no column 'domain'"),
+])
+def test_report_refuses_a_file_that_is_not_a_runs_csv(tmp_path, content, message):
+    """`symt report` on anything but a runs file: one line naming the file (and line), exit 2,
+    no report written."""
+    import subprocess
+    import sys
+
+    bad = tmp_path / "runs.csv"
+    bad.write_bytes(content)
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "report", str(bad), "--out", str(tmp_path / "r")],
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result
+    assert result.stderr.startswith(f"symt: error: {bad}") and message in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "r").exists()

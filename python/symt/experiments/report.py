@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import SymtError
 from . import paper_tables
 from .algorithms import PLAN_GENERATION, PLAN_GENERATION_ABLATION
 
@@ -174,10 +175,13 @@ def _parse_cell(text: str, kind: type | None) -> Any:
         if lowered in ("false", "0"):
             return False
         raise ValueError(f"not a boolean: {text!r}")
-    if kind is int:
-        return int(text)
-    if kind is float:
-        return float(text)
+    try:
+        if kind is int:
+            return int(text)
+        if kind is float:
+            return float(text)
+    except ValueError:
+        raise ValueError(f"not {'a whole number' if kind is int else 'a number'}: {text!r}") from None
     return text
 
 
@@ -201,13 +205,34 @@ def write_csv(records: Iterable[Mapping[str, Any]], path: str | Path) -> None:
     _write_rows(records, fields, Path(path))
 
 
-def _read_rows(path: str | Path, type_of: Callable[[str], type | None]) -> list[Record]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    return [
-        {field: _parse_cell(text or "", type_of(field)) for field, text in row.items()}
-        for row in rows
-    ]
+def _read_rows(path: str | Path, type_of: Callable[[str], type | None],
+               required: Sequence[str] = ()) -> list[Record]:
+    """The typed rows of a CSV file; :class:`SymtError` naming the file and line for anything
+    that is not such a file (binary, a cell of the wrong type, a row too long, columns missing)."""
+    rows: list[Record] = []
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            missing = [name for name in required if name not in (reader.fieldnames or [])]
+            if missing:
+                raise SymtError(f"{path}, line 1: not a runs file (an experiment's report/runs.csv): "
+                                f"no column {', '.join(repr(m) for m in missing)}")
+            for row in reader:
+                if None in row:
+                    raise SymtError(f"{path}, line {reader.line_num}: more cells than columns")
+                typed: Record = {}
+                for field, text in row.items():
+                    try:
+                        typed[field] = _parse_cell(text or "", type_of(field))
+                    except ValueError as error:
+                        raise SymtError(f"{path}, line {reader.line_num}: column {field!r}: "
+                                        f"{error}") from None
+                rows.append(typed)
+    except UnicodeDecodeError as error:
+        raise SymtError(f"{path}: not a text CSV file (byte {error.start} is not UTF-8)") from None
+    except csv.Error as error:
+        raise SymtError(f"{path}: not a CSV file ({error})") from None
+    return rows
 
 
 def read_csv(path: str | Path) -> list[Record]:
@@ -216,7 +241,9 @@ def read_csv(path: str | Path) -> list[Record]:
     Empty cells become None (so an empty ``error_detail`` string reads back as None); columns
     beyond RECORD_FIELDS stay strings, and RECORD_FIELDS missing from the file are None.
     """
-    rows = _read_rows(path, _FIELD_TYPES.get)
+    rows = _read_rows(path, _FIELD_TYPES.get, required=("domain", "problem", "algorithm", "solved"))
+    if not rows:
+        raise SymtError(f"{path}: no runs in the file (a header at most)")
     return [{**{field: None for field in RECORD_FIELDS}, **row} for row in rows]
 
 
