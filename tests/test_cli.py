@@ -191,6 +191,20 @@ def test_plan_on_an_unsolvable_task_prints_no_plan(tmp_path):
     assert "no plan printed" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("strategy", ["greedy", "heuristic"])
+def test_plan_calls_a_truncated_model_file_truncated(tmp_path, strategy):
+    """A cut-off plan generator is neither taken for a heuristic nor for a plan generator."""
+    from symt.models import MODEL_DIR
+
+    truncated = tmp_path / "cut-ed.pt"
+    truncated.write_bytes((MODEL_DIR / "gripper-ed.pt").read_bytes()[:20_000])
+    result = symt("plan", "--model", truncated, "--strategy", strategy, domain_file("gripper"),
+                  gripper_problem(tmp_path, 2))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"symt: error: {truncated}: not a readable model file: truncated or not "
+                             "a model (File is not a zip file)\n")
+
+
 def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
     problem = gripper_problem(tmp_path, 2)
     result = symt("plan", "--model", "gripper-ed-nocl", "--strategy", "heuristic", domain_file("gripper"), problem)

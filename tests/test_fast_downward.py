@@ -25,6 +25,7 @@ from symt.fast_downward import (
 )
 from symt.generators import domain_file, generate_task
 from symt.model import ModelConfig, SymTE
+from symt.models import MODEL_DIR
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     Signature,
@@ -311,13 +312,21 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     _, meta = load_exported(models["gripper"])
     future = out / "future.pt"
     torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=3))})
-    return {"corrupt": corrupt, "no-meta": no_meta, "future": future, "missing": out / "missing.pt"}
+    truncated = out / "truncated.pt"
+    truncated.write_bytes(models["gripper"].read_bytes()[:30_000])
+    checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.train)
+    torch.save({"version": 1, "model": {}, "model_config": {}, "train_config": {}}, checkpoint)
+    return {"corrupt": corrupt, "no-meta": no_meta, "future": future, "missing": out / "missing.pt",
+            "truncated": truncated, "checkpoint": checkpoint, "planner": MODEL_DIR / "gripper-ed.pt"}
 
 
 BAD_INPUTS = [
     ("missing", "gripper", "is neither a file nor a shipped model"),
-    ("corrupt", "gripper", "not a readable TorchScript model"),
+    ("corrupt", "gripper", "corrupt.pt: not a readable model file: truncated or not a model"),
+    ("truncated", "gripper", "truncated.pt: not a readable model file: truncated or not a model"),
     ("no-meta", "gripper", "without symt metadata"),
+    ("planner", "gripper", "gripper-ed.pt: a plan-generation model (SymT-ED or PlanGPT), not a heuristic"),
+    ("checkpoint", "gripper", "best.pt: a training checkpoint; export it first: symt export"),
     ("future", "gripper", "model format version 3 is not supported"),
     ("visitall", "gripper", "of task 'gripper-4' is unknown to the model (trained for domain 'grid-visit-all')"),
     ("gripper", "gripper-50", "has 54 objects but the model's object vocabulary has only 40 tokens"),
@@ -336,6 +345,60 @@ def test_bad_input_is_one_line_and_an_input_error(tmp_path: Path, models: dict[s
                            f"eager_greedy([symt(model={path})])")
     assert result.returncode == 36  # DRIVER_INPUT_ERROR, before the driver starts anything
     assert message in one_error_line(result, "fast-downward: error: ")
+    assert not (tmp_path / "output.sas").exists()
+
+
+SYMT_OPTION_ERRORS = [
+    ("symt(modle=gripper)", "symt(): unknown option 'modle' (symt() takes model, threads, scale"),
+    ("symt(model=gripper, bogus=3)", "symt(): unknown option 'bogus'"),
+    ("symt(model=gripper, threads=0)", "symt(): option threads=0: expected a whole number of at least 1"),
+    ("symt(model=gripper, scale=-1)", "symt(): option scale=-1: expected a number of at least 0"),
+    ("symt(model=gripper, precision=fp64)", "symt(): option precision=fp64: expected fp32, bf16 or auto"),
+    ("symt(model=gripper, threads=2, threads=3)", "symt(): option 'threads' given twice"),
+    ("symt(threads=1, gripper)", "symt(): the argument 'gripper' has no option name"),
+]
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize(("call", "message"), SYMT_OPTION_ERRORS, ids=[c for c, _ in SYMT_OPTION_ERRORS])
+def test_symt_option_errors_name_what_the_user_wrote(tmp_path: Path, gripper4: Path, call: str,
+                                                     message: str) -> None:
+    """Checked before the driver starts: one line with the user's option (never the internal
+    model key), exit 36, nothing translated."""
+    result = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(gripper4), "--search", f"eager_greedy([{call}])")
+    assert result.returncode == 36, result.stdout[-2000:]
+    line = one_error_line(result, "fast-downward: error: ")
+    assert message in line and "m0" not in line
+    assert not (tmp_path / "output.sas").exists()
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_positional_symt_options_are_accepted(tmp_path: Path, gripper4: Path) -> None:
+    result = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(gripper4), "--search",
+                           "eager_greedy([symt(gripper, 1, 1.0, fp32)])")
+    assert result.returncode == 0, result.stderr
+    assert plan_length(tmp_path / "sas_plan") == 11
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_two_runs_in_one_folder_keep_their_tasks_apart(tmp_path: Path) -> None:
+    """The translator's output goes to the wrapper's private folder, not to ./output.sas: two
+    runs started together in one folder each solve their own task (the stock driver shares the
+    file, and one run can end with the other task's plan)."""
+    sizes = (4, 8)
+    problems = []
+    for n in sizes:
+        problems.append(tmp_path / f"gripper-{n}.pddl")
+        problems[-1].write_text(gripper_problem(n))
+    runs = [subprocess.Popen([str(FAST_DOWNWARD), "--plan-file", f"plan-{n}", str(GRIPPER_DOMAIN), str(p),
+                              "--search", "astar(blind())"], cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for n, p in zip(sizes, problems)]
+    for run in runs:
+        stdout, stderr = run.communicate(timeout=300)
+        assert run.returncode == 0, stderr
+        assert "search stdin: output.sas" not in stdout
+    for n in sizes:  # Gripper's optimal plan length is known in closed form
+        assert plan_length(tmp_path / f"plan-{n}") == (3 * n - 1 if n % 2 == 0 else 3 * n)
     assert not (tmp_path / "output.sas").exists()
 
 

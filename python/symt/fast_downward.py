@@ -48,7 +48,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import zipfile
 from argparse import Namespace
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -167,6 +166,74 @@ _MODEL_KEY = re.compile(r"\s*model\s*=\s*", re.IGNORECASE)
 _KEYWORD = re.compile(r"\s*\w+\s*=")
 
 
+SYMT_OPTIONS = ("model", "threads", "scale", "precision", "transform", "cache_estimates")
+"""The options of the plugin's ``symt()`` in its positional order (``fd_plugin/symt_evaluator.cc``
+and Fast Downward's ``Heuristic``): checked here, where the error can name what the user wrote,
+instead of by Fast Downward's parser after translation (with the internal model key)."""
+
+
+def _call_arguments(text: str, start: int) -> list[str]:
+    """The top-level arguments of the call whose ``(`` ends just before ``start``."""
+    arguments, depth, begin = [], 0, start
+    for j in range(start, len(text)):
+        char = text[j]
+        if char in "([":
+            depth += 1
+        elif char in ")]" and depth > 0:
+            depth -= 1
+        elif char == ")" or (char == "," and depth == 0):
+            arguments.append(text[begin:j].strip())
+            if char == ")":
+                return [a for a in arguments if a] if arguments != [""] else []
+            begin = j + 1
+    raise SymtError(f"symt(...) is not closed in {text!r}")
+
+
+def _check_option_value(option: str, value: str) -> None:
+    def fail(expected: str) -> SymtError:
+        return SymtError(f"symt(): option {option}={value}: expected {expected}")
+
+    if option == "threads":
+        if not re.fullmatch(r"\d+", value) or int(value) < 1:
+            raise fail("a whole number of at least 1")
+    elif option == "scale":
+        try:
+            number = float(value)
+        except ValueError:
+            raise fail("a number of at least 0") from None
+        if not number >= 0 or number == float("inf"):
+            raise fail("a number of at least 0")
+    elif option == "precision" and value.lower() not in ("fp32", "bf16", "auto"):
+        raise fail("fp32, bf16 or auto")
+    elif option == "cache_estimates" and value.lower() not in ("true", "false"):
+        raise fail("true or false")
+
+
+def check_symt_options(text: str) -> None:
+    """Refuse a ``symt(...)`` call in ``text`` (a search string after the model was replaced by
+    its key) whose options Fast Downward would reject: one line naming the option."""
+    for call in _SYMT_CALL.finditer(text):
+        seen: set[str] = set()
+        keywords = False  # positional arguments come first, as in Fast Downward's parser
+        for position, argument in enumerate(_call_arguments(text, call.end())):
+            keyword = re.match(r"(\w+)\s*=\s*", argument)
+            if keyword:
+                keywords = True
+                option, value = keyword.group(1).lower(), argument[keyword.end():]
+                if option not in SYMT_OPTIONS:
+                    raise SymtError(f"symt(): unknown option '{keyword.group(1)}' (symt() takes "
+                                    f"{', '.join(SYMT_OPTIONS)})")
+            elif not keywords and position < len(SYMT_OPTIONS):
+                option, value = SYMT_OPTIONS[position], argument
+            else:
+                raise SymtError(f"symt(): the argument '{argument}' has no option name "
+                                f"(write option=value; symt() takes {', '.join(SYMT_OPTIONS)})")
+            if option in seen:
+                raise SymtError(f"symt(): option '{option}' given twice")
+            seen.add(option)
+            _check_option_value(option, value)
+
+
 @dataclass
 class ModelSpan:
     """Where a ``symt(...)`` call's model value sits in a search-string argument.
@@ -249,26 +316,6 @@ def _resolve_model(span: ModelSpan) -> tuple[Path, int]:
     raise AssertionError("unreachable")
 
 
-def read_model_meta(path: Path) -> dict:
-    """The ``symt.json`` inside an exported model (read from the zip archive, without torch)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = [name for name in archive.namelist() if name.endswith("extra/symt.json")]
-            if not names:
-                raise SymtError(f"{path}: TorchScript file without symt metadata (symt.json); "
-                                "export it with `symt export`")
-            raw = archive.read(names[0])
-    except (zipfile.BadZipFile, OSError) as error:
-        raise SymtError(f"{path}: not a readable TorchScript model ({error})") from None
-    try:
-        meta = json.loads(raw)
-    except ValueError as error:
-        raise SymtError(f"{path}: unreadable symt.json ({error})") from None
-    if not isinstance(meta, dict):
-        raise SymtError(f"{path}: unreadable symt.json (not an object)")
-    return meta
-
-
 @contextlib.contextmanager
 def _driver_package(build: FastDownwardBuild) -> Iterator[None]:
     """The driver's Python package (``driver.*``) importable while inside the block."""
@@ -316,6 +363,7 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
         raise SymtError("symt() needs the PDDL domain and problem files as input (a translated "
                         "task lacks the static atoms, goal atoms and objects the model needs)")
     domain, problem = parsed.translate_inputs
+    from .models import read_model_meta
     from .tokens import check_model_meta, write_task_context
 
     keys: dict[Path, str] = {}
@@ -356,9 +404,25 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
             position = end
         pieces.append(arg[position:])
         new_args.append("".join(pieces))
+    for arg in new_args:
+        if arg not in filenames:
+            check_symt_options(arg)
     if env:
         new_args += ["--translate-options", *TRANSLATE_OPTIONS_FOR_SYMT]
     return new_args, env
+
+
+def private_sas_file(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> list[str]:
+    """``args`` with the translator's output in ``workdir`` where the driver would write it to
+    ``output.sas`` in the working directory and delete it afterwards: two runs started in one
+    folder then never read each other's task. Where the user keeps the file (``--sas-file``,
+    ``--keep-sas-file``, a component run alone) it stays where the driver puts it."""
+    parsed = _parse_driver_args(build, args)
+    if parsed is None or getattr(parsed, "keep_sas_file", True):
+        return list(args)
+    if not {"translate", "search"} <= set(getattr(parsed, "components", ())):
+        return list(args)
+    return ["--sas-file", str(workdir / "output.sas"), *args]
 
 
 def _driver_aliases(build: FastDownwardBuild) -> list[str]:
@@ -383,6 +447,7 @@ def run(args: Sequence[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="symt-fd-") as tmp:
         workdir = Path(tmp)
         args, symt_env = prepare_symt(build, args, workdir)
+        args = private_sas_file(build, args, workdir)
         env = driver_environment(workdir, wants_validate)
         env.update(symt_env)
         command = driver_command(build, args)

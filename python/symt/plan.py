@@ -135,12 +135,13 @@ def plan_with_model(
     ``max_steps`` caps actions for ``heuristic`` and generated tokens for the others.
     ``precision`` (:data:`symt.export.PRECISIONS`) applies to SymT-E heuristics.
     """
-    from .plangen.planner import is_planner_file
+    from .models import model_file_kind
 
     if strategy not in STRATEGIES:
         raise SymtError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
     where = where or task.problem_name
-    if is_planner_file(path):
+    kind = model_file_kind(path)
+    if kind == "planner":
         from .plangen.decoding import generate
         from .plangen.planner import load_planner
 
@@ -154,6 +155,10 @@ def plan_with_model(
         return result, f"tokens {result.tokens}"
     from .export import load_exported
 
+    if kind != "heuristic":
+        from .models import read_model_meta
+
+        read_model_meta(path)  # says what the file is instead
     if strategy != "heuristic":
         raise SymtError(f"{path} is a SymT-E heuristic; it plans only with --strategy heuristic")
     module, meta = load_exported(path)

@@ -3,12 +3,11 @@
 Model files (``symt-planner`` format, version 1) are ``torch.save`` archives of a dict: kind,
 model config, weights, the domain signature (input atoms) and the plan vocabulary (output
 tokens). Heuristic models are TorchScript files instead (:mod:`symt.export`);
-:func:`is_planner_file` tells the two apart.
+:func:`symt.models.model_file_kind` tells the two apart.
 """
 
 from __future__ import annotations
 
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,15 +98,6 @@ class PlanGPTSession:
         return logits[0, -1].float().cpu().numpy()
 
 
-def is_planner_file(path: Path) -> bool:
-    """True for a ``symt-planner`` file, False for a TorchScript heuristic (``extra/symt.json``)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            return not any(name.endswith("extra/symt.json") for name in archive.namelist())
-    except (zipfile.BadZipFile, FileNotFoundError, IsADirectoryError):
-        return False
-
-
 def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planner:
     path = Path(path)
     if not path.is_file():
@@ -133,4 +123,4 @@ def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planne
     return Planner(kind, model, Signature.from_json(data["signature"]), PlanVocabulary.from_json(data["plan_vocab"]))
 
 
-__all__ = ["PAD", "Planner", "load_planner", "is_planner_file", "KINDS"]
+__all__ = ["PAD", "Planner", "load_planner", "KINDS"]
