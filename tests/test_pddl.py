@@ -76,6 +76,35 @@ def test_unclosed_paren_reports_end_of_file(tmp_path):
         parse_domain(path)
 
 
+def nested_goal_problem(tmp_path: Path, depth: int) -> Path:
+    goal = "(and " * depth + "(at b0 rb)" + ")" * depth
+    return write(tmp_path, f"deep{depth}.pddl",
+                 "(define (problem d) (:domain gripper) (:objects ra rb l r b0)\n"
+                 "(:init (room ra) (room rb) (gripper l) (gripper r) (free l) (free r) (at-robby ra)"
+                 f" (ball b0) (at b0 ra))\n(:goal {goal}))")
+
+
+def test_absurdly_deep_nesting_is_an_error_not_a_recursion_error(tmp_path):
+    """20,000 nested (and ...): one error at the first list too deep, not Python's RecursionError
+    (from the parser, the grounder or the validator, each of which recurses over formulas)."""
+    import subprocess
+    import sys
+
+    from symt.generators import domain_file
+    from symt.pddl.sexpr import MAX_NESTING
+
+    problem = nested_goal_problem(tmp_path, 20_000)
+    with pytest.raises(PDDLSyntaxError, match=rf"deep20000\.pddl:3:\d+: lists nested more than {MAX_NESTING}"):
+        parse_problem(problem, parse_domain(domain_file("gripper")))
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "ground", str(domain_file("gripper")), str(problem)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and result.stderr.startswith(f"symt: error: {problem}:3:")
+    assert len(result.stderr.splitlines()) == 1
+    # Just below the limit, everything that recurses over formulas still works.
+    task = ground(domain_file("gripper"), nested_goal_problem(tmp_path, MAX_NESTING - 4))
+    assert list(task.goal_atoms) == [("at", ("b0", "rb"))]
+
+
 def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(PDDLSyntaxError, match="file not found"):
         parse_domain(tmp_path / "nope.pddl")

@@ -49,6 +49,8 @@ class SList:
     items: tuple[SExpr, ...]
     line: int
     column: int
+    depth: int = 1
+    """Levels of lists from this one down to its deepest (1: no list inside)."""
 
     def __len__(self) -> int:
         return len(self.items)
@@ -76,7 +78,9 @@ class _ToSExpr(Transformer):
 
     def list(self, children: list) -> SList:
         lpar = children[0]
-        return SList(tuple(children[1:-1]), lpar.line, lpar.column)
+        items = tuple(children[1:-1])
+        depth = 1 + max((item.depth for item in items if isinstance(item, SList)), default=0)
+        return SList(items, lpar.line, lpar.column, depth)
 
     def start(self, children: list) -> list[SExpr]:
         return children
@@ -85,10 +89,28 @@ class _ToSExpr(Transformer):
 _parser = Lark(_GRAMMAR, parser="lalr", lexer="contextual", transformer=_ToSExpr())
 
 
+MAX_NESTING = 500
+"""Deepest nesting of lists accepted: real PDDL stays far below; the interpretation of the tree
+recurses, and a deeper input would end in Python's RecursionError instead of an error message."""
+
+
+def _check_nesting(expressions: list[SExpr], filename: str) -> None:
+    for expression in expressions:
+        if isinstance(expression, SList) and expression.depth > MAX_NESTING:
+            level = 1
+            while level <= MAX_NESTING:  # down the deepest branch to the first list too deep
+                expression = max((i for i in expression.items if isinstance(i, SList)), key=lambda i: i.depth)
+                level += 1
+            raise PDDLSyntaxError(filename, expression.line, f"lists nested more than {MAX_NESTING} "
+                                  "levels deep (not supported)", expression.column)
+
+
 def parse_sexprs(text: str, filename: str) -> list[SExpr]:
     """Parse ``text`` into top-level s-expressions, or raise ``PDDLSyntaxError`` at file:line:col."""
     try:
-        return _parser.parse(text)
+        expressions = _parser.parse(text)
+        _check_nesting(expressions, filename)
+        return expressions
     except lark.exceptions.UnexpectedToken as error:
         token = error.token
         if token.type == "$END":
