@@ -53,6 +53,25 @@ def test_expand_prints_key_values(tmp_path):
     assert int(values["transitions"]) > 0 and float(values["seconds"]) >= 0
 
 
+def test_expand_stops_at_its_memory_limit_while_grounding(tmp_path):
+    """512,000 ground actions (three free parameters over 80 objects) need more than 0.3 GiB in
+    the grounder, before the expander's own guard could count anything: the process limit stops
+    it there with one line, and a small task runs under the same limit."""
+    domain = tmp_path / "cube.pddl"
+    domain.write_text("(define (domain cube) (:predicates (p ?x) (q ?x ?y ?z))"
+                      " (:action a :parameters (?x ?y ?z) :precondition (and (p ?x) (p ?y) (p ?z))"
+                      " :effect (q ?x ?y ?z)))")
+    problem = tmp_path / "cube80.pddl"
+    objects = [f"o{i}" for i in range(80)]
+    problem.write_text(f"(define (problem c) (:domain cube) (:objects {' '.join(objects)})"
+                       f" (:init {' '.join(f'(p {o})' for o in objects)}) (:goal (q o0 o1 o2)))")
+    result = symt("expand", domain, problem, "--max-memory", "0.3")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == "symt: error: out of memory: the task needs more than the limit of 0.3 GiB (--max-memory)\n"
+    small = symt("expand", domain_file("gripper"), gripper_problem(tmp_path, 4), "--max-memory", "0.3")
+    assert small.returncode == 0 and key_values(small.stdout)["states"] == "256"  # the closed form above, n = 4
+
+
 def test_expand_unsolvable_prints_inf(tmp_path):
     path = tmp_path / "p.pddl"
     path.write_text(

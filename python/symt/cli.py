@@ -81,11 +81,15 @@ def cmd_ground(args: argparse.Namespace) -> int:
 
 def cmd_expand(args: argparse.Namespace) -> int:
     from .pddl import ground
-    from .statespace import expand
+    from .statespace import default_memory_limit, expand, limit_process_memory
 
     start = time.perf_counter()
+    limit = int(args.max_memory * 2**30) if args.max_memory else default_memory_limit()
+    limit_process_memory(limit)
+    global _MEMORY_HINT
+    _MEMORY_HINT = f"the limit of {limit / 2**30:.3g} GiB (--max-memory)"
     task = ground(args.domain, args.problem)
-    space = expand(task, max_states=args.max_states)
+    space = expand(task, max_states=args.max_states, max_memory_bytes=limit)
     seconds = time.perf_counter() - start
     finite = space.hstar[space.hstar != math.inf]
     print(f"states: {space.num_states}")
@@ -527,6 +531,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("problem", type=Path, help="problem PDDL file")
     p.add_argument("--max-states", type=int_in(1), default=DEFAULT_MAX_STATES, metavar="N",
                    help=f"stop with an error beyond N states (default {DEFAULT_MAX_STATES:,})")
+    p.add_argument("--max-memory", type=float_in(0.1, 1 << 20),
+                   metavar="GIB", help="stop with an error when the process (grounding and "
+                   "expansion) would need more than GIB gibibytes (default: 60%% of physical memory)")
     p.set_defaults(func=cmd_expand)
 
     p = sub.add_parser("validate", help="check a plan; exit 0 only if it is valid",
@@ -746,6 +753,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_MEMORY_HINT = "this machine's memory"
+"""What a MemoryError ran into, for its one-line message (a command with a limit sets it)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -755,6 +766,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SymtError as error:
         print(f"symt: error: {error}", file=sys.stderr)
         return error.exit_code
+    except MemoryError:
+        print(f"symt: error: out of memory: the task needs more than {_MEMORY_HINT}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("symt: interrupted", file=sys.stderr)
         return 130

@@ -31,6 +31,7 @@ __all__ = [
     "Sampler",
     "StateSpace",
     "default_memory_limit",
+    "limit_process_memory",
     "expand",
     "python_reference_bfs",
 ]
@@ -48,6 +49,21 @@ def default_memory_limit() -> int:
     except (ValueError, OSError, AttributeError):
         return 4 << 30
     return int(total * 0.6)
+
+
+def limit_process_memory(max_bytes: int) -> None:
+    """Cap this process's address space at ``max_bytes``, so that everything a command does
+    (parsing and grounding as well as the expander, whose own guard counts only its tables)
+    stops with a MemoryError at the stated limit instead of growing until the system kills it.
+    Only lowers an existing limit; a no-op where the platform has no ``resource`` module."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    wanted = max_bytes if hard == resource.RLIM_INFINITY else min(max_bytes, hard)
+    if soft == resource.RLIM_INFINITY or wanted < soft:
+        resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
 
 
 def _csr(lists: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
