@@ -224,6 +224,24 @@ def test_plan_calls_a_truncated_model_file_truncated(tmp_path, strategy):
                              "a model (File is not a zip file)\n")
 
 
+@pytest.mark.parametrize(("model", "message"), [
+    ("gripper.pt", "gripper.pt: an exported heuristic already; symt export takes a training run's best.pt"),
+    ("gripper-ed.pt", "gripper-ed.pt: a plan-generation model (SymT-ED or PlanGPT), used as it is"),
+    ("random.bin", "random.bin: not a readable model file: truncated or not a model"),
+])
+def test_export_says_what_the_file_is_when_it_is_no_checkpoint(tmp_path, model, message):
+    from symt.models import MODEL_DIR
+
+    path = MODEL_DIR / model
+    if model == "random.bin":
+        path = tmp_path / model
+        path.write_bytes(bytes(range(256)) * 8)
+    result = symt("export", path, tmp_path / "out.pt")
+    assert result.returncode == 2 and not (tmp_path / "out.pt").exists()
+    assert result.stderr.startswith("symt: error: ") and message in result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr  # no torch warning either
+
+
 def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
     problem = gripper_problem(tmp_path, 2)
     result = symt("plan", "--model", "gripper-ed-nocl", "--strategy", "heuristic", domain_file("gripper"), problem)

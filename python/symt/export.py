@@ -36,11 +36,22 @@ META_FILE = "symt.json"
 
 
 def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
+    from .models import model_file_kind
+
     path = Path(checkpoint_path)
+    if not path.is_file():
+        raise SymtError(f"{path}: checkpoint not found")
+    kind = model_file_kind(path)
+    if kind == "heuristic":
+        raise SymtError(f"{path}: an exported heuristic already; symt export takes a training "
+                        "run's best.pt or last.pt")
+    if kind == "planner":
+        raise SymtError(f"{path}: a plan-generation model (SymT-ED or PlanGPT), used as it is "
+                        "(symt plan --strategy greedy); symt export takes a SymT-E training checkpoint")
+    if kind != "checkpoint":
+        raise SymtError(f"{path}: not a symt training checkpoint")
     try:
         checkpoint = torch.load(path, map_location="cpu", weights_only=False)
-    except FileNotFoundError:
-        raise SymtError(f"{path}: checkpoint not found") from None
     except Exception as error:  # a corrupt or foreign file: torch raises many kinds
         raise SymtError(f"{path}: not a readable symt checkpoint ({type(error).__name__})") from None
     if not isinstance(checkpoint, dict) or "model_config" not in checkpoint:
