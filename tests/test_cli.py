@@ -242,6 +242,22 @@ def test_export_says_what_the_file_is_when_it_is_no_checkpoint(tmp_path, model, 
     assert len(result.stderr.splitlines()) == 1, result.stderr  # no torch warning either
 
 
+@pytest.mark.parametrize("command", [
+    ["report", "RUNS", "--out"], ["experiment", "paper-smoke", "--out"], ["demo", "--out"],
+    ["ipc-dataset", str(SHARED / "benchmarks" / "ipc2023-learning" / "ferry"), "--out"],
+    ["train-plans", "gripper", "--steps", "1", "--out"], ["generate", "gripper", "--out"],
+])
+def test_an_output_folder_that_cannot_be_made_is_one_line_before_any_work(tmp_path, command):
+    runs = tmp_path / "runs.csv"
+    runs.write_text("suite,domain,group,problem,size,algorithm,solved\npaper,gripper,validation,p1,4,ff,True\n")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = symt(*[str(runs) if part == "RUNS" else part for part in command], blocker / "out")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"symt: error: --out {blocker / 'out'}: cannot create the ")
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
+
+
 def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
     problem = gripper_problem(tmp_path, 2)
     result = symt("plan", "--model", "gripper-ed-nocl", "--strategy", "heuristic", domain_file("gripper"), problem)

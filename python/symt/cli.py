@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import SymtError
+from .folders import check_output_folder, holding_folder, open_output_folder
 
 DEFAULT_MAX_STATES = 5_000_000
 MANIFEST_MAX_STATES = 1_000_000
@@ -154,6 +155,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .val import run_val
 
     work = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="symt-demo-"))
+    check_output_folder(work, "demo folder")
     work.mkdir(parents=True, exist_ok=True)
     domain = domain_file(args.domain)
     name = f"{args.domain}-heldout-n{args.size}"
@@ -264,9 +266,11 @@ def cmd_ipc_dataset(args: argparse.Namespace) -> int:
     from .experiments.ipc import write_training_dataset
 
     out = args.out or Path("data") / f"ipc2023-{args.domain_dir.name}"
-    manifest = write_training_dataset(args.domain_dir, out, args.max_states, args.validation,
-                                      progress=not args.quiet, plan_time=args.plan_time,
-                                      processes=args.processes)
+    lock = open_output_folder(out, writer="symt ipc-dataset", kind="dataset folder")
+    with holding_folder(lock, out):
+        manifest = write_training_dataset(args.domain_dir, out, args.max_states, args.validation,
+                                          progress=not args.quiet, plan_time=args.plan_time,
+                                          processes=args.processes)
     entries = json.loads(manifest.read_text())
     skipped = json.loads((out / "skipped.json").read_text())["problems"]
     counts = {split: sum(e["split"] == split for e in entries) for split in ("train", "validation")}
@@ -297,6 +301,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         algorithms=tuple(args.algorithms) if args.algorithms else None,
     )
     out = args.out or Path("experiments") / args.name
+    check_output_folder(out, "experiment folder")
     spec = registry.make_spec(experiment, out, args.ipc_root, args.processes)
     try:
         records = runner.run_experiment(spec, out, fresh=args.fresh)
@@ -347,6 +352,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise SymtError(f"{path}: no such runs file (an experiment's report/runs.csv)")
         records += report.read_csv(path)
     notes = _with_analysis(args.notes or "", args.analysis)
+    check_output_folder(args.out, "report folder")
     try:
         out = report.write_report(records, args.out, args.title, notes=notes or None, limits=args.limits,
                                   command=_command_line(args), algorithms=args.algorithms)
@@ -359,7 +365,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from .folders import check_output_folder
     from .train import TrainConfig, Trainer
 
     if args.out:
@@ -441,7 +446,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def cmd_train_plans(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from .folders import check_output_folder
     from .plangen.train import PlanTrainConfig, PlanTrainer
 
     if args.out:
@@ -766,14 +770,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SymtError as error:
         print(f"symt: error: {error}", file=sys.stderr)
         return error.exit_code
+    except BrokenPipeError:  # the reader of stdout went away (| head): not an error
+        return 0
+    except OSError as error:  # a file system failure no check foresaw: still one line
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"symt: error: {where}{error.strerror or error}", file=sys.stderr)
+        return 1
     except MemoryError:
         print(f"symt: error: out of memory: the task needs more than {_MEMORY_HINT}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("symt: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":
