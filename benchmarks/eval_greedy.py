@@ -21,10 +21,10 @@ import torch
 from tqdm import tqdm
 
 from symt.export import load_exported
+from symt.guidance import plan_with_exported_model
 from symt.models import resolve
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.pddl.validate import validate_plan
-from symt.plan import plan_with_exported_model
 
 
 def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1) -> list[dict]:

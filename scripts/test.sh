@@ -6,5 +6,7 @@ bash "$root/scripts/setup.sh"
 cd "$root"
 echo "[test] ruff"
 .venv/bin/ruff check python tests benchmarks
+echo "[test] import layers (pyproject.toml, [tool.importlinter])"
+.venv/bin/lint-imports
 echo "[test] pytest"
 exec .venv/bin/python -m pytest "$@"

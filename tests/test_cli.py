@@ -106,6 +106,15 @@ def test_bad_pddl_is_a_one_line_error(tmp_path, text, message):
     assert line.startswith(f"symt: error: {domain}:1") and message in line
 
 
+def test_help_needs_neither_torch_nor_the_compiled_core():
+    """`symt ... --help` builds every subcommand's parser (experiment names included) without
+    loading torch or the C++ extension."""
+    code = ("import sys; from symt.cli import build_parser; build_parser(); "
+            "print('torch' in sys.modules, 'symt._core' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.split() == ["False", "False"], result.stderr
+
+
 def test_unknown_domain_for_generate(tmp_path):
     result = symt("generate", "sokoban", "--out", tmp_path)
     assert result.returncode == 2 and "valid domains: blocksworld" in result.stderr

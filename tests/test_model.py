@@ -241,7 +241,7 @@ def test_loading_bad_models_fails_clearly(exported, tmp_path):
 
 
 def test_plan_command_prints_a_validated_plan_or_fails_cleanly(exported, gripper_dataset):
-    from symt.plan import StateEvaluator, greedy_heuristic_guidance
+    from symt.guidance import StateEvaluator, greedy_heuristic_guidance
 
     module, meta = load_exported(exported / "model.pt")
     domain = parse_domain(gripper_dataset / "domain.pddl")

@@ -44,6 +44,7 @@ from .data import (
 )
 from .errors import SymtError
 from .folders import check_output_folder, holding_folder, open_output_folder
+from .guidance import StateEvaluator, greedy_heuristic_guidance
 from .model import (
     OBJECT_IDENTITIES,
     PRESETS,
@@ -51,8 +52,8 @@ from .model import (
     SymTE,
     contrastive_terms,
 )
-from .plan import StateEvaluator, greedy_heuristic_guidance
 from .tokens import HASHED_TOKEN_SPACE
+from .training import lr_at, pick_device, save_atomic
 
 CHECKPOINT_VERSION = 1
 RANK_LOSSES = ("hinge", "logistic")
@@ -105,36 +106,6 @@ class TrainConfig:
     def paper_defaults() -> dict:
         """The paper's optimisation (Appendix E), for the ``paper`` preset."""
         return dict(lr=1e-4, warmup=2000, batch_size=64, steps=500_000, eval_every=100_000 // 64)
-
-
-def lr_at(step: int, config: TrainConfig) -> float:
-    """Linear warm-up, then cosine decay to ``min_lr`` at the last step."""
-    if step < config.warmup:
-        return config.lr * (step + 1) / config.warmup
-    progress = (step - config.warmup) / max(1, config.steps - config.warmup)
-    return config.min_lr + 0.5 * (config.lr - config.min_lr) * (1 + math.cos(math.pi * min(1.0, progress)))
-
-
-def pick_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    try:
-        device = torch.device(name)
-    except RuntimeError as error:
-        raise SymtError(f"unknown device '{name}': {error}") from None
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise SymtError("--device cuda requested but no CUDA device is available")
-    return device
-
-
-def save_atomic(obj: object, path: Path) -> None:
-    """torch.save to a temporary file, fsync, then rename over ``path`` (never a torn file)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as handle:
-        torch.save(obj, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 @dataclass

@@ -31,7 +31,6 @@ from ..errors import StateLimitError, SymtError
 from ..fast_downward import fast_downward_command
 from ..pddl import ground, parse_domain, parse_problem
 from ..pddl.validate import read_plan
-from ..statespace import expand
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
@@ -82,6 +81,8 @@ def select_training_problems(
     Every problem is tried rather than stopping at the first one over the limit: the numbering
     need not follow state-space size, and the expander gives up quickly on large spaces.
     """
+    from ..statespace import expand  # the compiled core: only when a dataset is made
+
     domain_dir = Path(domain_dir)
     domain = parse_domain(domain_dir / "domain.pddl")
     kept: list[tuple[Path, int, int]] = []

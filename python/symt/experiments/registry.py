@@ -27,8 +27,10 @@ IPC_ALL_DOMAINS = ("blocksworld", "childsnack", "ferry", "floortile", "miconic",
 IPC_VOCAB_SIZE = 160
 """Object vocabulary of the IPC models: every easy and medium test task of the first four domains
 has at most 146 objects; larger tasks are refused with a clear error (recorded as such)."""
-IPC_TRAIN_OPTIONS = ("--preset", "small", "--seed", "0", "--steps", "12000", "--lr", "1e-3",
-                     "--eval-every", "1000", "--vocab-size", str(IPC_VOCAB_SIZE))
+IPC_TRAIN_OPTIONS: dict[str, object] = {"preset": "small", "seed": 0, "steps": 12000, "lr": 1e-3,
+                                        "eval_every": 1000, "vocab_size": IPC_VOCAB_SIZE}
+"""How a missing IPC model is trained (:class:`symt.train.TrainConfig` fields; the same as
+``symt train DATA --preset small --seed 0 --steps 12000 --lr 1e-3 --eval-every 1000 --vocab-size 160``)."""
 
 
 @dataclass(frozen=True)
@@ -103,20 +105,23 @@ def ensure_ipc_model(domain: str, ipc_root: Path, models_dir: Path, runs_dir: Pa
     target = Path(models_dir) / f"{name}.pt"
     if target.exists():
         return target
-    from ..cli import main as symt_main
+    from ..export import export
+    from ..train import TrainConfig, Trainer
+    from .ipc import write_training_dataset
 
     data = Path("data") / name
     run = Path(runs_dir) / name
-    print(f"[experiment] no model {name}: training one ({' '.join(IPC_TRAIN_OPTIONS)}) in {run}")
-    steps = [["ipc-dataset", str(Path(ipc_root) / domain), "--out", str(data), "--quiet"]] \
-        if not (data / "manifest.json").exists() else []
-    resume = ["--resume"] if (run / "last.pt").exists() else []
-    steps.append(["train", str(data), *IPC_TRAIN_OPTIONS, "--out", str(run), "--quiet", *resume])
-    target.parent.mkdir(parents=True, exist_ok=True)
-    steps.append(["export", str(run / "best.pt"), str(target)])
-    for argv in steps:
-        if symt_main(argv) != 0:
-            raise SymtError(f"training the {name} model failed at `symt {' '.join(argv)}`")
+    options = ", ".join(f"{key}={value}" for key, value in IPC_TRAIN_OPTIONS.items())
+    print(f"[experiment] no model {name}: training one ({options}) in {run}")
+    try:
+        if not (data / "manifest.json").exists():
+            write_training_dataset(Path(ipc_root) / domain, data, progress=False)
+        config = TrainConfig(data=str(data), out=str(run), **IPC_TRAIN_OPTIONS)  # type: ignore[arg-type]
+        Trainer(config, resume=(run / "last.pt").exists(), progress=False).run()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        export(run / "best.pt", target)
+    except SymtError as error:
+        raise SymtError(f"training the {name} model failed: {error}") from None
     return target
 
 

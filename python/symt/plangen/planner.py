@@ -52,7 +52,7 @@ class Planner:
                               self.vocab.bos)
 
     def to_file(self, path: Path, extra: dict | None = None) -> None:
-        from ..train import save_atomic
+        from ..training import save_atomic
 
         save_atomic({"format": FORMAT, "format_version": FORMAT_VERSION, "kind": self.kind,
                      "config": self.model.config.to_dict(), "state_dict": self.model.state_dict(),

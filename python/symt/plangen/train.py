@@ -37,12 +37,8 @@ from ..errors import SymtError
 from ..folders import holding_folder, open_output_folder
 from ..model import PRESETS
 from ..tokens import collate, identity_assignment, rename
-from ..train import (
-    TrainConfig,
-    lr_at,
-    pick_device,
-    save_atomic,
-)
+from ..train import TrainConfig
+from ..training import lr_at, pick_device, save_atomic
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens

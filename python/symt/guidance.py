@@ -1,0 +1,118 @@
+"""Greedy heuristic guidance: SymT-E plans without search, as in the paper (Appendix D).
+
+From the current state apply the applicable action whose successor has the lowest predicted h
+(ties: the first action in the task's order), no backtracking, at most 500 steps. One deviation
+from the paper's pseudo-code: actions whose successor *is* the current state (e.g. Gripper's
+``(move rooma rooma)``, allowed by the domain) are skipped. Picking one can never make progress
+and, being deterministic, would repeat it forever.
+
+Used by the trainer (validation coverage) and by :mod:`symt.plan` (the ``heuristic`` strategy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .pddl import Domain, GroundTask
+from .tokens import (
+    EncodedTask,
+    Signature,
+    check_vocabulary,
+    collate,
+    encode_task,
+    identity_assignment,
+    rename,
+)
+
+Evaluator = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
+"""(pred [B,N], args [B,N,m], mask [B,N]) -> h [B]."""
+
+MAX_STEPS = 500
+"""The paper's cap on the actions of a search-free plan."""
+
+
+@dataclass
+class PlanResult:
+    actions: list[int]
+    solved: bool
+    reason: str
+    """Why generation stopped: "goal reached", "step limit (500) reached", "dead end: ..."."""
+    evaluations: int
+
+    def labels(self, task: GroundTask) -> list[str]:
+        return [task.actions[a].label() for a in self.actions]
+
+
+class StateEvaluator:
+    """Evaluates many states of one task in one forward pass (identity object renaming)."""
+
+    def __init__(self, encoded: EncodedTask, evaluate: Evaluator, vocab_size: int,
+                 device: torch.device | str = "cpu", batch_size: int = 512):
+        self.encoded = encoded
+        self.evaluate = evaluate
+        self.vocab_size = vocab_size
+        self.device = torch.device(device)
+        self.batch_size = batch_size
+        self.assignment = identity_assignment(encoded.num_objects)
+        self.count = 0
+
+    @torch.inference_mode()
+    def __call__(self, states: list[frozenset[int]]) -> np.ndarray:
+        values: list[np.ndarray] = []
+        for start in range(0, len(states), self.batch_size):
+            chunk = states[start : start + self.batch_size]
+            rows = [
+                rename(self.encoded.state_rows(sorted(state)), self.assignment, self.vocab_size)
+                for state in chunk
+            ]
+            pred, args, mask = (t.to(self.device) for t in collate(rows, self.vocab_size))
+            values.append(self.evaluate(pred, args, mask).float().cpu().numpy())
+        self.count += len(states)
+        return np.concatenate(values) if values else np.zeros(0)
+
+
+def greedy_heuristic_guidance(
+    task: GroundTask, evaluator: StateEvaluator, max_steps: int = MAX_STEPS
+) -> PlanResult:
+    """The paper's Algorithm "Greedy Heuristic Guidance" (no backtracking, no cycle check)."""
+    state = frozenset(task.init)
+    plan: list[int] = []
+    while not task.is_goal(state):
+        if len(plan) >= max_steps:
+            return PlanResult(plan, False, f"step limit ({max_steps}) reached", evaluator.count)
+        applicable = []
+        successors = []
+        for index in task.applicable_actions(state):
+            successor = task.apply(task.actions[index], state)
+            if successor != state:
+                applicable.append(index)
+                successors.append(successor)
+        if not applicable:
+            return PlanResult(plan, False, "dead end: no applicable action", evaluator.count)
+        values = evaluator(successors)
+        best = int(np.argmin(values))
+        plan.append(applicable[best])
+        state = successors[best]
+    return PlanResult(plan, True, "goal reached", evaluator.count)
+
+
+def plan_with_exported_model(
+    module: Evaluator, meta: dict, domain: Domain, task: GroundTask, max_steps: int = MAX_STEPS,
+    where: str | None = None, precision: str = "fp32",
+) -> PlanResult:
+    """Greedy heuristic guidance on ``task`` with an exported model and its ``symt.json``.
+
+    ``where`` names the task in errors (default: the problem name), e.g. its file; ``precision``
+    is one of :data:`symt.export.PRECISIONS`.
+    """
+    from .export import precision_context
+
+    vocab_size = int(meta["vocab_size"])
+    check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
+    encoded = encode_task(task, Signature.from_json(meta), domain)
+    with precision_context(precision):
+        return greedy_heuristic_guidance(task, StateEvaluator(encoded, module, vocab_size), max_steps)
