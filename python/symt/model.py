@@ -183,6 +183,19 @@ class AtomEncoder(nn.Module):
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())
 
+    def optimizer_groups(self, weight_decay: float) -> list[dict]:
+        return weight_decay_groups(self, weight_decay)
+
+
+def weight_decay_groups(module: nn.Module, weight_decay: float) -> list[dict]:
+    """AdamW parameter groups of ``module``: weight decay on weight matrices; none on biases,
+    norms and embeddings, whose rows for rare tokens would otherwise shrink between their uses.
+    Each model owns its groups through an ``optimizer_groups`` method, as in nanoGPT."""
+    decay, no_decay = [], []
+    for name, parameter in module.named_parameters():
+        (decay if parameter.dim() >= 2 and "embedding" not in name else no_decay).append(parameter)
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
 
 class SymTE(AtomEncoder):
     def __init__(self, config: ModelConfig):

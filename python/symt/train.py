@@ -22,11 +22,9 @@ interrupted run to the same result as an uninterrupted one.
 
 from __future__ import annotations
 
-import csv
 import math
 import os
-import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +41,7 @@ from .data import (
     load_dataset,
 )
 from .errors import SymtError
-from .folders import check_output_folder, holding_folder, open_output_folder
+from .folders import check_output_folder, open_output_folder
 from .guidance import StateEvaluator, greedy_heuristic_guidance
 from .model import (
     OBJECT_IDENTITIES,
@@ -53,9 +51,8 @@ from .model import (
     contrastive_terms,
 )
 from .tokens import HASHED_TOKEN_SPACE
-from .training import lr_at, pick_device, save_atomic
+from .training import TrainerBase, lr_at, pick_device, save_atomic
 
-CHECKPOINT_VERSION = 1
 RANK_LOSSES = ("hinge", "logistic")
 
 
@@ -109,22 +106,6 @@ class TrainConfig:
 
 
 @dataclass
-class EpochProgress:
-    """The epoch in progress: sums of the four training losses, steps taken and seconds spent."""
-
-    sums: list[float] = field(default_factory=lambda: [0.0] * 4)
-    steps: int = 0
-    seconds: float = 0.0
-
-    def add(self, losses: tuple[float, ...]) -> None:
-        self.sums = [total + value for total, value in zip(self.sums, losses)]
-        self.steps += 1
-
-    def mean(self) -> np.ndarray:
-        return np.asarray(self.sums) / max(1, self.steps)
-
-
-@dataclass
 class EpochRecord:
     epoch: int
     step: int
@@ -153,7 +134,14 @@ def ranking_loss(h: torch.Tensor, target: torch.Tensor, pairs: torch.Tensor, kin
     return F.relu(margin + gap).mean()
 
 
-class Trainer:
+class Trainer(TrainerBase):
+    """SymT-E: MSE on h* (upper bounds where only a satisfying plan is known), the sibling
+    ranking loss, and the paper's contrastive terms over a renamed copy of each batch; validated
+    by MSE, L_att, L_hid, ranking accuracy and greedy coverage. Multi-GPU through torchrun (DDP)."""
+
+    kind = "symt-e"
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight")
+
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
         self.config = config
         self.progress = progress
@@ -183,8 +171,7 @@ class Trainer:
         progress = progress and self.is_main
         if config.preset not in PRESETS:
             raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
-        if config.schedule not in ("after-plateau", "always"):
-            raise SymtError(f"unknown contrastive schedule '{config.schedule}' (after-plateau, always)")
+        self.check_schedule()
         if config.rank_loss not in RANK_LOSSES:
             raise SymtError(f"unknown ranking loss '{config.rank_loss}' (choose from {', '.join(RANK_LOSSES)})")
         if config.object_identity not in OBJECT_IDENTITIES:
@@ -209,27 +196,10 @@ class Trainer:
         mean_h, var_h = self.sampler.hstar_statistics()
         self.hstar_variance = max(var_h, 1e-6)
 
-        last = self.out / "last.pt"
-        if resume:
-            if not last.exists():
-                raise SymtError(f"--resume: no checkpoint at {last}")
-            checkpoint = torch.load(last, map_location="cpu", weights_only=False)
-            if checkpoint.get("version") != CHECKPOINT_VERSION:
-                raise SymtError(f"{last}: checkpoint version {checkpoint.get('version')} is not supported")
-            defaults = {f.name: f.default for f in fields(TrainConfig)}
-            saved = {**defaults, **checkpoint["train_config"]}  # options added since keep their defaults
-            for key in ("data", "preset", "seed", "batch_size", "steps", "lr", "rename", "contrastive", "schedule",
-                        "w_rank", "rank_loss", "object_identity", "plan_weight"):
-                if saved.get(key) != asdict(config).get(key):
-                    raise SymtError(
-                        f"--resume: option '{key}' differs from the interrupted run "
-                        f"({saved.get(key)!r} there, {asdict(config).get(key)!r} now)"
-                    )
+        checkpoint = self.read_checkpoint(resume)
+        if checkpoint is not None:
             self.model_config = ModelConfig(**checkpoint["model_config"])
         else:
-            if last.exists():
-                raise SymtError(f"{self.out} already holds a training run; pass --resume to continue it "
-                                "or choose another --out")
             options = dict(PRESETS[config.preset])
             options.update(config.model_overrides)
             self.model_config = ModelConfig(
@@ -240,7 +210,6 @@ class Trainer:
                 object_identity=config.object_identity,
                 **options,
             )
-            checkpoint = None
 
         torch.manual_seed(derive_seed(config.seed, "init"))
         self.model = SymTE(self.model_config).to(self.device)
@@ -250,50 +219,21 @@ class Trainer:
 
             ids = [self.device.index] if self.device.type == "cuda" else None
             self.train_model = DistributedDataParallel(self.model, device_ids=ids)
-        decay = [p for n, p in self.model.named_parameters() if p.dim() >= 2 and "embedding" not in n]
-        no_decay = [p for n, p in self.model.named_parameters() if not (p.dim() >= 2 and "embedding" not in n)]
-        self.optimizer = torch.optim.AdamW(
-            [{"params": decay, "weight_decay": config.weight_decay},
-             {"params": no_decay, "weight_decay": 0.0}],
-            lr=config.lr, betas=(config.beta1, config.beta2),
-        )
-        self.step = 0
-        self.history: list[dict] = []
-        self.best: tuple[float, float] | None = None  # (-coverage, val_mse)
         self.best_val_mse = math.inf
         self.bad_epochs = 0
-        self.ema_mse: float | None = None
-        self.contrastive_start: int | None = 0 if config.schedule == "always" else None
-        # The epoch in progress (loss sums, steps, seconds): kept in checkpoints so that a run
-        # interrupted mid-epoch, or during its evaluation, logs that epoch whole when resumed.
-        self.epoch_progress = EpochProgress()
-        if checkpoint is not None:
-            self.model.load_state_dict(checkpoint["model"])
-            self.optimizer.load_state_dict(checkpoint["optimizer"])
-            state = checkpoint["trainer"]
-            self.step = state["step"]
-            self.history = state["history"]
-            self.best = tuple(state["best"]) if state["best"] is not None else None
-            self.best_val_mse = state["best_val_mse"]
-            self.bad_epochs = state["bad_epochs"]
-            self.ema_mse = state["ema_mse"]
-            self.contrastive_start = state["contrastive_start"]
-            if state.get("epoch_progress"):  # absent in checkpoints written at an epoch's end
-                self.epoch_progress = EpochProgress(**state["epoch_progress"])
+        self.start_run(checkpoint, plateau=self.hstar_variance)
+
+    def restore_state(self, state: dict) -> None:
+        self.best_val_mse = state["best_val_mse"]
+        self.bad_epochs = state["bad_epochs"]
+
+    def trainer_state(self) -> dict:
+        return {"best_val_mse": self.best_val_mse, "bad_epochs": self.bad_epochs}
 
     # ------------------------------------------------------------------ schedule and one step
 
-    def contrastive_weight(self, step: int) -> float:
-        if not self.config.contrastive or self.contrastive_start is None:
-            return 0.0
-        if self.config.schedule == "always":
-            return 1.0
-        return min(1.0, (step - self.contrastive_start + 1) / max(1, self.config.ramp_steps))
-
     def train_step(self, step: int) -> tuple[float, float, float, float]:
         config = self.config
-        for group in self.optimizer.param_groups:
-            group["lr"] = lr_at(step, config)
         # Each rank draws its own shard: the effective batch is world_size * batch_size.
         shard = step * self.world_size + self.rank
         batch = self.sampler.batch(shard, config.batch_size).to(self.device)
@@ -325,21 +265,14 @@ class Trainer:
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:
             rank = ranking_loss(h, batch.target, batch.sibling_pairs, config.rank_loss)
         loss = config.w_pred * mse + config.w_rank * rank + weight * (config.w_att * att + config.w_hid * hid)
-        self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        if config.grad_clip > 0:
-            torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.grad_clip)
-        self.optimizer.step()
+        self.optimize(step, loss)
         mse_value = self.all_ranks_mean(float(mse.detach()))
         loss_value = float(loss.detach())
         if not math.isfinite(loss_value):
             raise DivergenceError(
                 f"training diverged at step {step}: the loss is {loss_value}; the best checkpoint "
                 f"is {self.out / 'best.pt'}")
-        self.ema_mse = mse_value if self.ema_mse is None else 0.98 * self.ema_mse + 0.02 * mse_value
-        if (self.contrastive_start is None and config.contrastive and step >= 50
-                and self.ema_mse < config.plateau_fraction * self.hstar_variance):
-            self.contrastive_start = step + 1
+        self.note_loss(step, mse_value)
         return mse_value, float(att.detach()), float(hid.detach()), float(rank.detach())
 
     def all_ranks_mean(self, value: float) -> float:
@@ -402,94 +335,14 @@ class Trainer:
     # ------------------------------------------------------------------ checkpoints
 
     def checkpoint(self) -> dict:
-        return {
-            "version": CHECKPOINT_VERSION,
-            "model": self.model.state_dict(),
-            "optimizer": self.optimizer.state_dict(),
-            "model_config": self.model_config.to_dict(),
-            "train_config": asdict(self.config),
-            "signature": self.dataset.signature.to_json(),
-            "trainer": {
-                "step": self.step,
-                "history": self.history,
-                "best": list(self.best) if self.best is not None else None,
-                "best_val_mse": self.best_val_mse,
-                "bad_epochs": self.bad_epochs,
-                "ema_mse": self.ema_mse,
-                "contrastive_start": self.contrastive_start,
-                "epoch_progress": asdict(self.epoch_progress) if self.logged_step() < self.step else None,
-            },
-        }
+        return {**super().checkpoint(), "signature": self.dataset.signature.to_json()}
 
-    def write_log(self) -> None:
-        path = self.out / "log.csv"
-        names = [f.name for f in fields(EpochRecord)]
-        tmp = path.with_name("log.csv.tmp")
-        with open(tmp, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=names)
-            writer.writeheader()
-            writer.writerows(self.history)
-        os.replace(tmp, path)
-
-    # ------------------------------------------------------------------ the loop
-
-    def run(self, stop_at: int | None = None) -> dict:
-        """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint);
-        the run folder stays locked while it trains and is free once it returns."""
-        with holding_folder(self.run_lock, self.out):
-            return self._train(stop_at)
-
-    def _train(self, stop_at: int | None) -> dict:
-        config = self.config
-        end = config.steps if stop_at is None else min(stop_at, config.steps)
+    def postfix(self) -> dict[str, str]:
         progress = self.epoch_progress
-        epoch_start = time.perf_counter() - progress.seconds
-        bar = tqdm(total=config.steps, initial=self.step, desc="training", unit="step",
-                   disable=not self.progress, dynamic_ncols=True)
-        try:
-            if progress.steps > 0 and self.logged_step() < self.step and self.at_epoch_end(end):
-                # Interrupted while evaluating: that epoch is evaluated (and logged) now.
-                self.finish_epoch(time.perf_counter() - epoch_start)
-                epoch_start = time.perf_counter()
-            while self.step < end:
-                progress.add(self.train_step(self.step))
-                self.step += 1
-                bar.update(1)
-                if self.step % 20 == 0:
-                    bar.set_postfix(mse=f"{progress.sums[0] / progress.steps:.3f}",
-                                    c=f"{self.contrastive_weight(self.step):.2f}")
-                if self.at_epoch_end(end):
-                    self.finish_epoch(time.perf_counter() - epoch_start)
-                    epoch_start = time.perf_counter()
-        except KeyboardInterrupt:
-            bar.close()
-            progress.seconds = time.perf_counter() - epoch_start
-            if self.is_main:
-                save_atomic(self.checkpoint(), self.out / "last.pt")
-            raise SymtError(
-                f"interrupted at step {self.step}; continue with `symt train ... --resume --out {self.out}`"
-            ) from None
-        bar.close()
-        if self.is_main:
-            self.plot()
-        return self.history[-1] if self.history else {}
+        return {"mse": f"{progress.sums[0] / max(1, progress.steps):.3f}" if progress.sums else "-",
+                "c": f"{self.contrastive_weight(self.step):.2f}"}
 
-    def logged_step(self) -> int:
-        """The step of the last epoch in the log (0 before the first)."""
-        return int(self.history[-1]["step"]) if self.history else 0
-
-    def at_epoch_end(self, end: int) -> bool:
-        """Whether the step just taken ends an epoch (every ``eval_every`` steps, and the last)."""
-        return self.step % self.config.eval_every == 0 or self.step in (self.config.steps, end)
-
-    def finish_epoch(self, seconds: float) -> None:
-        """Evaluate, log and checkpoint the epoch in progress, then start the next one."""
-        progress = self.epoch_progress
-        progress.seconds = seconds
-        self.synchronized_end_epoch(progress.mean(), progress.steps, seconds)
-        self.epoch_progress = EpochProgress()
-
-    def synchronized_end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+    def end_epoch_on_all_ranks(self, train: np.ndarray, steps: int, seconds: float) -> None:
         """Rank 0 evaluates and checkpoints; the other ranks wait and stop with it if it stops."""
         if self.world_size == 1:
             self.end_epoch(train, steps, seconds)
@@ -536,8 +389,8 @@ class Trainer:
         self.best_val_mse = min(self.best_val_mse, val_mse) if math.isfinite(val_mse) else self.best_val_mse
         key = (-(coverage if math.isfinite(coverage) else 0.0), val_mse)
         checkpoint = self.checkpoint()
-        if not diverged and (self.best is None or key < self.best):
-            self.best = key
+        if not diverged and (self.best is None or key < tuple(self.best)):
+            self.best = list(key)
             checkpoint["trainer"]["best"] = list(key)
             save_atomic(checkpoint, self.out / "best.pt")
         save_atomic(checkpoint, self.out / "last.pt")

@@ -1,17 +1,25 @@
 """What the SymT-E trainer (:mod:`symt.train`) and the plan-generator trainer
-(:mod:`symt.plangen.train`) share: the learning-rate schedule, the choice of device and atomic
-checkpoint writes. Below both, so that neither imports the other's package for them."""
+(:mod:`symt.plangen.train`) share: the run around a model (:class:`TrainerBase`: run folder,
+versioned checkpoints, resume checks, optimiser, schedules, log, Ctrl-C), the learning-rate
+schedule, the choice of device and atomic checkpoint writes. Each trainer keeps only its batches,
+its loss and its validation."""
 
 from __future__ import annotations
 
+import csv
 import math
 import os
+import time
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
+import numpy as np
 import torch
+from tqdm import tqdm
 
 from .errors import SymtError
+from .folders import holding_folder
 
 
 class Schedule(Protocol):
@@ -51,3 +59,271 @@ def save_atomic(obj: object, path: Path) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, path)
+
+
+CHECKPOINT_VERSION = 1
+"""Version of ``last.pt``/``best.pt``: ``{"version", "kind", "model", "optimizer", "model_config",
+"train_config", "trainer"}`` for both trainers (plus ``signature`` for SymT-E). Plan-trainer
+checkpoints from before the shared shape carry no version and are converted on resume."""
+
+
+@dataclass
+class EpochProgress:
+    """The epoch in progress: sums of the training losses, steps taken and seconds spent. Kept in
+    checkpoints, so a run interrupted mid-epoch, or during its evaluation, logs that epoch whole
+    when resumed."""
+
+    sums: list[float] = field(default_factory=list)
+    steps: int = 0
+    seconds: float = 0.0
+
+    def add(self, losses: tuple[float, ...]) -> None:
+        self.sums = [total + value for total, value in zip(self.sums or [0.0] * len(losses), losses)]
+        self.steps += 1
+
+    def mean(self) -> np.ndarray:
+        return np.asarray(self.sums) / max(1, self.steps)
+
+
+class TrainerBase:
+    """The run around a model that both trainers share (nanoGPT's train loop, in one place):
+
+    * the run folder, checked and locked before any work; a finished or interrupted run is
+      refused unless resumed, and resuming checks the checkpoint version and that the options in
+      :attr:`RESUME_KEYS` match;
+    * the optimiser (AdamW over the model's own ``optimizer_groups``), the learning-rate schedule,
+      gradient clipping (off at ``grad_clip = 0``);
+    * the contrastive schedule: off until the running training loss falls below
+      ``plateau_fraction`` of its plateau (the loss of a model that ignores its input), then
+      ramped in over ``ramp_steps``; or on from the start (``schedule = "always"``);
+    * the loop: epochs of ``eval_every`` steps, each evaluated, logged (``log.csv``, atomically)
+      and checkpointed (``last.pt``, atomically); Ctrl-C saves ``last.pt`` with the epoch in
+      progress and ends with a one-line error saying how to resume.
+
+    A trainer sets ``config``, ``out``, ``model``, ``device``, ``progress`` and ``is_main``, then
+    calls :meth:`start_run`, and implements :meth:`train_step` (one optimisation step, returning
+    its losses), :meth:`end_epoch` (evaluate, log, checkpoint), :meth:`plot` and the ``kind`` of
+    its checkpoints.
+    """
+
+    RESUME_KEYS: tuple[str, ...] = ("data", "preset", "seed", "batch_size", "steps", "lr", "rename",
+                                    "contrastive", "schedule")
+    kind: str = ""
+    config: Any
+    out: Path
+    model: torch.nn.Module
+    device: torch.device
+    progress: bool = True
+    is_main: bool = True
+    run_lock: Any = None
+
+    # ------------------------------------------------------------------ the run folder
+
+    def check_schedule(self) -> None:
+        if self.config.schedule not in ("after-plateau", "always"):
+            raise SymtError(f"unknown contrastive schedule '{self.config.schedule}' (after-plateau, always)")
+
+    def read_checkpoint(self, resume: bool) -> dict | None:
+        """The checkpoint to resume from (None for a new run), checked against this run's
+        options; a new run in a folder that holds one is refused."""
+        last = self.out / "last.pt"
+        if not resume:
+            if last.exists():
+                raise SymtError(f"{self.out} already holds a training run; pass --resume to continue "
+                                "it or choose another --out")
+            return None
+        if not last.exists():
+            raise SymtError(f"--resume: no checkpoint at {last}")
+        try:
+            checkpoint = torch.load(last, map_location="cpu", weights_only=False)
+        except Exception as error:  # noqa: BLE001 -- a torn or foreign file: torch raises many kinds
+            raise SymtError(f"{last}: not a readable checkpoint ({type(error).__name__})") from None
+        if not isinstance(checkpoint, dict):
+            raise SymtError(f"{last}: not a symt training checkpoint")
+        checkpoint = self.upgrade_checkpoint(checkpoint)
+        if checkpoint.get("version") != CHECKPOINT_VERSION:
+            raise SymtError(f"{last}: checkpoint version {checkpoint.get('version')} is not supported "
+                            f"(this symt reads version {CHECKPOINT_VERSION})")
+        if checkpoint.get("kind", self.kind) != self.kind:
+            raise SymtError(f"{last}: a {checkpoint['kind']} run, not a {self.kind} run")
+        defaults = {f.name: f.default for f in fields(self.config)}
+        saved = {**defaults, **checkpoint["train_config"]}  # options added since keep their defaults
+        now = asdict(self.config)
+        for key in self.RESUME_KEYS:
+            if saved.get(key) != now.get(key):
+                raise SymtError(f"--resume: option '{key}' differs from the interrupted run "
+                                f"({saved.get(key)!r} there, {now.get(key)!r} now)")
+        return checkpoint
+
+    def upgrade_checkpoint(self, checkpoint: dict) -> dict:
+        """A checkpoint of an older shape in the current one (default: unchanged)."""
+        return checkpoint
+
+    # ------------------------------------------------------------------ optimiser and schedules
+
+    def start_run(self, checkpoint: dict | None, plateau: float) -> None:
+        """Optimiser and trainer state: fresh, or restored from ``checkpoint``. ``plateau`` is the
+        training loss of a model that ignores its input (the contrastive schedule's reference)."""
+        config = self.config
+        self.optimizer = torch.optim.AdamW(self.model.optimizer_groups(config.weight_decay),  # type: ignore[operator]
+                                           lr=config.lr, betas=(config.beta1, config.beta2))
+        self.plateau = max(plateau, 1e-6)
+        self.step = 0
+        self.history: list[dict] = []
+        self.best: list[float] | None = None
+        self.ema_loss: float | None = None
+        self.contrastive_start: int | None = 0 if config.schedule == "always" else None
+        self.epoch_progress = EpochProgress()
+        if checkpoint is None:
+            return
+        self.model.load_state_dict(checkpoint["model"])
+        self.optimizer.load_state_dict(checkpoint["optimizer"])
+        state = checkpoint["trainer"]
+        self.step, self.history = state["step"], state["history"]
+        self.best = list(state["best"]) if state.get("best") is not None else None
+        self.ema_loss = state.get("ema_loss", state.get("ema_mse"))
+        self.contrastive_start = state["contrastive_start"]
+        if state.get("epoch_progress"):  # absent in checkpoints written at an epoch's end
+            self.epoch_progress = EpochProgress(**state["epoch_progress"])
+        self.restore_state(state)
+
+    def restore_state(self, state: dict) -> None:
+        """A trainer's own state from a checkpoint's ``trainer`` entry (default: none)."""
+
+    def trainer_state(self) -> dict:
+        """A trainer's own state for its checkpoints' ``trainer`` entry (default: none)."""
+        return {}
+
+    def contrastive_weight(self, step: int) -> float:
+        if not self.config.contrastive or self.contrastive_start is None:
+            return 0.0
+        if self.config.schedule == "always":
+            return 1.0
+        return min(1.0, (step - self.contrastive_start + 1) / max(1, self.config.ramp_steps))
+
+    def note_loss(self, step: int, loss: float) -> None:
+        """Track the running training loss; switch the contrastive terms on from the step after
+        the one where it first falls below ``plateau_fraction`` of the plateau."""
+        self.ema_loss = loss if self.ema_loss is None else 0.98 * self.ema_loss + 0.02 * loss
+        if (self.contrastive_start is None and self.config.contrastive and step >= 50
+                and self.ema_loss < self.config.plateau_fraction * self.plateau):
+            self.contrastive_start = step + 1
+
+    def optimize(self, step: int, loss: torch.Tensor) -> None:
+        """One AdamW step on ``loss`` at the scheduled learning rate (gradients clipped to
+        ``grad_clip`` unless it is 0)."""
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr_at(step, self.config)
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        if self.config.grad_clip > 0:
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.grad_clip)
+        self.optimizer.step()
+
+    # ------------------------------------------------------------------ checkpoints and log
+
+    def checkpoint(self) -> dict:
+        return {
+            "version": CHECKPOINT_VERSION,
+            "kind": self.kind,
+            "model": self.model.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "model_config": self.model.config.to_dict(),  # type: ignore[union-attr,operator]
+            "train_config": asdict(self.config),
+            "trainer": {
+                "step": self.step,
+                "history": self.history,
+                "best": self.best,
+                "ema_loss": self.ema_loss,
+                "contrastive_start": self.contrastive_start,
+                # The epoch in progress, where it is not in the log yet.
+                "epoch_progress": asdict(self.epoch_progress) if self.logged_step() < self.step else None,
+                **self.trainer_state(),
+            },
+        }
+
+    def write_log(self) -> None:
+        """``log.csv``: one row per epoch, written whole and renamed into place."""
+        path = self.out / "log.csv"
+        names = list(dict.fromkeys(key for row in self.history for key in row))
+        tmp = path.with_name("log.csv.tmp")
+        with open(tmp, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=names)
+            writer.writeheader()
+            writer.writerows(self.history)
+        os.replace(tmp, path)
+
+    # ------------------------------------------------------------------ the loop
+
+    def train_step(self, step: int) -> tuple[float, ...]:
+        raise NotImplementedError
+
+    def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        raise NotImplementedError
+
+    def end_epoch_on_all_ranks(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        """:meth:`end_epoch`; a multi-process trainer coordinates its ranks here."""
+        self.end_epoch(train, steps, seconds)
+
+    def plot(self) -> Path | None:
+        return None
+
+    def postfix(self) -> dict[str, str]:
+        """What the progress bar shows after the step count."""
+        progress = self.epoch_progress
+        return {"loss": f"{progress.sums[0] / max(1, progress.steps):.3f}" if progress.sums else "-",
+                "c": f"{self.contrastive_weight(self.step):.2f}"}
+
+    def run(self, stop_at: int | None = None) -> dict:
+        """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint);
+        the run folder stays locked while it trains and is free once it returns."""
+        with holding_folder(self.run_lock, self.out):
+            return self._train(stop_at)
+
+    def _train(self, stop_at: int | None) -> dict:
+        config = self.config
+        end = config.steps if stop_at is None else min(stop_at, config.steps)
+        epoch_start = time.perf_counter() - self.epoch_progress.seconds
+        bar = tqdm(total=config.steps, initial=self.step, desc=f"{self.kind} training", unit="step",
+                   disable=not self.progress, dynamic_ncols=True)
+        try:
+            if self.epoch_progress.steps > 0 and self.logged_step() < self.step and self.at_epoch_end(end):
+                # Interrupted while evaluating: that epoch is evaluated (and logged) now.
+                self.finish_epoch(time.perf_counter() - epoch_start)
+                epoch_start = time.perf_counter()
+            while self.step < end:
+                self.epoch_progress.add(self.train_step(self.step))
+                self.step += 1
+                bar.update(1)
+                if self.step % 20 == 0:
+                    bar.set_postfix(self.postfix())
+                if self.at_epoch_end(end):
+                    self.finish_epoch(time.perf_counter() - epoch_start)
+                    epoch_start = time.perf_counter()
+        except KeyboardInterrupt:
+            bar.close()
+            self.epoch_progress.seconds = time.perf_counter() - epoch_start
+            if self.is_main:
+                save_atomic(self.checkpoint(), self.out / "last.pt")
+            command = "train-plans" if self.kind != "symt-e" else "train"
+            raise SymtError(f"interrupted at step {self.step}; continue with `symt {command} ... --resume "
+                            f"--out {self.out}`") from None
+        bar.close()
+        if self.is_main:
+            self.plot()
+        return self.history[-1] if self.history else {}
+
+    def logged_step(self) -> int:
+        """The step of the last epoch in the log (0 before the first)."""
+        return int(self.history[-1]["step"]) if self.history else 0
+
+    def at_epoch_end(self, end: int) -> bool:
+        """Whether the step just taken ends an epoch (every ``eval_every`` steps, and the last)."""
+        return self.step % self.config.eval_every == 0 or self.step in (self.config.steps, end)
+
+    def finish_epoch(self, seconds: float) -> None:
+        """Evaluate, log and checkpoint the epoch in progress, then start the next one."""
+        progress = self.epoch_progress
+        progress.seconds = seconds
+        self.end_epoch_on_all_ranks(progress.mean(), progress.steps, seconds)
+        self.epoch_progress = EpochProgress()

@@ -25,6 +25,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..errors import SymtError
+from ..model import weight_decay_groups
 from .decoding import ContextFull
 from .vocab import PlanVocabulary
 
@@ -126,6 +127,10 @@ class PlanGPT(nn.Module):
                                     for _ in range(config.n_layers))
         self.final_norm = nn.LayerNorm(config.d_model)
         self.head = nn.Linear(config.d_model, config.num_outputs)
+
+
+    def optimizer_groups(self, weight_decay: float) -> list[dict]:
+        return weight_decay_groups(self, weight_decay)
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ..model import AtomEncoder, ModelConfig
+from ..model import AtomEncoder, ModelConfig, weight_decay_groups
 
 
 @dataclass
@@ -148,6 +148,10 @@ class SymTED(nn.Module):
                                           config.layer_norm)
         self.final_norm = nn.LayerNorm(config.d_model) if config.layer_norm else nn.Identity()
         self.head = nn.Linear(config.d_model, config.num_outputs)
+
+
+    def optimizer_groups(self, weight_decay: float) -> list[dict]:
+        return weight_decay_groups(self, weight_decay)
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())
