@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from symt.errors import SymtError
 from symt.plangen.planner import load_planner
 from symt.plangen.train import PlanTrainConfig, PlanTrainer
 
@@ -17,6 +18,9 @@ def plan_config(dataset: Path, out: Path, **overrides) -> PlanTrainConfig:
                    model_overrides={"d_model": 32, "n_heads": 2, "n_layers": 2, "d_ff": 64, "d_embed": 16,
                                     "k": 8})
     options.update(overrides)
+    if options.get("kind") == "plangpt":  # GPT-2 blocks: no separate MLP or embedding width
+        options["model_overrides"] = {k: v for k, v in options["model_overrides"].items()
+                                      if k not in ("d_ff", "d_embed")}
     return PlanTrainConfig(**options)
 
 
@@ -48,7 +52,7 @@ def test_symted_learns_gripper_plans(gripper_dataset, tmp_path):
                          model_overrides={"d_model": 64, "n_heads": 4, "n_layers": 2, "d_ff": 128,
                                           "d_embed": 16, "k": 8})
     trainer = PlanTrainer(config, progress=False)
-    plateau = trainer.ce_plateau
+    plateau = trainer.plateau
     final = trainer.run()
     assert final["train_ce"] < 0.5 * plateau, (final, plateau)
     assert final["val_loss"] < 0.6 * plateau, (final, plateau)
@@ -125,3 +129,73 @@ def test_regrounding_with_a_trained_tiny_model_solves_small_gripper_tasks(grippe
         verdict = run_val(domain_path, problem_path, plan_path)
         assert verdict.valid, verdict.output
         assert len(result.actions) >= (3 * balls - 1 if balls % 2 == 0 else 3 * balls)
+
+
+def test_plangpt_refuses_widths_it_does_not_have(gripper_dataset, tmp_path):
+    config = plan_config(gripper_dataset, tmp_path / "g", kind="plangpt")
+    config.model_overrides["d_ff"] = 64
+    with pytest.raises(SymtError, match="PlanGPT has no option --d-ff"):
+        PlanTrainer(config, progress=False)
+
+
+def test_plan_training_without_clipping_still_learns_and_resume_checks_options(gripper_dataset, tmp_path):
+    """grad_clip = 0 means no clipping (not gradients scaled to zero); a finished run is refused
+    without --resume, and a resume with other options names the option."""
+    # Without weight decay, only gradients move the weights (clipping to norm 0 would freeze them).
+    trainer = PlanTrainer(plan_config(gripper_dataset, tmp_path / "c", grad_clip=0.0, weight_decay=0.0),
+                          progress=False)
+    before = [p.detach().clone() for p in trainer.model.parameters()]
+    trainer.run()
+    assert any(not torch.equal(a, b) for a, b in zip(before, trainer.model.parameters()))
+    with pytest.raises(SymtError, match="already holds a training run"):
+        PlanTrainer(plan_config(gripper_dataset, tmp_path / "c", grad_clip=0.0, weight_decay=0.0), progress=False)
+    with pytest.raises(SymtError, match="option 'seed' differs"):
+        PlanTrainer(plan_config(gripper_dataset, tmp_path / "c", seed=4), resume=True, progress=False)
+
+
+def test_plan_training_ctrl_c_saves_and_resumes(gripper_dataset, tmp_path, monkeypatch):
+    """Ctrl-C mid-epoch: last.pt is written, and --resume reaches the uninterrupted weights."""
+    straight = PlanTrainer(plan_config(gripper_dataset, tmp_path / "a"), progress=False)
+    straight.run()
+    interrupted = PlanTrainer(plan_config(gripper_dataset, tmp_path / "b"), progress=False)
+    step = interrupted.train_step
+
+    def ctrl_c_at_step_7(index):
+        if index == 7:
+            raise KeyboardInterrupt
+        return step(index)
+
+    monkeypatch.setattr(interrupted, "train_step", ctrl_c_at_step_7)
+    with pytest.raises(SymtError, match="interrupted at step 7; continue with `symt train-plans"):
+        interrupted.run()
+    resumed = PlanTrainer(plan_config(gripper_dataset, tmp_path / "b"), resume=True, progress=False)
+    assert resumed.step == 7
+    resumed.run()
+    for (name, a), b in zip(straight.model.state_dict().items(), resumed.model.state_dict().values()):
+        assert torch.equal(a, b), name
+    assert [r["train_ce"] for r in straight.history] == pytest.approx([r["train_ce"] for r in resumed.history])
+
+
+def test_a_plan_checkpoint_from_before_the_shared_shape_still_resumes(gripper_dataset, tmp_path):
+    """last.pt as the plan trainer wrote it before the shared training base (no version, one
+    optimiser group over model.parameters()) resumes to the weights of an uninterrupted run."""
+    options = dict(weight_decay=0.0)  # the old single group decayed everything; here nothing
+    straight = PlanTrainer(plan_config(gripper_dataset, tmp_path / "a", **options), progress=False)
+    straight.run()
+    first = PlanTrainer(plan_config(gripper_dataset, tmp_path / "b", **options), progress=False)
+    first.run(stop_at=10)
+    new = torch.load(tmp_path / "b" / "last.pt", weights_only=False)
+    order = [p for group in first.model.optimizer_groups(0.0) for p in group["params"]]
+    old_index = {id(p): i for i, p in enumerate(first.model.parameters())}
+    moments = {old_index[id(order[i])]: state for i, state in new["optimizer"]["state"].items()}
+    group = {k: v for k, v in new["optimizer"]["param_groups"][0].items() if k != "params"}
+    legacy = {"state_dict": new["model"], "step": 10, "history": new["trainer"]["history"],
+              "best_key": new["trainer"]["best"], "ema_ce": new["trainer"]["ema_loss"],
+              "contrastive_start": new["trainer"]["contrastive_start"], "config": new["train_config"],
+              "optimizer": {"state": moments, "param_groups": [{**group, "params": sorted(old_index.values())}]}}
+    torch.save(legacy, tmp_path / "b" / "last.pt")
+    resumed = PlanTrainer(plan_config(gripper_dataset, tmp_path / "b", **options), resume=True, progress=False)
+    assert resumed.step == 10
+    resumed.run()
+    for (name, a), b in zip(straight.model.state_dict().items(), resumed.model.state_dict().values()):
+        assert torch.equal(a, b), name

@@ -20,25 +20,22 @@ token-cap hits, fewer inapplicable actions, fewer malformed plans, accuracy, los
 
 from __future__ import annotations
 
-import csv
 import json
 import math
-import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
-from tqdm import tqdm
 
 from ..data import RENAME_MODES, TaskData, derive_seed, load_dataset
 from ..errors import SymtError
-from ..folders import holding_folder, open_output_folder
+from ..folders import open_output_folder
 from ..model import PRESETS
 from ..tokens import collate, identity_assignment, rename
 from ..train import TrainConfig
-from ..training import lr_at, pick_device, save_atomic
+from ..training import CHECKPOINT_VERSION, TrainerBase, lr_at, pick_device, save_atomic
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
@@ -158,16 +155,28 @@ def build_model(
                                    **{k: v for k, v in size.items() if k in keys}))
     if config.kind == "plangpt":
         keys = {"d_model", "n_heads", "n_layers", "dropout", "k"}
+        # GPT-2's block has no separate embedding width and a 4 x d_model MLP.
+        ignored = sorted(k for k in ("d_ff", "d_embed") if k in config.model_overrides)
+        if ignored:
+            raise SymtError(f"PlanGPT has no option {', '.join('--' + k.replace('_', '-') for k in ignored)} "
+                            "(its MLP is 4 x --d-model wide, its embeddings --d-model)")
         return PlanGPT(PlanGPTConfig(num_predicates, vocab.num_inputs, vocab.num_outputs, config.max_positions,
                                      **{k: v for k, v in size.items() if k in keys}))
     raise SymtError(f"unknown model kind '{config.kind}' (choose from {', '.join(KINDS)})")
 
 
-class PlanTrainer:
+class PlanTrainer(TrainerBase):
+    """SymT-ED or PlanGPT: cross-entropy on the tokens of random optimal plans, with the paper's
+    contrastive terms over two renamings of each batch; validated by token loss and accuracy and
+    by greedy-decoding coverage (the best checkpoint is a plan-generator file, ``best.pt``)."""
+
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions")
+
     def __init__(self, config: PlanTrainConfig, resume: bool = False, progress: bool = True):
-        self.config, self.progress = config, progress
+        self.config, self.progress, self.kind = config, progress, config.kind
         self.out = Path(config.out)
         self.run_lock = open_output_folder(self.out)
+        self.check_schedule()
         if config.threads:
             torch.set_num_threads(config.threads)
         self.device = pick_device(config.device)
@@ -177,6 +186,7 @@ class PlanTrainer:
         self.vocab = PlanVocabulary.for_domain(self.dataset.domain, config.vocab_size)
         torch.manual_seed(derive_seed(config.seed, "init") % 2**31)
         self.model = build_model(config, signature.num_predicates, signature.max_arity, self.vocab).to(self.device)
+        checkpoint = self.read_checkpoint(resume)
         self.planner = Planner(config.kind, self.model, signature, self.vocab)
         mode = config.rename if config.contrastive else "off"
         self.sampler = PlanSampler(self.dataset.split("train"), self.vocab, config.kind, mode, config.seed,
@@ -190,29 +200,26 @@ class PlanTrainer:
                                       config.max_positions)
             self.val_batches = [val_sampler.batch(i, config.batch_size)
                                 for i in range(max(1, config.val_samples // config.batch_size))]
-        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=config.lr, weight_decay=config.weight_decay,
-                                           betas=(config.beta1, config.beta2))
-        if config.schedule not in ("after-plateau", "always"):
-            raise SymtError(f"unknown contrastive schedule '{config.schedule}' (after-plateau, always)")
-        self.ce_plateau = self._token_entropy()
-        self.step = 0
-        self.history: list[dict] = []
-        self.best_key: tuple | None = None
-        self.ema_ce: float | None = None
-        self.contrastive_start: int | None = 0 if config.schedule == "always" else None
-        if resume:
-            self._resume()
+        self.start_run(checkpoint, plateau=self._token_entropy())
 
-    def _resume(self) -> None:
-        path = self.out / "last.pt"
-        if not path.exists():
-            raise SymtError(f"{path}: nothing to resume")
-        state = torch.load(path, map_location=self.device, weights_only=False)
-        self.model.load_state_dict(state["state_dict"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.step, self.history = state["step"], state["history"]
-        self.best_key = tuple(state["best_key"]) if state["best_key"] is not None else None
-        self.ema_ce, self.contrastive_start = state.get("ema_ce"), state.get("contrastive_start")
+    def upgrade_checkpoint(self, checkpoint: dict) -> dict:
+        """A plan-trainer checkpoint from before the shared shape (no version; one optimiser
+        group): the same run in today's shape, its AdamW moments mapped onto the model's groups."""
+        if "version" in checkpoint or "state_dict" not in checkpoint:
+            return checkpoint
+        index = {id(p): i for i, p in enumerate(self.model.parameters())}
+        saved = checkpoint["optimizer"]
+        hyper = {k: v for k, v in saved["param_groups"][0].items() if k != "params"}
+        groups = [{**hyper, "weight_decay": group["weight_decay"], "params": [index[id(p)] for p in group["params"]]}
+                  for group in self.model.optimizer_groups(self.config.weight_decay)]
+        return {
+            "version": CHECKPOINT_VERSION, "kind": checkpoint["config"]["kind"],
+            "model": checkpoint["state_dict"], "optimizer": {"state": saved["state"], "param_groups": groups},
+            "model_config": self.model.config.to_dict(), "train_config": checkpoint["config"],
+            "trainer": {"step": checkpoint["step"], "history": checkpoint["history"],
+                        "best": checkpoint["best_key"], "ema_loss": checkpoint.get("ema_ce"),
+                        "contrastive_start": checkpoint.get("contrastive_start")},
+        }
 
     def _token_entropy(self) -> float:
         """Entropy (nats) of the plan tokens' frequencies in a few training batches: the CE plateau."""
@@ -247,19 +254,6 @@ class PlanTrainer:
         total = self.config.w_pred * ce + weight * (self.config.w_att * att + self.config.w_hid * hid)
         return total, ce.item(), float(att.detach()), float(hid.detach())
 
-    def contrastive_weight(self, step: int) -> float:
-        if not self.config.contrastive or self.contrastive_start is None:
-            return 0.0
-        if self.config.schedule == "always":
-            return 1.0
-        return min(1.0, (step - self.contrastive_start + 1) / max(1, self.config.ramp_steps))
-
-    def _update_schedule(self, ce: float) -> None:
-        self.ema_ce = ce if self.ema_ce is None else 0.98 * self.ema_ce + 0.02 * ce
-        if (self.contrastive_start is None and self.config.contrastive and self.step >= 50
-                and self.ema_ce < self.config.plateau_fraction * self.ce_plateau):
-            self.contrastive_start = self.step
-
     @torch.no_grad()
     def validate(self) -> dict[str, float]:
         self.model.eval()
@@ -287,69 +281,37 @@ class PlanTrainer:
                 "val_coverage": solved / n, "val_token_cap": reasons["cap"] / n,
                 "val_inapplicable": reasons["inapplicable"] / n, "val_malformed": reasons["malformed"] / n}
 
-    def run(self, stop_at: int | None = None) -> dict:
-        """Train until ``config.steps`` (or ``stop_at``); the run folder is locked meanwhile."""
-        with holding_folder(self.run_lock, self.out):
-            return self._train(stop_at)
-
-    def _train(self, stop_at: int | None) -> dict:
-        config = self.config
-        last = min(config.steps, stop_at) if stop_at else config.steps
+    def train_step(self, step: int) -> tuple[float, float, float]:
         self.model.train()
-        bar = tqdm(total=config.steps, initial=self.step, desc=f"{config.kind} training", unit="step",
-                   disable=not self.progress)
-        sums = np.zeros(3)
-        count = 0
-        start = time.perf_counter()
-        while self.step < last:
-            for group in self.optimizer.param_groups:
-                group["lr"] = lr_at(self.step, config)
-            batch = self.sampler.batch(self.step, config.batch_size).to(self.device)
-            total, ce, att, hid = self.loss(batch, self.contrastive_weight(self.step))
-            if not math.isfinite(total.item()):
-                raise SymtError(f"training diverged at step {self.step} (loss {float(total)}); "
-                                f"the best checkpoint is kept in {self.out / 'best.pt'}")
-            self.optimizer.zero_grad(set_to_none=True)
-            total.backward()
-            torch.nn.utils.clip_grad_norm_(self.model.parameters(), config.grad_clip)
-            self.optimizer.step()
-            self.step += 1
-            self._update_schedule(ce)
-            sums += (ce, att, hid)
-            count += 1
-            bar.update(1)
-            if self.step % config.eval_every == 0 or self.step == config.steps:
-                seconds = time.perf_counter() - start
-                row = {"step": self.step, "lr": lr_at(self.step - 1, config),
-                       "contrastive_weight": self.contrastive_weight(self.step - 1),
-                       "train_ce": sums[0] / count, "train_att": sums[1] / count, "train_hid": sums[2] / count,
-                       **self.validate(), "samples_per_second": count * config.batch_size / seconds}
-                self.end_epoch(row)
-                bar.set_postfix(ce=f"{row['train_ce']:.3f}", cov=f"{row['val_coverage']:.2f}")
-                sums[:] = 0
-                count = 0
-                start = time.perf_counter()
-        bar.close()
-        return self.history[-1] if self.history else {}
+        batch = self.sampler.batch(step, self.config.batch_size).to(self.device)
+        total, ce, att, hid = self.loss(batch, self.contrastive_weight(step))
+        if not math.isfinite(total.item()):
+            raise SymtError(f"training diverged at step {step} (loss {float(total)}); "
+                            f"the best checkpoint is kept in {self.out / 'best.pt'}")
+        self.optimize(step, total)
+        self.note_loss(step, ce)
+        return ce, att, hid
 
-    def end_epoch(self, row: dict) -> None:
+    def postfix(self) -> dict[str, str]:
+        progress = self.epoch_progress
+        return {"ce": f"{progress.sums[0] / max(1, progress.steps):.3f}" if progress.sums else "-",
+                "c": f"{self.contrastive_weight(self.step):.2f}"}
+
+    def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        row = {"step": self.step, "lr": lr_at(self.step - 1, self.config),
+               "contrastive_weight": self.contrastive_weight(self.step - 1),
+               "train_ce": float(train[0]), "train_att": float(train[1]), "train_hid": float(train[2]),
+               **self.validate(), "samples_per_second": steps * self.config.batch_size / max(seconds, 1e-9)}
         self.history.append(row)
         key = (row["val_coverage"], -row["val_token_cap"], -row["val_inapplicable"], -row["val_malformed"],
                row["val_accuracy"], -row["val_loss"])
         key = tuple(-math.inf if math.isnan(v) else v for v in key)
         meta = {"config": asdict(self.config), "step": self.step, "validation": row}
-        if self.best_key is None or key > self.best_key:
-            self.best_key = key
+        if self.best is None or key > tuple(self.best):
+            self.best = list(key)
             self.planner.to_file(self.out / "best.pt", {"training": meta})
-        save_atomic({"state_dict": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
-                     "step": self.step, "history": self.history, "best_key": self.best_key,
-                     "ema_ce": self.ema_ce, "contrastive_start": self.contrastive_start,
-                     "config": asdict(self.config)}, self.out / "last.pt")
-        with open(self.out / "log.csv.tmp", "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(self.history[0]))
-            writer.writeheader()
-            writer.writerows(self.history)
-        (self.out / "log.csv.tmp").replace(self.out / "log.csv")
+        save_atomic(self.checkpoint(), self.out / "last.pt")
+        self.write_log()
         (self.out / "config.json").write_text(json.dumps(asdict(self.config), indent=1) + "\n")
         self.plot()
 
