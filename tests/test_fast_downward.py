@@ -23,6 +23,7 @@ from symt.fast_downward import (
     TRANSLATE_OPTIONS_FOR_SYMT,
     find_build,
 )
+from symt.formats import write_task_context
 from symt.generators import domain_file, generate_task
 from symt.model import ModelConfig, SymTE
 from symt.models import MODEL_DIR
@@ -34,7 +35,6 @@ from symt.tokens import (
     encode_task,
     identity_assignment,
     rename,
-    write_task_context,
 )
 from symt.val import run_val
 

@@ -482,6 +482,7 @@ def test_write_dataset(tmp_path):
     entries = json.loads(write_dataset("blocksworld", tmp_path / "b", progress=False).read_text())
     assert all(e["optimal_plan_length"] is None for e in entries)
     assert {p.name for p in (tmp_path / "b").iterdir()} == {
+        ".lock",  # symt.folders' lock file (kept: removing it would race with a waiting writer)
         "domain.pddl",
         "manifest.json",
         "train",

@@ -29,14 +29,12 @@ from pathlib import Path
 import torch
 
 from .errors import SymtError
+from .formats import FORMAT, FORMAT_VERSION, META_FILE, check_model_meta
 from .model import ExportedSymTE, ModelConfig, SymTE
-from .tokens import FORMAT, FORMAT_VERSION, check_model_meta
-
-META_FILE = "symt.json"
 
 
 def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
-    from .models import model_file_kind
+    from .formats import model_file_kind
 
     path = Path(checkpoint_path)
     if not path.is_file():

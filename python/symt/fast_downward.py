@@ -22,7 +22,7 @@ the wrapper resolves each ``symt(...)`` model itself, before the driver sees it:
   ``)`` that names an existing model wins, so paths with ``,()`` work too;
 * it becomes ``model=m<i>``, and the environment carries ``SYMT_MODEL_M<i>`` (the model file) and
   ``SYMT_CONTEXT_M<i>`` (the task context);
-* the task context (``symt.tokens.write_task_context``) holds what the model needs but Fast
+* the task context (``symt.formats.write_task_context``) holds what the model needs but Fast
   Downward's translator drops: the object list, every static atom and every goal atom, taken
   from the PDDL files the driver translates (symt's own parser and grounder, the same code that
   made the training data). Fluent atoms come from Fast Downward's facts;
@@ -363,8 +363,7 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
         raise SymtError("symt() needs the PDDL domain and problem files as input (a translated "
                         "task lacks the static atoms, goal atoms and objects the model needs)")
     domain, problem = parsed.translate_inputs
-    from .models import read_model_meta
-    from .tokens import check_model_meta, write_task_context
+    from .formats import check_model_meta, read_model_meta, write_task_context
 
     keys: dict[Path, str] = {}
     env: dict[str, str] = {}

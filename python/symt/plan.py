@@ -31,7 +31,7 @@ def plan_with_model(
     ``max_steps`` caps actions for ``heuristic`` and generated tokens for the others.
     ``precision`` (:data:`symt.export.PRECISIONS`) applies to SymT-E heuristics.
     """
-    from .models import model_file_kind
+    from .formats import model_file_kind
 
     if strategy not in STRATEGIES:
         raise SymtError(f"unknown strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")
@@ -52,7 +52,7 @@ def plan_with_model(
     from .export import load_exported
 
     if kind != "heuristic":
-        from .models import read_model_meta
+        from .formats import read_model_meta
 
         read_model_meta(path)  # says what the file is instead
     if strategy != "heuristic":

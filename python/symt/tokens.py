@@ -11,32 +11,24 @@ One token per atom (paper, "Input representation"). An atom ``p(o1, .., on)`` is
 For typed domains each object also gets one unary static atom ``type:<t>`` per declared type it
 belongs to (its own and their supertypes, ``object`` excluded), so that types are not lost.
 
-The model file's contract with Fast Downward (``symt.json`` inside the TorchScript archive) and the
-task context that the ``fast-downward`` wrapper writes for the plugin are defined here too.
+The files built on these tokens (model metadata, the plugin's task context) are defined in
+:mod:`symt.formats`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import SymtError
-from .pddl import Domain, GroundTask, ground, parse_domain, parse_problem
+from .pddl import Domain, GroundTask
 from .pddl.model import ROOT_TYPE
 
 if TYPE_CHECKING:
     import torch
 
-FORMAT = "symt-heuristic"
-FORMAT_VERSION = 2
-"""The version ``symt export`` writes (see ``symt.export``)."""
-READABLE_FORMAT_VERSIONS = (1, 2)
-CONTEXT_VERSION = 1
-"""The task context that the ``fast-downward`` wrapper writes for the plugin."""
 HASHED_TOKEN_SPACE = 1 << 20
 """Object tokens of ``hashed`` models (``symt.model.HashedObjectCodes``): training draws distinct
 tokens from this many, so a task may have up to this many objects; this token pads."""
@@ -184,46 +176,3 @@ def collate(batch: list[np.ndarray], vocab_size: int) -> tuple[torch.Tensor, tor
 def identity_assignment(num_objects: int) -> np.ndarray:
     """The fixed renaming used at inference (and for X in Rename-One): object i -> token i."""
     return np.arange(num_objects, dtype=np.int64)
-
-
-# ------------------------------------------------------------------ the Fast Downward task context
-
-def write_task_context(
-    meta: dict, domain_file: str | Path, problem_file: str | Path, out: str | Path
-) -> dict:
-    """Write the JSON the ``symt()`` plugin reads next to the model (see the module docstring).
-
-    ``meta`` is the model's ``symt.json``. Static, type and goal atoms are tokenized here, with the
-    identity renaming; the plugin only adds the fluent atoms it reads from Fast Downward's facts.
-    """
-    check_model_meta(meta, str(out))
-    domain = parse_domain(domain_file)
-    problem = parse_problem(problem_file, domain)
-    task = ground(domain, problem)
-    signature = Signature.from_json(meta)
-    vocab_size = int(meta["vocab_size"])
-    check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")
-    encoded = encode_task(task, signature, domain)
-    fixed = rename(encoded.fixed_rows, identity_assignment(len(task.objects)), vocab_size)
-    context = {
-        "format_version": CONTEXT_VERSION,
-        "domain": signature.domain,
-        "objects": {obj: i for i, obj in enumerate(task.objects)},
-        "predicate_ids": signature.predicate_ids(),
-        "fixed_atoms": fixed.tolist(),
-        "max_arity": signature.max_arity,
-        "pad_token": vocab_size,
-    }
-    Path(out).write_text(json.dumps(context))
-    return context
-
-
-def check_model_meta(meta: dict, where: str) -> None:
-    if meta.get("format") != FORMAT:
-        raise SymtError(f"{where}: not a symt heuristic model (format {meta.get('format')!r})")
-    if meta.get("format_version") not in READABLE_FORMAT_VERSIONS:
-        raise SymtError(
-            f"{where}: model format version {meta.get('format_version')} is not supported "
-            f"(this symt reads versions {', '.join(map(str, READABLE_FORMAT_VERSIONS))}); "
-            "re-export it with `symt export`"
-        )

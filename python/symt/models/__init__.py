@@ -20,17 +20,14 @@ TorchScript zip, a plan generator's metadata from its pickle with the tensors le
 
 from __future__ import annotations
 
-import io
 import json
-import pickle
 import re
-import zipfile
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from ..errors import SymtError
+from ..formats import model_file_kind, read_model_meta, read_planner_meta
 
 MODEL_DIR = Path(__file__).resolve().parent
 TRAINING_FILE = MODEL_DIR / "training.json"
@@ -52,71 +49,12 @@ def shipped() -> dict[str, Path]:
     return {path.stem: path for path in sorted(MODEL_DIR.glob("*.pt"))}
 
 
-FILE_KINDS = ("heuristic", "planner", "checkpoint", "torchscript", "torch")
-"""What :func:`model_file_kind` can tell apart."""
-
-
-def model_file_kind(path: Path) -> str:
-    """What a model file is, read without torch: ``heuristic`` (TorchScript with ``symt.json``,
-    from `symt export`), ``planner`` (a ``symt-planner`` plan generator), ``checkpoint`` (a
-    training run's ``best.pt``/``last.pt``), ``torchscript`` (a TorchScript file without symt
-    metadata) or ``torch`` (any other ``torch.save`` file). A missing, truncated or foreign file
-    is a :class:`SymtError` saying so, never taken for one of the kinds."""
-    path = Path(path)
-    if not path.is_file():
-        raise SymtError(f"{path}: model file not found")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-            if any(name.endswith("extra/symt.json") for name in names):
-                return "heuristic"
-            if any("/code/" in name for name in names):
-                return "torchscript"
-            pickles = [name for name in names if name.endswith("/data.pkl")]
-            if not pickles:
-                raise SymtError(f"{path}: not a symt model (a zip archive without a model inside)")
-            head = archive.read(pickles[0])
-    except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile) as error:
-        raise SymtError(f"{path}: not a readable model file: truncated or not a model ({error})") from None
-    except OSError as error:
-        raise SymtError(f"{path}: cannot read the model file ({error.strerror or error})") from None
-    if b"symt-planner" in head:
-        return "planner"
-    if b"train_config" in head and b"model_config" in head:
-        return "checkpoint"
-    return "torch"
-
-
 def _is_heuristic_file(path: Path) -> bool:
     """True for a TorchScript heuristic (it carries ``extra/symt.json``)."""
     try:
         return model_file_kind(path) == "heuristic"
     except SymtError:
         return False
-
-
-def read_model_meta(path: Path) -> dict:
-    """The ``symt.json`` inside an exported heuristic (read from the zip archive, without torch);
-    a clear error for every other kind of file, saying what it is and what to do with it."""
-    kind = model_file_kind(path)
-    if kind == "planner":
-        raise SymtError(f"{path}: a plan-generation model (SymT-ED or PlanGPT), not a heuristic; "
-                        "symt() needs a SymT-E heuristic (see `symt models`); plan with this one "
-                        "using `symt plan --strategy greedy`")
-    if kind == "checkpoint":
-        raise SymtError(f"{path}: a training checkpoint; export it first: symt export {path} MODEL.pt")
-    if kind != "heuristic":
-        raise SymtError(f"{path}: {'a TorchScript' if kind == 'torchscript' else 'a torch'} file "
-                        "without symt metadata (symt.json), not a model made by `symt export`")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            name = next(n for n in archive.namelist() if n.endswith("extra/symt.json"))
-            meta = json.loads(archive.read(name))
-    except (zipfile.BadZipFile, OSError, ValueError) as error:
-        raise SymtError(f"{path}: unreadable symt.json ({error})") from None
-    if not isinstance(meta, dict):
-        raise SymtError(f"{path}: unreadable symt.json (not an object)")
-    return meta
 
 
 def heuristics() -> dict[str, Path]:
@@ -142,44 +80,6 @@ def resolve(name_or_path: str | Path) -> Path:
 
 
 # ------------------------------------------------------------------------------ model metadata
-
-
-class _Opaque:
-    """Stands in for every class a planner pickle names (tensors, storages): nothing is run."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        pass
-
-    def __setstate__(self, state: object) -> None:
-        pass
-
-
-class _MetadataUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> type:
-        return OrderedDict if (module, name) == ("collections", "OrderedDict") else _Opaque
-
-    def persistent_load(self, pid: object) -> None:
-        return None  # tensor storages: not read
-
-
-def read_planner_meta(path: Path) -> dict:
-    """A plan generator's metadata (kind, config, signature, plan vocabulary, training), no torch.
-
-    The ``torch.save`` pickle is read with every class replaced by an inert stand-in, so the
-    weights are neither loaded nor is any code of the file run.
-    """
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = [name for name in archive.namelist() if name.endswith("/data.pkl")]
-            if not names:
-                raise SymtError(f"{path}: not a symt plan-generation model")
-            data = _MetadataUnpickler(io.BytesIO(archive.read(names[0]))).load()
-    except (zipfile.BadZipFile, OSError, pickle.UnpicklingError, EOFError, ValueError) as error:
-        raise SymtError(f"{path}: not a readable symt model ({error})") from None
-    if not isinstance(data, dict) or data.get("format") != "symt-planner":
-        raise SymtError(f"{path}: not a symt plan-generation model")
-    data.pop("state_dict", None)
-    return data
 
 
 @dataclass(frozen=True)

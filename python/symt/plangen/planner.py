@@ -15,14 +15,13 @@ import numpy as np
 import torch
 
 from ..errors import SymtError
+from ..formats import PLANNER_FORMAT, PLANNER_FORMAT_VERSION
 from ..pddl import Domain
 from ..tokens import EncodedTask, Signature, check_vocabulary, collate, identity_assignment, rename
 from .plangpt import PAD, PlanGPT, PlanGPTConfig, prompt_tokens
 from .symted import SymTED, SymTEDConfig
 from .vocab import PlanVocabulary, check_plan_vocabulary
 
-FORMAT = "symt-planner"
-FORMAT_VERSION = 1
 KINDS = ("symt-ed", "plangpt")
 
 
@@ -54,7 +53,7 @@ class Planner:
     def to_file(self, path: Path, extra: dict | None = None) -> None:
         from ..training import save_atomic
 
-        save_atomic({"format": FORMAT, "format_version": FORMAT_VERSION, "kind": self.kind,
+        save_atomic({"format": PLANNER_FORMAT, "format_version": PLANNER_FORMAT_VERSION, "kind": self.kind,
                      "config": self.model.config.to_dict(), "state_dict": self.model.state_dict(),
                      "signature": self.signature.to_json(), "plan_vocab": self.vocab.to_json(),
                      **(extra or {})}, Path(path))
@@ -106,11 +105,11 @@ def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planne
         data = torch.load(path, map_location=device, weights_only=False)
     except Exception as error:  # noqa: BLE001 -- torch raises many kinds for foreign or corrupt files
         raise SymtError(f"{path}: not a readable symt model ({type(error).__name__})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") != PLANNER_FORMAT:
         raise SymtError(f"{path}: not a symt plan-generation model")
-    if data.get("format_version") != FORMAT_VERSION:
+    if data.get("format_version") != PLANNER_FORMAT_VERSION:
         raise SymtError(f"{path}: planner format version {data.get('format_version')} is not supported "
-                        f"(this symt reads version {FORMAT_VERSION})")
+                        f"(this symt reads version {PLANNER_FORMAT_VERSION})")
     kind = data["kind"]
     if kind == "symt-ed":
         model: SymTED | PlanGPT = SymTED(SymTEDConfig(**data["config"]))
