@@ -28,6 +28,7 @@ from ..errors import SymtError
 from ..fast_downward import fast_downward_command
 from .algorithms import Algorithm
 from .check_plan import CHECK_FILE
+from .records import make_record, sort_records
 from .suites import BenchmarkTask
 
 if TYPE_CHECKING:
@@ -266,28 +267,21 @@ def outcome_of(props: dict) -> tuple[str, str | None]:
 
 
 def records_from_properties(properties: dict[str, dict]) -> list[dict]:
-    """One report record (see :mod:`.report`) per run."""
+    """One run record (:mod:`.records`) per run, in report order."""
     records = []
     for props in properties.values():
         outcome, detail = outcome_of(props)
-        solved = outcome == "solved"
-        records.append({
-            "suite": props.get("suite"), "domain": props.get("domain"), "group": props.get("group"),
-            "problem": props.get("problem"), "size": props.get("size"),
-            "algorithm": props.get("algorithm"), "solved": solved,
-            "plan_valid": props.get("plan_valid") if props.get("plan_found") else None,
-            "plan_length": props.get("plan_steps") if props.get("plan_found") else None,
-            "best_known": props.get("best_known"),
-            "expansions": props.get("expansions"),
-            "evaluations": props.get("evaluations", props.get("evaluated")),
-            "search_time": props.get("search_time"),
-            "total_time": props.get("planner_seconds"),
-            "outcome": outcome, "error_detail": detail,
-        })
-    order = {"validation": 0, "interpolation": 1, "extrapolation": 2, "easy": 3, "medium": 4, "hard": 5}
-    records.sort(key=lambda r: (r["suite"] or "", r["domain"] or "", order.get(r["group"], 9),
-                                r["size"] or 0, r["problem"] or "", r["algorithm"] or ""))
-    return records
+        found = props.get("plan_found")
+        records.append(make_record(
+            suite=props.get("suite"), domain=props.get("domain"), group=props.get("group"),
+            problem=props.get("problem"), size=props.get("size"), algorithm=props.get("algorithm"),
+            solved=outcome == "solved", plan_valid=props.get("plan_valid") if found else None,
+            plan_length=props.get("plan_steps") if found else None, best_known=props.get("best_known"),
+            expansions=props.get("expansions"), evaluations=props.get("evaluations", props.get("evaluated")),
+            search_time=props.get("search_time"), total_time=props.get("planner_seconds"),
+            outcome=outcome, error_detail=detail,
+        ))
+    return sort_records(records)
 
 
 def run_experiment(spec: ExperimentSpec, exp_dir: Path, fresh: bool = False) -> list[dict]:

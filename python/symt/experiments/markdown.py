@@ -1,0 +1,491 @@
+"""The Markdown of a report: coverage, quality, expansions and outcome tables per scope, the
+published comparisons (the paper's tables, IPC 2023), pairwise tables and failure lists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .algorithms import PLAN_GENERATION, PLAN_GENERATION_ABLATION
+from .metrics import (
+    algorithm_order,
+    best_known_lengths,
+    check_records,
+    geometric_mean,
+    group_scopes,
+    index_runs,
+    is_invalid_plan,
+    is_solved,
+    pooled_row,
+    quality_score,
+    solved_count,
+)
+from .paper_tables import (
+    IPC2023_COVERAGE,
+    IPC2023_LEVELS,
+    IPC2023_LIMITS,
+    IPC2023_PLANNERS,
+    IPC2023_TASKS_PER_LEVEL,
+    PAPER_ABLATION_COVERAGE,
+    PAPER_ABLATION_QS,
+    PAPER_ABLATION_QSS,
+    PAPER_BASE_COVERAGE,
+    PAPER_BASE_QS,
+    PAPER_BASE_QSS,
+    PAPER_COLUMNS,
+    PAPER_COVERAGE,
+    PAPER_DOMAIN_ALIASES,
+    PAPER_LIMITS,
+)
+from .records import OUTCOMES, ScopeKey
+
+MISSING = "–"  # table cell for "no value"
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+
+
+def _cell(value: Any) -> str:
+    """Table cell text: pipes escaped and newlines flattened, so one value stays one cell."""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(_cell(text) for text in header) + " |"]
+    lines.append("|" + "|".join("---" for _ in header) + "|")
+    lines += ["| " + " | ".join(_cell(text) for text in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _fraction(value: float | None) -> str:
+    return MISSING if value is None else f"{value:.2f}"
+
+
+def _expansions(value: float | None) -> str:
+    return MISSING if value is None else f"{value:,.1f}"
+
+
+def _scope_table(
+    rows: Sequence[Mapping[str, Any]],
+    order: Sequence[str],
+    cell: Callable[[Mapping[str, Any]], str],
+    count_field: str | None = None,
+    count_header: str = "tasks",
+) -> str:
+    """Rows suite/domain/group, one column per algorithm, and a total row over all groups.
+
+    ``count_field`` adds a column with a per-group count that all algorithms share (such as the
+    number of commonly solved tasks), taken from the first row that has it.
+    """
+    by_scope: dict[ScopeKey, dict[str, Mapping[str, Any]]] = {}
+    for row in rows:
+        by_scope.setdefault((row["suite"], row["domain"], row["group"]), {})[row["algorithm"]] = row
+    header = ["suite", "domain", "group", *([count_header] if count_field else []), *order]
+
+    def count_of(scope_rows: Iterable[Mapping[str, Any]]) -> list[str]:
+        if count_field is None:
+            return []
+        counts = [row[count_field] for row in scope_rows if row.get(count_field) is not None]
+        return [str(counts[0]) if counts else MISSING]
+
+    table = []
+    for (suite, domain, group), scope_rows in by_scope.items():
+        cells = [cell(scope_rows[algorithm]) for algorithm in order]
+        table.append([suite, domain, group, *count_of(scope_rows.values()), *cells])
+    pooled = {
+        algorithm: pooled_row([row for row in rows if row["algorithm"] == algorithm])
+        for algorithm in order
+    }
+    if count_field is None:
+        total_count = []
+    else:
+        per_scope = [count_of(scope_rows.values())[0] for scope_rows in by_scope.values()]
+        numbers = [int(text) for text in per_scope if text != MISSING]
+        total_count = [str(sum(numbers)) if numbers else MISSING]
+    table.append(
+        ["**total**", "", "", *total_count, *(cell(pooled[algorithm]) for algorithm in order)]
+    )
+    return _markdown_table(header, table)
+
+
+def _coverage_cell(row: Mapping[str, Any]) -> str:
+    return f"{row['solved']}/{row['tasks']}"
+
+
+def _quality_cell(row: Mapping[str, Any]) -> str:
+    return f"{_fraction(row['qs'])} / {_fraction(row['qs_solved'])}"
+
+
+def _outcome_table(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> str:
+    outcome_fields = [field for field in (rows[0] if rows else {}) if field.startswith("outcome_")]
+    # Always show the standard outcomes, and any other only if it happened.
+    shown = [
+        field
+        for field in outcome_fields
+        if field.removeprefix("outcome_") in OUTCOMES or any(row[field] for row in rows)
+    ]
+    table = []
+    for algorithm in order:
+        pooled = pooled_row([row for row in rows if row["algorithm"] == algorithm])
+        missing = pooled["tasks"] - pooled["runs"]
+        table.append([algorithm, pooled["runs"], *(pooled[field] for field in shown), missing])
+    header = ["algorithm", "runs", *(field.removeprefix("outcome_") for field in shown), "no run"]
+    return _markdown_table(header, table)
+
+
+FAILURE_KINDS: tuple[tuple[str, str], ...] = (
+    ("token cap", "token cap"), ("step limit", "step cap"), ("loop", "loop"),
+    ("malformed", "malformed"), ("inapplicable", "inapplicable action"), ("dead end", "dead end"),
+    ("before the goal", "ends before the goal"), ("context full", "context full"),
+)
+"""(text in a search-free run's failure reason, column heading): the paper's selection criteria
+count token-cap hits, invalid actions and malformed plans."""
+
+
+def failure_table(records: Sequence[Mapping[str, Any]], order: Sequence[str]) -> str:
+    """Failed search-free runs per algorithm by why they stopped; "" when none failed."""
+    failed = [record for record in records
+              if record.get("outcome") == "search-failed" and record.get("error_detail")]
+    if not failed:
+        return ""
+    table = []
+    for algorithm in order:
+        reasons = [str(record["error_detail"]) for record in failed if record["algorithm"] == algorithm]
+        if not reasons:
+            continue
+        counts = [sum(key in reason for reason in reasons) for key, _ in FAILURE_KINDS]
+        table.append([algorithm, len(reasons), *counts, len(reasons) - sum(counts)])
+    header = ["algorithm", "failed", *(heading for _, heading in FAILURE_KINDS), "other"]
+    return _markdown_table(header, table)
+
+
+def _run_list(records: Sequence[Mapping[str, Any]], limit: int = 50) -> str:
+    table = [
+        [
+            record["algorithm"],
+            record["suite"],
+            record["domain"],
+            record["group"],
+            record["problem"],
+            _short(record.get("error_detail")),
+        ]
+        for record in records[:limit]
+    ]
+    text = _markdown_table(["algorithm", "suite", "domain", "group", "problem", "detail"], table)
+    if len(records) > limit:
+        text += f"\n\n... and {len(records) - limit} more (see runs.csv)."
+    return text
+
+
+def _short(text: str | None, length: int = 160) -> str:
+    if not text:
+        return ""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= length else flat[: length - 3] + "..."
+
+
+def _paper_domain(domain: str) -> str:
+    lowered = domain.lower()
+    return PAPER_DOMAIN_ALIASES.get(lowered, lowered)
+
+
+def paper_comparison_table(
+    records: Iterable[Mapping[str, Any]], algorithm_for_column: Mapping[str, str] | None = None
+) -> str:
+    """Markdown table of our coverage beside the paper's, per paper domain and split we ran.
+
+    ``algorithm_for_column`` maps a heading of ours to the algorithm shown under it, e.g.
+    ``{"SymT-E + GBFS": "symt"}``; default: every algorithm under its own name. Fractions have two
+    decimals; the paper's columns come from :data:`PAPER_COVERAGE` ("–" for rows it lacks).
+    Returns "" when there are no ``suite == "paper"`` records.
+    """
+    paper_records = [record for record in records if record.get("suite") == "paper"]
+    if not paper_records:
+        return ""
+    check_records(paper_records)
+    if algorithm_for_column is None:
+        algorithm_for_column = {
+            algorithm: algorithm for algorithm in algorithm_order(paper_records, None)
+        }
+    runs = index_runs(paper_records)
+    header = [
+        "domain",
+        "split",
+        "tasks",
+        *(f"ours: {heading}" for heading in algorithm_for_column),
+        *(f"paper: {column}" for column in PAPER_COLUMNS),
+    ]
+    table = []
+    for (_, domain, group), tasks in group_scopes(paper_records).items():
+        ours = [
+            _fraction(solved_count(tasks, runs, algorithm) / len(tasks))
+            for algorithm in algorithm_for_column.values()
+        ]
+        published = PAPER_COVERAGE.get((_paper_domain(domain), group))
+        theirs = [
+            _fraction(published[column]) if published else MISSING for column in PAPER_COLUMNS
+        ]
+        table.append([domain, group, len(tasks), *ours, *theirs])
+    return _markdown_table(header, table)
+
+
+_PLAN_TABLES = {
+    ("base", "coverage"): PAPER_BASE_COVERAGE,
+    ("base", "qs"): PAPER_BASE_QS,
+    ("base", "qs_s"): PAPER_BASE_QSS,
+    ("ablation", "coverage"): PAPER_ABLATION_COVERAGE,
+    ("ablation", "qs"): PAPER_ABLATION_QS,
+    ("ablation", "qs_s"): PAPER_ABLATION_QSS,
+}
+PLAN_TABLE_HEADINGS: tuple[str, ...] = (
+    "PlanGPT greedy", "PlanGPT applicable", "PlanGPT regrounding", "SymT-E guidance",
+    "SymT-ED greedy", "SymT-ED applicable", "SymT-ED regrounding",
+)
+"""Column headings of :func:`plan_generation_table`, one per :data:`PLAN_COLUMNS`."""
+
+
+def plan_generation_table(
+    records: Iterable[Mapping[str, Any]], algorithms: Sequence[str], metric: str, models: str
+) -> str:
+    """The paper's plan-generation table for ``metric`` (coverage, qs or qs_s), ours beside its.
+
+    ``algorithms`` are ours for the paper's seven columns, in its order (:data:`PLAN_TABLE_HEADINGS`);
+    ``models`` is "base" or "ablation" and picks the paper's table. Cells: "ours (paper)", "–"
+    where one side has no value (QS_S with nothing solved, a column we did not run). Best known
+    plan lengths are taken over every record, as everywhere in this report. Returns "" when none
+    of ``algorithms`` ran on the paper suite.
+    """
+    paper_records = [record for record in records if record.get("suite") == "paper"]
+    if not any(record["algorithm"] in algorithms for record in paper_records):
+        return ""
+    check_records(paper_records)
+    runs = index_runs(paper_records)
+    best = best_known_lengths(paper_records)
+    published = _PLAN_TABLES[(models, metric)]
+    table = []
+    for (_, domain, group), tasks in group_scopes(paper_records).items():
+        theirs = published.get((_paper_domain(domain), group))
+        cells = []
+        for column, algorithm in enumerate(algorithms):
+            scores = [quality_score(runs[task][algorithm], best[task]) for task in tasks
+                      if algorithm in runs[task]]
+            solved = [task for task in tasks if is_solved(runs[task].get(algorithm))]
+            if len(scores) < len(tasks):
+                ours = None
+            elif metric == "coverage":
+                ours = len(solved) / len(tasks)
+            elif metric == "qs":
+                ours = sum(scores) / len(tasks)
+            else:
+                ours = sum(scores) / len(solved) if solved else None
+            paper = theirs[column] if theirs else None
+            cells.append(f"{_fraction(ours)} ({_fraction(paper)})")
+        table.append([domain, group, len(tasks), *cells])
+    return _markdown_table(["domain", "split", "tasks", *PLAN_TABLE_HEADINGS], table)
+
+
+def ipc_comparison_table(
+    records: Iterable[Mapping[str, Any]], algorithms: Sequence[str] | None = None
+) -> str:
+    """Markdown table of our solved counts beside the IPC 2023 learning track planners', per
+    domain and level we ran. Ours read "solved/tasks" with our actual number of tasks; the
+    competition's read "solved/30". Returns "" when there are no ``suite == "ipc2023"`` records.
+    """
+    ipc_records = [record for record in records if record.get("suite") == "ipc2023"]
+    if not ipc_records:
+        return ""
+    check_records(ipc_records)
+    order = algorithm_order(ipc_records, algorithms)
+    runs = index_runs(ipc_records)
+    header = [
+        "domain",
+        "level",
+        "tasks",
+        *(f"ours: {algorithm}" for algorithm in order),
+        *(f"IPC: {planner}" for planner in IPC2023_PLANNERS),
+    ]
+    table = []
+    for (_, domain, level), tasks in group_scopes(ipc_records).items():
+        ours = [f"{solved_count(tasks, runs, algorithm)}/{len(tasks)}" for algorithm in order]
+        published = IPC2023_COVERAGE.get(domain.lower())
+        if published is None or level not in IPC2023_LEVELS:
+            theirs = [MISSING] * len(IPC2023_PLANNERS)
+        else:
+            column = IPC2023_LEVELS.index(level)
+            theirs = [
+                f"{published[planner][column]}/{IPC2023_TASKS_PER_LEVEL}"
+                for planner in IPC2023_PLANNERS
+            ]
+        table.append([domain, level, len(tasks), *ours, *theirs])
+    return _markdown_table(header, table)
+
+
+def pairwise_table(records: Sequence[Mapping[str, Any]], algorithm: str, baselines: Sequence[str]) -> str:
+    """``algorithm`` against each baseline on the tasks both solve: expansions and total time.
+
+    A cell reads ``n · E× · T×``: n tasks solved by both, then the ratio of the geometric means of
+    expansions (ours / theirs) and of the summed total times. Below 1 means ``algorithm`` needs
+    fewer. Pairwise sets keep the comparison from shrinking to the few tasks every algorithm solves.
+    """
+    runs = index_runs(records)
+    scopes = group_scopes(records)
+    rows = []
+    for (suite, domain, group), tasks in scopes.items():
+        cells = []
+        for baseline in baselines:
+            both = [t for t in tasks
+                    if is_solved(runs.get(t, {}).get(algorithm)) and is_solved(runs.get(t, {}).get(baseline))]
+            if not both:
+                cells.append(MISSING)
+                continue
+            ours = [runs[t][algorithm] for t in both]
+            theirs = [runs[t][baseline] for t in both]
+            cell = f"{len(both)}"
+            if all(r.get("expansions") is not None for r in ours + theirs):
+                ratio = geometric_mean([max(1, r["expansions"]) for r in ours]) / geometric_mean(
+                    [max(1, r["expansions"]) for r in theirs])
+                cell += f" · {ratio:.2f}× exp"
+            if all(r.get("total_time") is not None for r in ours + theirs):
+                ratio = sum(r["total_time"] for r in ours) / max(1e-9, sum(r["total_time"] for r in theirs))
+                cell += f" · {ratio:.2f}× time"
+            cells.append(cell)
+        rows.append([suite, domain, group, *cells])
+    return _markdown_table(["suite", "domain", "group", *(f"vs {b}" for b in baselines)], rows)
+
+
+def render_markdown(
+    records: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
+    order: Sequence[str],
+    title: str,
+    command: str | None,
+    notes: str | None,
+    limits: str | None,
+    plots: Sequence[Path],
+    learned: str = "symt",
+    baselines: Sequence[str] | None = None,
+) -> str:
+    """The report's Markdown. ``learned`` is the algorithm compared pairwise against each of
+    ``baselines`` (default: every other algorithm except the search-free ``*-guidance`` ones)."""
+    parts: list[str] = []
+    invalid = [record for record in records if is_invalid_plan(record)]
+    if invalid:
+        # First thing in the file: an invalid plan means a planner or the validator is broken,
+        # which matters more than any number below.
+        parts.append(
+            f"# WARNING: {len(invalid)} INVALID PLAN{'S' if len(invalid) > 1 else ''}\n\n"
+            "**These runs returned a plan that failed validation. They count as unsolved below, "
+            "but an invalid plan means a bug in a planner, the model or the validator: "
+            "investigate before trusting this report.**\n\n" + _run_list(invalid)
+        )
+    parts.append(f"# {title}")
+    if command:
+        parts.append(f"Produced by:\n\n```\n{command}\n```")
+    ours = limits or "not stated"
+    parts.append(
+        f"Limits: {ours}. Runs: {len(records)}; algorithms: {', '.join(order) or MISSING}."
+    )
+    if notes:
+        parts.append(f"## Notes\n\n{notes}")
+
+    parts.append(
+        "## Coverage\n\nSolved (valid plan) / tasks. A missing run counts as unsolved.\n\n"
+        + _scope_table(rows, order, _coverage_cell)
+    )
+    parts.append(
+        "## Plan quality\n\nQS / QS_S: QS averages best known length / plan length over all tasks "
+        "(unsolved 0); QS_S over solved tasks only. Best known = min of the published bound and "
+        "every valid plan in these runs.\n\n" + _scope_table(rows, order, _quality_cell)
+    )
+    parts.append(
+        "## Expansions\n\nGeometric mean over the tasks solved by every algorithm that reports "
+        "expansions (column 'common'); – where an algorithm reports none.\n\n"
+        + _scope_table(
+            rows,
+            order,
+            lambda row: _expansions(row["expansions_gmean"]),
+            "expansions_tasks",
+            "common",
+        )
+    )
+    ours_symt = learned if learned in order else None
+    if baselines is None:
+        baselines = [a for a in order if a != ours_symt and not a.endswith("-guidance")]
+    baselines = [a for a in baselines if a in order and a != ours_symt]
+    if ours_symt and baselines:
+        parts.append(
+            f"## {ours_symt} against each baseline (pairwise)\n\nOn the tasks both solve: how many, the "
+            "ratio of geometric-mean expansions and of summed total time (ours / theirs; below 1: "
+            f"{ours_symt} needs fewer).\n\n" + pairwise_table(records, ours_symt, baselines)
+        )
+    for metric, name in (("search_time", "Search time"), ("total_time", "Total time")):
+        parts.append(
+            f"## {name}\n\nSeconds, summed over the tasks solved by every algorithm that reports "
+            f"{name.lower()} (column 'common').\n\n"
+            + _scope_table(
+                rows,
+                order,
+                lambda row, m=metric: _fraction(row[f"{m}_sum"]),
+                f"{metric}_tasks",
+                "common",
+            )
+        )
+    parts.append(
+        "## Outcomes\n\nRuns per outcome over all groups.\n\n" + _outcome_table(rows, order)
+    )
+    failures = failure_table(records, order)
+    if failures:
+        parts.append("## Why search-free runs failed\n\nFailed runs (no plan, no error) by the reason "
+                     "decoding or guidance stopped.\n\n" + failures)
+    errors = [record for record in records if record.get("outcome") == "error"]
+    if errors:
+        parts.append(
+            f"## Errors: {len(errors)} run{'s' if len(errors) > 1 else ''}\n\n" + _run_list(errors)
+        )
+
+    plan_sections = []
+    # The paper's plan-generation layout once a plan generator ran; SymT-E's guidance alone keeps
+    # the coverage comparison below.
+    generators = set(PLAN_GENERATION + PLAN_GENERATION_ABLATION) - {"symt-guidance", "symt-nocl-guidance"}
+    ran_generators = any(record["algorithm"] in generators for record in records)
+    for models, algorithms, what in (
+        ("base", PLAN_GENERATION, "PlanGPT without, SymT-E and SymT-ED with the contrastive loss"),
+        ("ablation", PLAN_GENERATION_ABLATION,
+         "contrastive loss inverted: PlanGPT with it, SymT-E and SymT-ED without it"),
+    ):
+        for metric, label in (("coverage", "Coverage"), ("qs", "QS"), ("qs_s", "QS_S")):
+            table = plan_generation_table(records, algorithms, metric, models) if ran_generators else ""
+            if table:
+                plan_sections.append(f"### {label}, {models} models ({what})\n\n{table}")
+    if plan_sections:
+        parts.append(
+            "## Plan generation, laid out like the paper's tables\n\n"
+            "Search-free strategies (500-token cap; guidance: 500 steps). Each cell: ours "
+            "(the paper's mean over 3 seeds, ../shared/paper/symmetry-aware-transformers.tex). "
+            f"Limits differ: ours {ours}; paper {PAPER_LIMITS}. Our models are CPU-scale "
+            "(see the notes), the paper's 7M-117M parameters.\n\n" + "\n\n".join(plan_sections)
+        )
+    paper_table = "" if plan_sections else paper_comparison_table(records)
+    if paper_table:
+        parts.append(
+            f"## Against the paper (limits differ: ours {ours}; paper {PAPER_LIMITS})\n\n"
+            "Fraction of tasks solved. The paper's columns are copied from its coverage table "
+            "(mean over 3 seeds; ../shared/paper.md).\n\n" + paper_table
+        )
+    ipc_table = ipc_comparison_table(records, order)
+    if ipc_table:
+        parts.append(
+            f"## Against the IPC 2023 learning track (limits differ: ours {ours}; "
+            f"competition {IPC2023_LIMITS})\n\n"
+            "Tasks solved; ours of the tasks we ran, the competition's of 30 per level "
+            "(../shared/benchmarks/ipc2023-learning/README.md).\n\n" + ipc_table
+        )
+    if plots:
+        parts.append("## Plots\n\n" + "\n\n".join(f"![{plot.stem}]({plot.name})" for plot in plots))
+    parts.append(
+        "Every run: `runs.csv`. Every number above per group and algorithm: `summary.csv`."
+    )
+    return "\n\n".join(parts) + "\n"
+
+
