@@ -141,6 +141,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight")
+    LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
         self.config = config
@@ -336,11 +337,6 @@ class Trainer(TrainerBase):
 
     def checkpoint(self) -> dict:
         return {**super().checkpoint(), "signature": self.dataset.signature.to_json()}
-
-    def postfix(self) -> dict[str, str]:
-        progress = self.epoch_progress
-        return {"mse": f"{progress.sums[0] / max(1, progress.steps):.3f}" if progress.sums else "-",
-                "c": f"{self.contrastive_weight(self.step):.2f}"}
 
     def end_epoch_on_all_ranks(self, train: np.ndarray, steps: int, seconds: float) -> None:
         """Rank 0 evaluates and checkpoints; the other ranks wait and stop with it if it stops."""

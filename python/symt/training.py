@@ -109,6 +109,10 @@ class TrainerBase:
     RESUME_KEYS: tuple[str, ...] = ("data", "preset", "seed", "batch_size", "steps", "lr", "rename",
                                     "contrastive", "schedule")
     kind: str = ""
+    LOSS_LABEL = "loss"
+    """The progress bar's name for the first training loss."""
+    COMMAND = "symt train"
+    """The command that resumes an interrupted run (named in the Ctrl-C message)."""
     config: Any
     out: Path
     model: torch.nn.Module
@@ -271,7 +275,7 @@ class TrainerBase:
     def postfix(self) -> dict[str, str]:
         """What the progress bar shows after the step count."""
         progress = self.epoch_progress
-        return {"loss": f"{progress.sums[0] / max(1, progress.steps):.3f}" if progress.sums else "-",
+        return {self.LOSS_LABEL: f"{progress.sums[0] / max(1, progress.steps):.3f}" if progress.sums else "-",
                 "c": f"{self.contrastive_weight(self.step):.2f}"}
 
     def run(self, stop_at: int | None = None) -> dict:
@@ -305,8 +309,7 @@ class TrainerBase:
             self.epoch_progress.seconds = time.perf_counter() - epoch_start
             if self.is_main:
                 save_atomic(self.checkpoint(), self.out / "last.pt")
-            command = "train-plans" if self.kind != "symt-e" else "train"
-            raise SymtError(f"interrupted at step {self.step}; continue with `symt {command} ... --resume "
+            raise SymtError(f"interrupted at step {self.step}; continue with `{self.COMMAND} ... --resume "
                             f"--out {self.out}`") from None
         bar.close()
         if self.is_main:

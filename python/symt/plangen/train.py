@@ -171,6 +171,8 @@ class PlanTrainer(TrainerBase):
     by greedy-decoding coverage (the best checkpoint is a plan-generator file, ``best.pt``)."""
 
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions")
+    LOSS_LABEL = "ce"
+    COMMAND = "symt train-plans"
 
     def __init__(self, config: PlanTrainConfig, resume: bool = False, progress: bool = True):
         self.config, self.progress, self.kind = config, progress, config.kind
@@ -291,11 +293,6 @@ class PlanTrainer(TrainerBase):
         self.optimize(step, total)
         self.note_loss(step, ce)
         return ce, att, hid
-
-    def postfix(self) -> dict[str, str]:
-        progress = self.epoch_progress
-        return {"ce": f"{progress.sums[0] / max(1, progress.steps):.3f}" if progress.sums else "-",
-                "c": f"{self.contrastive_weight(self.step):.2f}"}
 
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
         row = {"step": self.step, "lr": lr_at(self.step - 1, self.config),
