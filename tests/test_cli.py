@@ -135,6 +135,18 @@ def test_generate_writes_parsable_dataset_with_optimal_lengths(tmp_path):
         assert len(task.goal_atoms) == n
 
 
+def hold_folder_lock(folder: Path) -> subprocess.Popen:
+    """Another process that holds ``folder``'s lock (symt.folders) until it is killed."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from symt.folders import "
+         "open_output_folder; lock = open_output_folder(Path(sys.argv[1])); print('locked', flush=True); "
+         "time.sleep(120)", str(folder)], stdout=subprocess.PIPE, text=True)
+    if holder.stdout.readline().strip() != "locked":
+        holder.kill()
+        raise AssertionError("the lock holder did not start")
+    return holder
+
+
 def test_generate_refuses_to_replace_a_dataset_made_with_other_settings(tmp_path):
     """Same settings again: the same dataset. Another seed, or --no-optimal over computed lengths:
     refused with one line and the dataset untouched, unless --force."""
@@ -160,12 +172,8 @@ def test_generate_refuses_a_folder_another_generate_is_writing(tmp_path):
     from symt.folders import open_output_folder
 
     out = tmp_path / "g"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from symt.folders import "
-         "open_output_folder; lock = open_output_folder(Path(sys.argv[1])); print('locked', flush=True); "
-         "time.sleep(120)", str(out)], stdout=subprocess.PIPE, text=True)
+    holder = hold_folder_lock(out)
     try:
-        assert holder.stdout.readline().strip() == "locked"
         result = symt("generate", "gripper", "--out", out, "--quiet", "--no-optimal")
         assert result.returncode == 2 and "another symt generate is writing to this dataset folder" in result.stderr
         assert not (out / "manifest.json").exists()
@@ -325,12 +333,8 @@ def test_a_locked_run_folder_is_refused_and_free_again_after(tmp_path):
     from symt.folders import open_output_folder
 
     run = tmp_path / "run"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from symt.folders import "
-         "open_output_folder; lock = open_output_folder(Path(sys.argv[1])); print('locked', flush=True); "
-         "time.sleep(120)", str(run)], stdout=subprocess.PIPE, text=True)
+    holder = hold_folder_lock(run)
     try:
-        assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(SymtError, match="another training is writing to this run folder"):
             open_output_folder(run)
     finally:
