@@ -87,10 +87,12 @@ def cmd_expand(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     limit = int(args.max_memory * 2**30) if args.max_memory else default_memory_limit()
     limit_process_memory(limit)
-    global _MEMORY_HINT
-    _MEMORY_HINT = f"the limit of {limit / 2**30:.3g} GiB (--max-memory)"
-    task = ground(args.domain, args.problem)
-    space = expand(task, max_states=args.max_states, max_memory_bytes=limit)
+    try:
+        task = ground(args.domain, args.problem)
+        space = expand(task, max_states=args.max_states, max_memory_bytes=limit)
+    except MemoryError:
+        raise SymtError(f"out of memory: the task needs more than the limit of {limit / 2**30:.3g} GiB "
+                        "(--max-memory)") from None
     seconds = time.perf_counter() - start
     finite = space.hstar[space.hstar != math.inf]
     print(f"states: {space.num_states}")
@@ -757,10 +759,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_MEMORY_HINT = "this machine's memory"
-"""What a MemoryError ran into, for its one-line message (a command with a limit sets it)."""
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -777,7 +775,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"symt: error: {where}{error.strerror or error}", file=sys.stderr)
         return 1
     except MemoryError:
-        print(f"symt: error: out of memory: the task needs more than {_MEMORY_HINT}", file=sys.stderr)
+        print("symt: error: out of memory: the task needs more than this machine's memory", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("symt: interrupted", file=sys.stderr)
