@@ -1,7 +1,5 @@
 #include "symt_heuristic.h"
 
-#include "symt_json.h"
-
 #include "global_state.h"
 #include "option_parser.h"
 
@@ -25,10 +23,14 @@
 using namespace std;
 
 namespace symt {
-// Model format 2 only adds metadata (object_identity): the inputs are those of version 1.
+// Model formats 2 and 3 only add metadata: the inputs are those of version 1. From version 3 the
+// metadata the plugin needs are typed attributes of the module; versions 1 and 2 keep them only in
+// symt.json, which the wrapper reads and copies into the task context.
 static const int MIN_FORMAT_VERSION = 1;
-static const int MAX_FORMAT_VERSION = 2;
-static const int CONTEXT_VERSION = 1;
+static const int MAX_FORMAT_VERSION = 3;
+static const int ATTRIBUTES_SINCE = 3;
+static const int CONTEXT_VERSION = 2;
+static const char *const CONTEXT_HEADER = "symt-task-context";
 static const char *const FORMAT_NAME = "symt-heuristic";
 static const char *const META_FILE = "symt.json";
 // Heuristic values are stored in 31 bits by Fast Downward's cache.
@@ -84,115 +86,186 @@ static string env_key(const string &option_value) {
     return key;
 }
 
-static string read_file(const string &path, const string &what) {
-    ifstream in(path, ios::binary);
-    if (!in)
-        input_error(what + " not found or not readable: " + path);
-    ostringstream contents;
-    contents << in.rdbuf();
-    return contents.str();
-}
-
 /* The task context of the model and the task (see symt_heuristic.h). */
 class SymtContext {
 public:
-    unordered_map<string, int64_t> objects;
-    unordered_map<string, int64_t> predicate_ids;
-    vector<int64_t> predicate_arity;   // by state predicate id
-    vector<int64_t> fixed_rows;        // flattened [S, 1 + max_arity]
-    int64_t num_fixed = 0;
+    int64_t model_format_version = 0;
+    string domain;
     int64_t max_arity = 0;
     int64_t vocab_size = 0;
-    string domain;
+    vector<string> predicate_names;    // by state predicate id
+    vector<int64_t> predicate_arity;   // by state predicate id
+    unordered_map<string, int64_t> predicate_ids;  // lower-cased name -> id
+    unordered_map<string, int64_t> objects;        // lower-cased name -> token
+    vector<int64_t> fixed_rows;        // flattened [S, 1 + max_arity]
+    int64_t num_fixed = 0;
 };
 
-static SymtContext read_context(
-    const symt_json::Value &meta, const string &model_path, const string &context_path) {
+static string lower_case(string text) {
+    transform(text.begin(), text.end(), text.begin(), ::tolower);
+    return text;
+}
+
+/*
+  Reads the line-based task context (symt.formats.write_task_context), in the manner of Fast
+  Downward's own translator output: one item per line, words separated by white space (PDDL
+  names contain none). Every error names the file and the line.
+*/
+class ContextReader {
+    ifstream in;
+    string path;
+    int line_number = 0;
+
+public:
+    explicit ContextReader(const string &path_) : in(path_), path(path_) {
+        if (!in)
+            input_error("task context not found or not readable: " + path);
+    }
+
+    [[noreturn]] void error(const string &message) const {
+        input_error(path + ":" + to_string(line_number) + ": " + message);
+    }
+
+    // The next line's words; `count` of them, or any number when count < 0.
+    vector<string> words(const string &what, int count) {
+        string line;
+        if (!getline(in, line)) {
+            ++line_number;
+            error("the file ends where " + what + " was expected (cut off?)");
+        }
+        ++line_number;
+        istringstream split(line);
+        vector<string> result;
+        string word;
+        while (split >> word)
+            result.push_back(word);
+        if (count >= 0 && static_cast<int>(result.size()) != count)
+            error("expected " + what + " (" + to_string(count) + " word" + (count == 1 ? "" : "s") +
+                  "), found '" + line + "'");
+        return result;
+    }
+
+    int64_t to_int(const string &word, const string &what, int64_t min, int64_t max) const {
+        size_t used = 0;
+        long long value = 0;
+        try {
+            value = stoll(word, &used);
+        } catch (const exception &) {
+            used = 0;
+        }
+        if (used == 0 || used != word.size())
+            error(what + " must be an integer, found '" + word + "'");
+        if (value < min || value > max)
+            error(what + " " + word + " is out of range [" + to_string(min) + ", " +
+                  to_string(max) + "]");
+        return value;
+    }
+
+    // A line "<key> <value>".
+    string value(const string &key) {
+        vector<string> line = words("'" + key + " <value>'", 2);
+        if (line[0] != key)
+            error("expected '" + key + " <value>', found '" + line[0] + "'");
+        return line[1];
+    }
+
+    int64_t int_value(const string &key, int64_t min, int64_t max) {
+        return to_int(value(key), key, min, max);
+    }
+};
+
+static SymtContext read_context(const string &context_path) {
     SymtContext context;
+    ContextReader reader(context_path);
+    vector<string> header = reader.words("the header '" + string(CONTEXT_HEADER) + " <version>'", -1);
+    if (header.size() != 2 || header[0] != CONTEXT_HEADER)
+        reader.error("not a symt task context (the first line is not '" + string(CONTEXT_HEADER) +
+                     " <version>'; a version-1 JSON context? the wrapper writes the current one)");
+    int64_t version = reader.to_int(header[1], "task context version", 0, 1 << 30);
+    if (version != CONTEXT_VERSION)
+        reader.error("task context version " + to_string(version) + " is not supported (expected " +
+                     to_string(CONTEXT_VERSION) + ")");
+    context.model_format_version = reader.int_value("model_format_version", 0, 1 << 30);
+    context.domain = reader.value("domain");
+    context.max_arity = reader.int_value("max_arity", 0, 64);
+    context.vocab_size = reader.int_value("vocab_size", 1, 1 << 30);
+    int64_t num_predicates = reader.int_value("predicates", 1, 1 << 20);
+    for (int64_t id = 0; id < num_predicates; ++id) {
+        vector<string> line = reader.words("a predicate '<name> <arity>'", 2);
+        context.predicate_names.push_back(line[0]);
+        context.predicate_arity.push_back(
+            reader.to_int(line[1], "predicate arity", 0, context.max_arity));
+        context.predicate_ids[lower_case(line[0])] = id;
+    }
+    int64_t num_objects = reader.int_value("objects", 0, 1 << 30);
+    for (int64_t token = 0; token < num_objects; ++token)
+        context.objects[lower_case(reader.words("an object name", 1)[0])] = token;
+    int64_t width = 1 + context.max_arity;
+    context.num_fixed = reader.int_value("fixed_atoms", 0, 1 << 30);
+    for (int64_t i = 0; i < context.num_fixed; ++i) {
+        vector<string> row = reader.words("a fixed atom of " + to_string(width) + " integers",
+                                          static_cast<int>(width));
+        context.fixed_rows.push_back(
+            reader.to_int(row[0], "fixed atom predicate", 0, 2 * num_predicates - 1));
+        for (int64_t j = 1; j < width; ++j)
+            context.fixed_rows.push_back(
+                reader.to_int(row[j], "fixed atom argument", 0, context.vocab_size));
+    }
+    return context;
+}
+
+/*
+  Checks a format-3 model's own attributes against the task context, so that a context written
+  for another model is refused. Older models have no attributes: their symt.json, which only the
+  wrapper reads, is what the context was written from.
+*/
+static void check_model_against_context(
+    const torch::jit::Module &module, const SymtContext &context, const string &model_path,
+    const string &context_path) {
+    if (!module.hasattr("symt_format_version")) {
+        if (context.model_format_version >= ATTRIBUTES_SINCE)
+            input_error(context_path + ": task context was written for a format-" +
+                        to_string(context.model_format_version) + " model, but " + model_path +
+                        " carries no format-3 metadata");
+        return;
+    }
     try {
-        // The model's own metadata.
-        if (!meta.contains("format") || !meta.at("format").is_string() ||
-            meta.at("format").as_string("format") != FORMAT_NAME)
-            input_error(model_path + ": not a symt heuristic model (symt.json has no format '" +
-                        FORMAT_NAME + "')");
-        int64_t version = meta.at("format_version").as_int("format_version", 0, 1 << 30);
+        if (module.attr("symt_format").toStringRef() != FORMAT_NAME)
+            input_error(model_path + ": not a symt heuristic model (format '" +
+                        module.attr("symt_format").toStringRef() + "')");
+        int64_t version = module.attr("symt_format_version").toInt();
         if (version < MIN_FORMAT_VERSION || version > MAX_FORMAT_VERSION)
             input_error(model_path + ": model format version " + to_string(version) +
                         " is not supported (this plugin reads versions " +
                         to_string(MIN_FORMAT_VERSION) + " to " + to_string(MAX_FORMAT_VERSION) +
                         "); re-export it with `symt export`");
-        context.domain = meta.at("domain").as_string("domain");
-        context.max_arity = meta.at("max_arity").as_int("max_arity", 0, 64);
-        context.vocab_size = meta.at("vocab_size").as_int("vocab_size", 1, 1 << 30);
-        const vector<symt_json::Value> &predicates = meta.at("predicates").as_array("predicates");
-        vector<string> predicate_names;
-        for (const symt_json::Value &predicate : predicates) {
-            int64_t arity = predicate.at("arity").as_int("predicate arity", 0, context.max_arity);
-            context.predicate_arity.push_back(arity);
-            predicate_names.push_back(predicate.at("name").as_string("predicate name"));
-        }
-        int64_t num_predicates = static_cast<int64_t>(predicates.size());
-
-        // The task context.
-        symt_json::Value task = symt_json::Value::parse(read_file(context_path, "task context"));
-        int64_t task_version = task.at("format_version").as_int("context format_version", 0, 1 << 30);
-        if (task_version != CONTEXT_VERSION)
-            input_error(context_path + ": task context format version " + to_string(task_version) +
-                        " is not supported (expected " + to_string(CONTEXT_VERSION) + ")");
-        if (task.contains("domain") && task.at("domain").as_string("context domain") != context.domain)
+        string domain = module.attr("symt_domain").toStringRef();
+        if (domain != context.domain)
             input_error(context_path + ": task context was written for a model of domain '" +
-                        task.at("domain").as_string("domain") + "', but " + model_path +
-                        " is a model of domain '" + context.domain + "'");
-        if (task.at("max_arity").as_int("context max_arity", 0, 64) != context.max_arity ||
-            task.at("pad_token").as_int("context pad_token", 0, 1 << 30) != context.vocab_size)
+                        context.domain + "', but " + model_path + " is a model of domain '" +
+                        domain + "'");
+        c10::List<c10::IValue> names = module.attr("symt_predicate_names").toList();
+        c10::List<int64_t> arities = module.attr("symt_predicate_arities").toIntList();
+        bool same = version == context.model_format_version &&
+            module.attr("symt_max_arity").toInt() == context.max_arity &&
+            module.attr("symt_vocab_size").toInt() == context.vocab_size &&
+            names.size() == context.predicate_names.size() && arities.size() == names.size();
+        for (size_t i = 0; same && i < names.size(); ++i)
+            same = names.get(i).toStringRef() == context.predicate_names[i] &&
+                arities.get(i) == context.predicate_arity[i];
+        if (!same)
             input_error(context_path + ": task context was written for another model than " +
                         model_path);
-        for (const auto &entry : task.at("objects").as_object("objects")) {
-            int64_t token = entry.second.as_int("object token", 0, 1 << 30);
-            if (token >= context.vocab_size)
-                input_error("the task has more objects than the model's vocabulary of " +
-                            to_string(context.vocab_size) + " tokens (object '" + entry.first +
-                            "' has token " + to_string(token) + ")");
-            string name = entry.first;
-            transform(name.begin(), name.end(), name.begin(), ::tolower);
-            context.objects[name] = token;
-        }
-        if (static_cast<int64_t>(context.objects.size()) > context.vocab_size)
-            input_error("the task has " + to_string(context.objects.size()) +
-                        " objects but the model's vocabulary has only " +
-                        to_string(context.vocab_size) + " tokens");
-        for (const auto &entry : task.at("predicate_ids").as_object("predicate_ids")) {
-            int64_t id = entry.second.as_int("predicate id", 0, 1 << 30);
-            if (id >= num_predicates || predicate_names[id] != entry.first)
-                input_error(context_path + ": task context was written for another model than " +
-                            model_path + " (predicate '" + entry.first + "')");
-            string name = entry.first;
-            transform(name.begin(), name.end(), name.begin(), ::tolower);
-            context.predicate_ids[name] = id;
-        }
-        int64_t width = 1 + context.max_arity;
-        for (const symt_json::Value &row : task.at("fixed_atoms").as_array("fixed_atoms")) {
-            const vector<symt_json::Value> &values = row.as_array("fixed atom");
-            if (static_cast<int64_t>(values.size()) != width)
-                input_error(context_path + ": a fixed atom has " + to_string(values.size()) +
-                            " entries, expected " + to_string(width));
-            context.fixed_rows.push_back(
-                values[0].as_int("fixed atom predicate", 0, 2 * num_predicates - 1));
-            for (int64_t i = 1; i < width; ++i)
-                context.fixed_rows.push_back(
-                    values[i].as_int("fixed atom argument", 0, context.vocab_size));
-            ++context.num_fixed;
-        }
-    } catch (const symt_json::Error &error) {
-        input_error("bad model metadata or task context (" + model_path + ", " + context_path +
-                    "): " + error.what());
+    } catch (const c10::Error &error) {
+        input_error(model_path + ": unreadable symt attributes (" + first_sentence(error.what()) +
+                    "); re-export it with `symt export`");
     }
-    return context;
 }
 
 SymtHeuristic::SymtHeuristic(const Options &opts)
     : Heuristic(opts),
-      scale(opts.get<double>("scale")) {
+      scale(opts.get<double>("scale")),
+      batch_values(NO_BATCH_VALUE) {
     load(opts.get<string>("model"), opts.get<int>("threads"),
          static_cast<Precision>(opts.get<int>("precision")));
     // A first evaluation (the initial state) checks the model end to end before search starts.
@@ -252,16 +325,15 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
         input_error(model_path + ": not a readable TorchScript model (" +
                     first_sentence(error.what()) + ")");
     }
-    if (extra_files[META_FILE].empty())
+    if (!module.hasattr("symt_format_version") && extra_files[META_FILE].empty())
         input_error(model_path + ": TorchScript file without symt metadata (" + META_FILE +
                     "); export it with `symt export`");
-    symt_json::Value meta;
-    try {
-        meta = symt_json::Value::parse(extra_files[META_FILE]);
-    } catch (const symt_json::Error &error) {
-        input_error(model_path + ": unreadable " + META_FILE + " (" + error.what() + ")");
-    }
-    SymtContext context = read_context(meta, model_path, context_path);
+    SymtContext context = read_context(context_path);
+    check_model_against_context(module, context, model_path, context_path);
+    if (static_cast<int64_t>(context.objects.size()) > context.vocab_size)
+        input_error("the task has " + to_string(context.objects.size()) +
+                    " objects but the model's vocabulary has only " +
+                    to_string(context.vocab_size) + " tokens");
     width = 1 + context.max_arity;
     pad_token = context.vocab_size;
     fixed_rows = move(context.fixed_rows);
@@ -442,19 +514,9 @@ void SymtHeuristic::write_trace(const vector<vector<int>> &states, const double 
 }
 
 int SymtHeuristic::compute_heuristic(const GlobalState &global_state) {
-    StateID id = global_state.get_id();
-    if (next_pending < pending_ids.size()) {
-        // Batched values are consumed in the order they were computed, almost always.
-        size_t i = next_pending;
-        if (pending_ids[i] != id)
-            for (i = 0; i < pending_ids.size() && pending_ids[i] != id; ++i) {
-            }
-        if (i < pending_ids.size()) {
-            if (i == next_pending)
-                ++next_pending;
-            return pending_values[i];
-        }
-    }
+    int batch_value = batch_values[global_state];
+    if (batch_value != NO_BATCH_VALUE)
+        return batch_value;
     State state = convert_global_state(global_state);
     if (task_properties::is_goal_state(task_proxy, state))
         return 0;
@@ -465,29 +527,26 @@ int SymtHeuristic::compute_heuristic(const GlobalState &global_state) {
 }
 
 void SymtHeuristic::evaluate_batch(const vector<GlobalState> &states) {
-    pending_ids.clear();
-    pending_values.clear();
-    next_pending = 0;
     vector<vector<int>> to_model;
-    vector<size_t> model_index;
+    vector<const GlobalState *> model_states;
     for (const GlobalState &global_state : states) {
+        if (batch_values[global_state] != NO_BATCH_VALUE)
+            continue;
         State state = convert_global_state(global_state);
-        pending_ids.push_back(global_state.get_id());
         if (task_properties::is_goal_state(task_proxy, state)) {
-            pending_values.push_back(0);
+            batch_values[global_state] = 0;
             continue;
         }
         vector<int> values(state.size());
         for (size_t var = 0; var < state.size(); ++var)
             values[var] = state[var].get_value();
-        model_index.push_back(pending_values.size());
-        pending_values.push_back(0);
+        model_states.push_back(&global_state);
         to_model.push_back(move(values));
     }
     if (!to_model.empty()) {
         vector<int> h = evaluate(to_model);
         for (size_t i = 0; i < h.size(); ++i)
-            pending_values[model_index[i]] = h[i];
+            batch_values[*model_states[i]] = h[i];
     }
 }
 

@@ -7,16 +7,19 @@
   symt_evaluator.cc loads on first use (so that configurations without symt() never load
   libtorch); its options are declared there.
 
-  Model file (format versions 1 and 2, written by `symt export`): a TorchScript archive whose
+  Model file (format versions 1 to 3, written by `symt export`): a TorchScript archive whose
   forward(pred int64[B,N], args int64[B,N,m], mask bool[B,N]) returns float32[B], with an extra
-  file symt.json ({"format": "symt-heuristic", "format_version": 2, "domain", "predicates",
-  "max_arity", "vocab_size", ...}). Version 2 adds model.object_identity; for "hashed" models
-  vocab_size (2^20) only bounds the number of objects.
+  file symt.json (read by Python). Version 3 modules also carry typed attributes (symt_format,
+  symt_format_version, symt_domain, symt_predicate_names, symt_predicate_arities,
+  symt_max_arity, symt_vocab_size; symt.formats.module_attributes), which this plugin checks
+  against the task context; versions 1 and 2 have only symt.json, whose content the wrapper
+  copies into the context. For "hashed" models vocab_size (2^20) only bounds the objects.
 
-  Task context (JSON written by the fast-downward wrapper, symt.tokens.write_task_context): the
-  object tokens, the predicate ids, and the "fixed" atoms of the task -- every static atom and
-  every goal atom, already tokenized -- which Fast Downward's translator drops or keeps apart.
-  The fluent atoms of a state come from Fast Downward's facts "Atom p(a, b)".
+  Task context (a line-based text file written by the fast-downward wrapper,
+  symt.formats.write_task_context): the model's signature, the task's objects (object i has
+  token i), and the "fixed" atoms of the task -- every static atom and every goal atom, already
+  tokenized -- which Fast Downward's translator drops or keeps apart. The fluent atoms of a state
+  come from Fast Downward's facts "Atom p(a, b)".
 
   Fast Downward 19.06 lower-cases the whole --search string and cannot take `,()[]=` or spaces in
   an option value, so the wrapper rewrites symt(model=<name or path>) to symt(model=m<i>) and
@@ -28,7 +31,7 @@
 #include "symt_evaluator.h"
 
 #include "heuristic.h"
-#include "state_id.h"
+#include "per_state_information.h"
 
 #include <torch/script.h>
 
@@ -61,10 +64,9 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     std::vector<uint8_t> mask_buffer;
     std::vector<int> state_values;
 
-    // Values precomputed by evaluate_batch, consumed by compute_heuristic.
-    std::vector<StateID> pending_ids;
-    std::vector<int> pending_values;
-    size_t next_pending = 0;
+    // Values computed by evaluate_batch for compute_heuristic (NO_BATCH_VALUE: none yet).
+    static const int NO_BATCH_VALUE = -1;
+    PerStateInformation<int> batch_values;
 
     // SYMT_TRACE=<file>: every evaluated state's fluent atoms and raw model output, one line
     // each (for tests and debugging).
@@ -94,8 +96,8 @@ public:
     virtual ~SymtHeuristic() override;
 
     /*
-      Evaluates all `states` in one forward pass and keeps the values for the compute_heuristic
-      calls that follow (in any order). Goal states are not sent to the model (they get 0).
+      Evaluates in one forward pass those `states` that have no value yet and keeps the values,
+      per state, for compute_heuristic. Goal states are not sent to the model (they get 0).
     */
     virtual void evaluate_batch(const std::vector<GlobalState> &states) override;
 };

@@ -23,7 +23,7 @@ from symt.fast_downward import (
     TRANSLATE_OPTIONS_FOR_SYMT,
     find_build,
 )
-from symt.formats import write_task_context
+from symt.formats import read_model_meta, write_task_context
 from symt.generators import domain_file, generate_task
 from symt.model import ModelConfig, SymTE
 from symt.models import MODEL_DIR
@@ -306,12 +306,12 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("bad-models")
     corrupt = out / "corrupt.pt"
     corrupt.write_bytes(b"this is not a TorchScript archive")
-    module = torch.jit.load(str(models["gripper"]))
-    no_meta = out / "no-meta.pt"
-    torch.jit.save(module, str(no_meta))
-    _, meta = load_exported(models["gripper"])
+    no_meta = out / "no-meta.pt"  # TorchScript, but neither symt.json nor symt attributes
+    torch.jit.save(torch.jit.script(torch.nn.Linear(2, 1)), str(no_meta))
+    module, meta = load_exported(models["gripper"])
+    module.symt_format_version = 4
     future = out / "future.pt"
-    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=3))})
+    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=4))})
     truncated = out / "truncated.pt"
     truncated.write_bytes(models["gripper"].read_bytes()[:30_000])
     checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.train)
@@ -327,7 +327,7 @@ BAD_INPUTS = [
     ("no-meta", "gripper", "without symt metadata"),
     ("planner", "gripper", "gripper-ed.pt: a plan-generation model (SymT-ED or PlanGPT), not a heuristic"),
     ("checkpoint", "gripper", "best.pt: a training checkpoint; export it first: symt export"),
-    ("future", "gripper", "model format version 3 is not supported"),
+    ("future", "gripper", "model format version 4 is not supported"),
     ("visitall", "gripper", "of task 'gripper-4' is unknown to the model (trained for domain 'grid-visit-all')"),
     ("gripper", "gripper-50", "has 54 objects but the model's object vocabulary has only 40 tokens"),
 ]
@@ -422,8 +422,8 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
                            "--translate-options", *TRANSLATE_OPTIONS_FOR_SYMT)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     _, meta = load_exported(models["gripper"])
-    write_task_context(meta, GRIPPER_DOMAIN, problem, out / "context.json")
-    return out / "output.sas", out / "context.json"
+    write_task_context(meta, GRIPPER_DOMAIN, problem, out / "context.txt")
+    return out / "output.sas", out / "context.txt"
 
 
 @pytest.mark.usefixtures("fd_built")
@@ -431,11 +431,15 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     ("gripper", "context", None),
     ("corrupt", "context", "not a readable TorchScript model"),
     ("no-meta", "context", "without symt metadata"),
-    ("future", "context", "model format version 3 is not supported"),
+    ("future", "context", "model format version 4 is not supported"),
     ("visitall", "context", "task context was written for a model of domain 'gripper'"),
     ("missing", "context", "model file not found"),
     ("gripper", None, "no task context for symt(model="),
-    ("gripper", "broken", "JSON syntax error"),
+    ("gripper", "cut-off", "the file ends where an object name was expected (cut off?)"),
+    ("gripper", "bad-number", ":4: max_arity must be an integer, found 'two'"),
+    ("gripper", "version-1", ":1: not a symt task context"),
+    ("shipped-v1", "context", "task context was written for a format-3 model, but"),
+    ("shipped-v1", "shipped-v1", None),
 ])
 def test_plugin_itself_rejects_bad_input_cleanly(tmp_path: Path, models: dict[str, Path],
                                                  bad_models: dict[str, Path],
@@ -445,13 +449,24 @@ def test_plugin_itself_rejects_bad_input_cleanly(tmp_path: Path, models: dict[st
     """Without the wrapper's checks the planner still ends with one line and exit code 33."""
     sas, good_context = translated_gripper
     env = {k: v for k, v in os.environ.items() if not k.startswith("SYMT_")}
-    if context == "context":
-        env["SYMT_CONTEXT"] = str(good_context)
-    elif context == "broken":
-        broken = tmp_path / "broken.json"
-        broken.write_text(good_context.read_text()[:100])
-        env["SYMT_CONTEXT"] = str(broken)
-    path = bad_models.get(model) or models[model]
+    lines = good_context.read_text().splitlines(keepends=True)
+    contexts = {
+        "context": good_context.read_text(),
+        # up to the line "objects <n>", without the object names that follow it
+        "cut-off": "".join(lines[:next(i for i, line in enumerate(lines) if line.startswith("objects ")) + 1]),
+        "bad-number": good_context.read_text().replace("max_arity 2", "max_arity two"),
+        "version-1": '{"format_version": 1, "objects": {}}',
+    }
+    shipped_v1 = MODEL_DIR / "gripper.pt"
+    if context == "shipped-v1":  # a format-1 model: no attributes; its symt.json gives the context
+        assert read_model_meta(shipped_v1)["format_version"] == 1
+        write_task_context(read_model_meta(shipped_v1), GRIPPER_DOMAIN,
+                           sas.parent / "gripper-4.pddl", tmp_path / "context.txt")
+        env["SYMT_CONTEXT"] = str(tmp_path / "context.txt")
+    elif context is not None:
+        (tmp_path / "context.txt").write_text(contexts[context])
+        env["SYMT_CONTEXT"] = str(tmp_path / "context.txt")
+    path = shipped_v1 if model == "shipped-v1" else bad_models.get(model) or models[model]
     with sas.open() as stdin:
         result = subprocess.run([str(find_build().search_binary), "--search",
                                  f"eager_greedy([symt(model={path})])",

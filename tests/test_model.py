@@ -201,8 +201,14 @@ def test_export_matches_python_model(exported):
 
     module, meta = load_exported(exported / "model.pt")
     model, _ = load_checkpoint_model(exported / "run" / "best.pt")
-    assert meta["format_version"] == 2 and meta["model"]["object_identity"] == "table" and meta["domain"] == "gripper"
+    assert meta["format_version"] == 3 and meta["model"]["object_identity"] == "table" and meta["domain"] == "gripper"
     assert [p["name"] for p in meta["predicates"]][:3] == ["room", "ball", "gripper"]
+    # Format 3: what the plugin needs, as typed attributes of the module itself.
+    assert module.symt_format == "symt-heuristic" and module.symt_format_version == 3
+    assert module.symt_domain == "gripper" and module.symt_vocab_size == meta["vocab_size"]
+    assert module.symt_predicate_names == [p["name"] for p in meta["predicates"]]
+    assert module.symt_predicate_arities == [p["arity"] for p in meta["predicates"]]
+    assert module.symt_max_arity == meta["max_arity"]
     rng = np.random.default_rng(4)
     rows = []
     for n in (11, 7, 20):

@@ -89,7 +89,7 @@ def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_da
         Trainer(config_for(gripper_dataset, tmp_path / "r", **{**options, "w_rank": 0.5}), resume=True,
                 progress=False)
     meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
-    assert meta["format_version"] == 2 and meta["model"]["object_identity"] == "hashed"
+    assert meta["format_version"] == 3 and meta["model"]["object_identity"] == "hashed"
     module, _ = load_exported(tmp_path / "m.pt")
     python_model, _ = load_checkpoint_model(tmp_path / "r" / "best.pt")
     rows = [rename(np.array([[0, 0, 1], [1, 2, -1]]), np.arange(3), HASHED_TOKEN_SPACE)]

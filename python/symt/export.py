@@ -1,6 +1,6 @@
 """TorchScript export: the model file that Fast Downward's ``symt()`` heuristic loads.
 
-Contract, format version 2 (also read by ``fd_plugin/``; version 1 files load the same way):
+Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files load the same way):
 
 * a TorchScript archive (``torch.jit.save``) whose ``forward(pred, args, mask)`` takes
   ``pred`` int64 [B, N] (predicate ids: ``0..P-1`` state atoms, ``P..2P-1`` goal atoms),
@@ -13,6 +13,9 @@ Contract, format version 2 (also read by ``fd_plugin/``; version 1 files load th
 * version 2 adds ``model.object_identity``: ``table`` (V learned object embeddings, as in version
   1) or ``hashed`` (fixed random codes, V = 2^20 just bounds the objects of a task); the inputs
   are the same, so readers of version 2 read version 1 unchanged.
+* version 3 adds typed attributes to the module (``symt.formats.module_attributes``: format,
+  version, domain, predicate names and arities, ``max_arity``, ``vocab_size``), which the plugin
+  reads through libtorch; the inputs are again unchanged.
 
 A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
 domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).
@@ -29,7 +32,7 @@ from pathlib import Path
 import torch
 
 from .errors import SymtError
-from .formats import FORMAT, FORMAT_VERSION, META_FILE, check_model_meta
+from .formats import FORMAT, FORMAT_VERSION, META_FILE, check_model_meta, module_attributes
 from .model import ExportedSymTE, ModelConfig, SymTE
 
 
@@ -101,7 +104,10 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
         # TorchScript is deprecated in favour of torch.export, but it is what libtorch loads
         # from C++ without a compiler toolchain at run time: the Fast Downward plugin needs it.
         warnings.simplefilter("ignore", DeprecationWarning)
-        scripted = torch.jit.freeze(torch.jit.script(ExportedSymTE(model).eval()))
+        attributes = module_attributes(meta)
+        exported = ExportedSymTE(model, attributes).eval()
+        # Freezing inlines every attribute forward() does not read: keep the metadata ones.
+        scripted = torch.jit.freeze(torch.jit.script(exported), preserved_attrs=list(attributes))
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")

@@ -394,7 +394,7 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
                 keys[path] = key
                 meta = read_model_meta(path)
                 check_model_meta(meta, str(path))
-                context = workdir / f"context-{key}.json"
+                context = workdir / f"context-{key}.txt"
                 write_task_context(meta, domain, problem, context)
                 env[f"SYMT_MODEL_{key.upper()}"] = str(path)
                 env[f"SYMT_CONTEXT_{key.upper()}"] = str(context)

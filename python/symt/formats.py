@@ -5,10 +5,13 @@ readers that tell the files apart without loading torch.
   heuristic``): TorchScript archives carrying ``symt.json`` (:data:`META_FILE`) with ``format``
   = :data:`FORMAT` ("symt-heuristic"), ``format_version`` (:data:`FORMAT_VERSION`; readable:
   :data:`READABLE_FORMAT_VERSIONS`), the domain signature, ``vocab_size``, ``object_identity``
-  and training facts. Written by :mod:`symt.export`, read by the plugin and :mod:`symt.export`.
+  and training facts. Written by :mod:`symt.export`. From version 3 the module also carries what
+  the plugin needs as typed TorchScript attributes (:func:`module_attributes`), which libtorch
+  reads without a JSON parser; ``symt.json`` stays for Python and for people.
 * **Task contexts** (the ``fast-downward`` wrapper for the plugin, :func:`write_task_context`):
-  JSON with ``format_version`` (:data:`CONTEXT_VERSION`), object indices, predicate ids, the
-  tokenised static, type and goal atoms, ``max_arity`` and ``pad_token``.
+  a line-based text file in the manner of Fast Downward's own translator output (version
+  :data:`CONTEXT_VERSION`): the model's signature, the objects, and the tokenised static, type
+  and goal atoms of the task.
 * **Plan generators** (SymT-ED, PlanGPT; ``symt train-plans``): ``torch.save`` archives of a dict
   with ``format`` = :data:`PLANNER_FORMAT`, ``format_version`` (:data:`PLANNER_FORMAT_VERSION`),
   kind, model config, weights, signature and plan vocabulary (:mod:`symt.plangen.planner`).
@@ -32,11 +35,14 @@ from .pddl import ground, parse_domain, parse_problem
 from .tokens import Signature, check_vocabulary, encode_task, identity_assignment, rename
 
 FORMAT = "symt-heuristic"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """The version ``symt export`` writes (see ``symt.export``)."""
-READABLE_FORMAT_VERSIONS = (1, 2)
-CONTEXT_VERSION = 1
-"""The task context that the ``fast-downward`` wrapper writes for the plugin."""
+READABLE_FORMAT_VERSIONS = (1, 2, 3)
+ATTRIBUTES_SINCE = 3
+"""The first model format version whose module carries :func:`module_attributes`."""
+CONTEXT_VERSION = 2
+"""The task context that the ``fast-downward`` wrapper writes for the plugin (1 was JSON)."""
+CONTEXT_HEADER = "symt-task-context"
 META_FILE = "symt.json"
 """The metadata member of an exported heuristic (``<archive>/extra/symt.json``)."""
 PLANNER_FORMAT = "symt-planner"
@@ -140,13 +146,39 @@ def read_planner_meta(path: Path) -> dict:
     return data
 
 
+def module_attributes(meta: dict) -> dict[str, object]:
+    """The typed attributes an exported heuristic's TorchScript module carries from format 3 on:
+    what the plugin checks the model and its task context against, read by libtorch itself."""
+    return {
+        "symt_format": meta["format"],
+        "symt_format_version": int(meta["format_version"]),
+        "symt_domain": meta["domain"],
+        "symt_predicate_names": [p["name"] for p in meta["predicates"]],
+        "symt_predicate_arities": [int(p["arity"]) for p in meta["predicates"]],
+        "symt_max_arity": int(meta["max_arity"]),
+        "symt_vocab_size": int(meta["vocab_size"]),
+    }
+
+
 def write_task_context(
     meta: dict, domain_file: str | Path, problem_file: str | Path, out: str | Path
-) -> dict:
-    """Write the JSON the ``symt()`` plugin reads next to the model (see the module docstring).
+) -> str:
+    """Write the task context the ``symt()`` plugin reads next to the model; returns its text.
 
     ``meta`` is the model's ``symt.json``. Static, type and goal atoms are tokenized here, with the
     identity renaming; the plugin only adds the fluent atoms it reads from Fast Downward's facts.
+    The model's signature is repeated, so that the plugin can check a format-3 model against it
+    and can run format-1 and -2 models, whose metadata only ``symt.json`` holds. PDDL names
+    contain no white space, so one line per item needs no quoting::
+
+        symt-task-context 2
+        model_format_version 3
+        domain <name>
+        max_arity <m>
+        vocab_size <V>            (also the padding token)
+        predicates <P>            then P lines "<name> <arity>", in id order
+        objects <n>               then n lines "<name>", object i has token i
+        fixed_atoms <S>           then S lines of 1 + m integers: predicate id, argument tokens
     """
     check_model_meta(meta, str(out))
     domain = parse_domain(domain_file)
@@ -157,17 +189,22 @@ def write_task_context(
     check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")
     encoded = encode_task(task, signature, domain)
     fixed = rename(encoded.fixed_rows, identity_assignment(len(task.objects)), vocab_size)
-    context = {
-        "format_version": CONTEXT_VERSION,
-        "domain": signature.domain,
-        "objects": {obj: i for i, obj in enumerate(task.objects)},
-        "predicate_ids": signature.predicate_ids(),
-        "fixed_atoms": fixed.tolist(),
-        "max_arity": signature.max_arity,
-        "pad_token": vocab_size,
-    }
-    Path(out).write_text(json.dumps(context))
-    return context
+    lines = [
+        f"{CONTEXT_HEADER} {CONTEXT_VERSION}",
+        f"model_format_version {int(meta['format_version'])}",
+        f"domain {signature.domain}",
+        f"max_arity {signature.max_arity}",
+        f"vocab_size {vocab_size}",
+        f"predicates {len(signature.predicates)}",
+        *(f"{name} {arity}" for name, arity in signature.predicates),
+        f"objects {len(task.objects)}",
+        *task.objects,
+        f"fixed_atoms {len(fixed)}",
+        *(" ".join(map(str, row)) for row in fixed.tolist()),
+    ]
+    text = "\n".join(lines) + "\n"
+    Path(out).write_text(text)
+    return text
 
 
 def check_model_meta(meta: dict, where: str) -> None:

@@ -241,9 +241,13 @@ def contrastive_terms(
 class ExportedSymTE(nn.Module):
     """The inference-only module written to TorchScript: ``forward(pred, args, mask) -> h [B]``."""
 
-    def __init__(self, model: SymTE):
+    def __init__(self, model: SymTE, attributes: dict[str, object] | None = None):
         super().__init__()
         self.model = model
+        # Metadata as typed module attributes (str, int, List[str], List[int]): libtorch reads
+        # them without parsing anything (symt.formats.module_attributes).
+        for name, value in (attributes or {}).items():
+            setattr(self, name, value)
 
     def forward(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
         h, _, _ = self.model(pred, args, mask, False)
