@@ -85,11 +85,13 @@ cmake --build "$cmake_dir" -j "${SYMT_BUILD_JOBS:-2}" >"$out/build.log" 2>&1 ||
     { grep -E "error|Error" "$out/build.log" | head -n 40 >&2; echo "[build_fd] error: build failed (log: $out/build.log)" >&2; exit 1; }
 
 # build.json tells `fast-downward` (python/symt/fast_downward.py) where everything is.
-"$py" - "$out/build.json" "$fd_version" "$fd_root" "$cmake_dir/fd/bin" "$torch_version" <<'PY'
+"$py" - "$out/build.json" "$fd_version" "$fd_root" "$cmake_dir/fd/bin" "$torch_version" \
+    "$root/fd_plugin/driver_shim" <<'PY'
 import json, sys
-path, version, root, bin_dir, torch_version = sys.argv[1:]
+path, version, root, bin_dir, torch_version, shim_dir = sys.argv[1:]
 with open(path, "w") as f:
-    json.dump({"version": version, "root": root, "bin_dir": bin_dir, "torch": torch_version}, f, indent=1)
+    json.dump({"version": version, "root": root, "bin_dir": bin_dir, "torch": torch_version,
+               "shim_dir": shim_dir}, f, indent=1)
 PY
 echo "$fingerprint" > "$stamp"
 elapsed=$(( $(date +%s) - start ))

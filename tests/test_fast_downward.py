@@ -152,6 +152,22 @@ def test_missing_build_is_one_clear_line(tmp_path: Path, gripper4: Path) -> None
     assert "scripts/setup.sh" in lines[0]
 
 
+@pytest.mark.usefixtures("fd_built")
+def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of symt outside its checkout cannot find build/ next to itself: it says so, and
+    SYMT_FD_BUILD_DIR points it at the build, whose build.json names the driver shim."""
+    import symt.fast_downward as wrapper
+
+    real = find_build()
+    monkeypatch.setattr(wrapper, "REPO_ROOT", tmp_path / "site-packages")
+    monkeypatch.delenv(BUILD_ENV, raising=False)
+    with pytest.raises(wrapper.FastDownwardNotBuilt, match=f"installed outside its source checkout.*set {BUILD_ENV}"):
+        find_build()
+    monkeypatch.setenv(BUILD_ENV, str(real.bin_dir.parents[2]))
+    assert find_build() == real and (real.shim_dir / "sitecustomize.py").is_file()
+
+
 # ------------------------------------------------------------------ the symt() heuristic plugin
 
 def random_model(domain: str, out: Path, vocab_size: int = 40, seed: int = 0) -> Path:

@@ -56,6 +56,7 @@ from pathlib import Path
 from .errors import SymtError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+"""The source checkout, where symt runs from it (an editable install, as scripts/setup.sh makes)."""
 DRIVER_CRITICAL_ERROR = 35
 DRIVER_INPUT_ERROR = 36
 BUILD_ENV = "SYMT_FD_BUILD_DIR"
@@ -77,6 +78,8 @@ class FastDownwardBuild:
     bin_dir: Path
     """The build's ``bin/``: the ``downward`` binary and the ``translate/`` copy."""
     version: str
+    shim_dir: Path
+    """The driver/translator ``sitecustomize`` shim of the checkout that made the build."""
 
     @property
     def driver(self) -> Path:
@@ -88,14 +91,18 @@ class FastDownwardBuild:
 
 
 def build_dir() -> Path:
-    """The directory ``scripts/build_fd.sh`` builds into."""
+    """The directory ``scripts/build_fd.sh`` builds into: ``$SYMT_FD_BUILD_DIR``, else
+    ``build/fast-downward`` of the checkout symt runs from. A copy of symt installed outside its
+    checkout cannot know where that is, and says so."""
     override = os.environ.get(BUILD_ENV)
-    return Path(override).resolve() if override else REPO_ROOT / "build" / "fast-downward"
-
-
-def shim_dir() -> Path:
-    """The directory holding the driver/translator ``sitecustomize`` shim."""
-    return REPO_ROOT / "fd_plugin" / "driver_shim"
+    if override:
+        return Path(override).resolve()
+    if not (REPO_ROOT / "scripts" / "build_fd.sh").is_file():
+        raise FastDownwardNotBuilt(
+            f"symt is installed outside its source checkout ({Path(__file__).parent}), so the Fast "
+            f"Downward build cannot be found next to it: set {BUILD_ENV} to the build/fast-downward "
+            "folder of the checkout that built it (scripts/build_fd.sh)")
+    return REPO_ROOT / "build" / "fast-downward"
 
 
 def find_build() -> FastDownwardBuild:
@@ -106,10 +113,13 @@ def find_build() -> FastDownwardBuild:
         raise FastDownwardNotBuilt(f"Fast Downward is not built yet ({info_file} is missing): {hint}")
     try:
         info = json.loads(info_file.read_text())
-        build = FastDownwardBuild(Path(info["root"]), Path(info["bin_dir"]), str(info["version"]))
+        # Builds from before build.json named the shim were made by the checkout symt runs from.
+        shim = Path(info.get("shim_dir") or REPO_ROOT / "fd_plugin" / "driver_shim")
+        build = FastDownwardBuild(Path(info["root"]), Path(info["bin_dir"]), str(info["version"]), shim)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise FastDownwardNotBuilt(f"unreadable {info_file} ({error}): {hint}") from None
-    for needed in (build.driver, build.search_binary, build.bin_dir / "translate" / "translate.py"):
+    for needed in (build.driver, build.search_binary, build.bin_dir / "translate" / "translate.py",
+                   build.shim_dir / "sitecustomize.py"):
         if not needed.exists():
             raise FastDownwardNotBuilt(f"the Fast Downward build is incomplete ({needed} is missing): {hint}")
     return build
@@ -130,10 +140,10 @@ def _validate_dir(workdir: Path) -> Path | None:
     return workdir
 
 
-def driver_environment(workdir: Path, wants_validate: bool) -> dict[str, str]:
+def driver_environment(build: FastDownwardBuild, workdir: Path, wants_validate: bool) -> dict[str, str]:
     """The environment for the driver: the shim first on PYTHONPATH, VAL on PATH if needed."""
     env = dict(os.environ)
-    python_path = [str(shim_dir())]
+    python_path = [str(build.shim_dir)]
     if env.get("PYTHONPATH"):
         python_path.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(python_path)
@@ -447,7 +457,7 @@ def run(args: Sequence[str]) -> int:
         workdir = Path(tmp)
         args, symt_env = prepare_symt(build, args, workdir)
         args = private_sas_file(build, args, workdir)
-        env = driver_environment(workdir, wants_validate)
+        env = driver_environment(build, workdir, wants_validate)
         env.update(symt_env)
         command = driver_command(build, args)
         completed = subprocess.run(command, env=env, check=False)
