@@ -390,3 +390,30 @@ def test_report_refuses_a_file_that_is_not_a_runs_csv(tmp_path, content, message
     assert result.returncode == 2, result
     assert result.stderr.startswith(f"symt: error: {bad}") and message in result.stderr
     assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "r").exists()
+
+
+def test_lab_properties_and_labs_absolute_report(records, tmp_path):
+    """Records become Lab runs with Lab's attribute names: values of solved runs only, an invalid
+    plan unsolved; Lab's own AbsoluteReport is written beside report.md."""
+    from symt.experiments.lab_reports import lab_properties
+
+    properties = lab_properties(records)
+    assert len(properties) == len(records)
+    symt_p1 = properties["symt-paper-gripper-validation-p1"]
+    assert symt_p1["domain"] == "gripper:validation" and symt_p1["coverage"] == 1
+    assert (symt_p1["expansions"], symt_p1["cost"], symt_p1["search_time"]) == (100, 8, 1.0)
+    lama_p2 = properties["lama-first-paper-gripper-validation-p2"]  # the invalid plan
+    assert lama_p2["coverage"] == 0 and lama_p2["cost"] is None and lama_p2["error"] == "invalid-plan"
+    coverage = {}
+    for props in properties.values():
+        key = (props["algorithm"], props["domain"])
+        coverage[key] = coverage.get(key, 0) + props["coverage"]
+    assert coverage[("symt", "gripper:validation")] == 2 and coverage[("ff", "gripper:validation")] == 3
+    assert coverage[("symt", "gripper:extrapolation")] == 0 and coverage[("ff", "gripper:extrapolation")] == 1
+
+    report = write_report(records, tmp_path, "With Lab").read_text()
+    html = (tmp_path / "lab_absolute.html").read_text()
+    assert "lab_absolute.html" in report
+    for marker in ("gripper:validation", "gripper:extrapolation", "symt-guidance", "lama-first",
+                   "coverage", "expansions"):
+        assert marker in html

@@ -484,7 +484,8 @@ def render_markdown(
     if plots:
         parts.append("## Plots\n\n" + "\n\n".join(f"![{plot.stem}]({plot.name})" for plot in plots))
     parts.append(
-        "Every run: `runs.csv`. Every number above per group and algorithm: `summary.csv`."
+        "Every run: `runs.csv`. Every number above per group and algorithm: `summary.csv`. "
+        "Per task, in Fast Downward Lab's own tables: `lab_absolute.html`."
     )
     return "\n\n".join(parts) + "\n"
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .lab_reports import ABSOLUTE_REPORT, write_absolute_report
 from .markdown import (
     failure_table,
     ipc_comparison_table,
@@ -70,7 +71,8 @@ def write_report(
     learned: str = "symt",
     baselines: Sequence[str] | None = None,
 ) -> Path:
-    """Write runs.csv, summary.csv, the plots and report.md into ``out_dir``; return report.md.
+    """Write runs.csv, summary.csv, the plots, Lab's per-task tables (lab_absolute.html) and
+    report.md into ``out_dir``; return report.md.
 
     ``command`` (what produced the runs) and ``notes`` go under the title; ``limits`` (such as
     "20 s, 4 GiB per task") goes into the report and into the headings of the comparisons with
@@ -89,6 +91,7 @@ def write_report(
     write_summary_csv(rows, out / "summary.csv")
     plots = write_plots(records, out, order, learned=learned if learned in order else None,
                         baseline=baselines[0] if baselines else "ff")
+    write_absolute_report(records, out / ABSOLUTE_REPORT, order)
     report = out / "report.md"
     report.write_text(
         render_markdown(records, rows, order, title, command, notes, limits, plots, learned, baselines),
