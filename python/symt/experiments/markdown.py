@@ -1,5 +1,5 @@
-"""The Markdown of a report: coverage, quality, expansions and outcome tables per scope, the
-published comparisons (the paper's tables, IPC 2023), pairwise tables and failure lists."""
+"""The Markdown of a report: coverage, quality, expansions and outcome tables per scope, pairwise
+tables and failure lists, and the published comparisons (``published``) in their place."""
 
 from __future__ import annotations
 
@@ -9,61 +9,17 @@ from typing import Any
 
 from .algorithms import PLAN_GENERATION, PLAN_GENERATION_ABLATION
 from .metrics import (
-    algorithm_order,
-    best_known_lengths,
-    check_records,
     geometric_mean,
     group_scopes,
     index_runs,
     is_invalid_plan,
     is_solved,
     pooled_row,
-    quality_score,
-    solved_count,
 )
-from .paper_tables import (
-    IPC2023_COVERAGE,
-    IPC2023_LEVELS,
-    IPC2023_LIMITS,
-    IPC2023_PLANNERS,
-    IPC2023_TASKS_PER_LEVEL,
-    PAPER_ABLATION_COVERAGE,
-    PAPER_ABLATION_QS,
-    PAPER_ABLATION_QSS,
-    PAPER_BASE_COVERAGE,
-    PAPER_BASE_QS,
-    PAPER_BASE_QSS,
-    PAPER_COLUMNS,
-    PAPER_COVERAGE,
-    PAPER_DOMAIN_ALIASES,
-    PAPER_LIMITS,
-)
+from .paper_tables import IPC2023_LIMITS, PAPER_LIMITS
+from .published import ipc_comparison_table, paper_comparison_table, plan_generation_table
 from .records import OUTCOMES, ScopeKey
-
-MISSING = "–"  # table cell for "no value"
-
-# ---------------------------------------------------------------------------------------------
-# Markdown
-
-
-def _cell(value: Any) -> str:
-    """Table cell text: pipes escaped and newlines flattened, so one value stays one cell."""
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    lines = ["| " + " | ".join(_cell(text) for text in header) + " |"]
-    lines.append("|" + "|".join("---" for _ in header) + "|")
-    lines += ["| " + " | ".join(_cell(text) for text in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def _fraction(value: float | None) -> str:
-    return MISSING if value is None else f"{value:.2f}"
-
-
-def _expansions(value: float | None) -> str:
-    return MISSING if value is None else f"{value:,.1f}"
+from .tables import MISSING, expansions_cell, fraction, markdown_table
 
 
 def _scope_table(
@@ -106,7 +62,7 @@ def _scope_table(
     table.append(
         ["**total**", "", "", *total_count, *(cell(pooled[algorithm]) for algorithm in order)]
     )
-    return _markdown_table(header, table)
+    return markdown_table(header, table)
 
 
 def _coverage_cell(row: Mapping[str, Any]) -> str:
@@ -114,7 +70,7 @@ def _coverage_cell(row: Mapping[str, Any]) -> str:
 
 
 def _quality_cell(row: Mapping[str, Any]) -> str:
-    return f"{_fraction(row['qs'])} / {_fraction(row['qs_solved'])}"
+    return f"{fraction(row['qs'])} / {fraction(row['qs_solved'])}"
 
 
 def _outcome_table(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> str:
@@ -131,7 +87,7 @@ def _outcome_table(rows: Sequence[Mapping[str, Any]], order: Sequence[str]) -> s
         missing = pooled["tasks"] - pooled["runs"]
         table.append([algorithm, pooled["runs"], *(pooled[field] for field in shown), missing])
     header = ["algorithm", "runs", *(field.removeprefix("outcome_") for field in shown), "no run"]
-    return _markdown_table(header, table)
+    return markdown_table(header, table)
 
 
 FAILURE_KINDS: tuple[tuple[str, str], ...] = (
@@ -157,7 +113,7 @@ def failure_table(records: Sequence[Mapping[str, Any]], order: Sequence[str]) ->
         counts = [sum(key in reason for reason in reasons) for key, _ in FAILURE_KINDS]
         table.append([algorithm, len(reasons), *counts, len(reasons) - sum(counts)])
     header = ["algorithm", "failed", *(heading for _, heading in FAILURE_KINDS), "other"]
-    return _markdown_table(header, table)
+    return markdown_table(header, table)
 
 
 def _run_list(records: Sequence[Mapping[str, Any]], limit: int = 50) -> str:
@@ -172,7 +128,7 @@ def _run_list(records: Sequence[Mapping[str, Any]], limit: int = 50) -> str:
         ]
         for record in records[:limit]
     ]
-    text = _markdown_table(["algorithm", "suite", "domain", "group", "problem", "detail"], table)
+    text = markdown_table(["algorithm", "suite", "domain", "group", "problem", "detail"], table)
     if len(records) > limit:
         text += f"\n\n... and {len(records) - limit} more (see runs.csv)."
     return text
@@ -183,142 +139,6 @@ def _short(text: str | None, length: int = 160) -> str:
         return ""
     flat = " ".join(str(text).split())
     return flat if len(flat) <= length else flat[: length - 3] + "..."
-
-
-def _paper_domain(domain: str) -> str:
-    lowered = domain.lower()
-    return PAPER_DOMAIN_ALIASES.get(lowered, lowered)
-
-
-def paper_comparison_table(
-    records: Iterable[Mapping[str, Any]], algorithm_for_column: Mapping[str, str] | None = None
-) -> str:
-    """Markdown table of our coverage beside the paper's, per paper domain and split we ran.
-
-    ``algorithm_for_column`` maps a heading of ours to the algorithm shown under it, e.g.
-    ``{"SymT-E + GBFS": "symt"}``; default: every algorithm under its own name. Fractions have two
-    decimals; the paper's columns come from :data:`PAPER_COVERAGE` ("–" for rows it lacks).
-    Returns "" when there are no ``suite == "paper"`` records.
-    """
-    paper_records = [record for record in records if record.get("suite") == "paper"]
-    if not paper_records:
-        return ""
-    check_records(paper_records)
-    if algorithm_for_column is None:
-        algorithm_for_column = {
-            algorithm: algorithm for algorithm in algorithm_order(paper_records, None)
-        }
-    runs = index_runs(paper_records)
-    header = [
-        "domain",
-        "split",
-        "tasks",
-        *(f"ours: {heading}" for heading in algorithm_for_column),
-        *(f"paper: {column}" for column in PAPER_COLUMNS),
-    ]
-    table = []
-    for (_, domain, group), tasks in group_scopes(paper_records).items():
-        ours = [
-            _fraction(solved_count(tasks, runs, algorithm) / len(tasks))
-            for algorithm in algorithm_for_column.values()
-        ]
-        published = PAPER_COVERAGE.get((_paper_domain(domain), group))
-        theirs = [
-            _fraction(published[column]) if published else MISSING for column in PAPER_COLUMNS
-        ]
-        table.append([domain, group, len(tasks), *ours, *theirs])
-    return _markdown_table(header, table)
-
-
-_PLAN_TABLES = {
-    ("base", "coverage"): PAPER_BASE_COVERAGE,
-    ("base", "qs"): PAPER_BASE_QS,
-    ("base", "qs_s"): PAPER_BASE_QSS,
-    ("ablation", "coverage"): PAPER_ABLATION_COVERAGE,
-    ("ablation", "qs"): PAPER_ABLATION_QS,
-    ("ablation", "qs_s"): PAPER_ABLATION_QSS,
-}
-PLAN_TABLE_HEADINGS: tuple[str, ...] = (
-    "PlanGPT greedy", "PlanGPT applicable", "PlanGPT regrounding", "SymT-E guidance",
-    "SymT-ED greedy", "SymT-ED applicable", "SymT-ED regrounding",
-)
-"""Column headings of :func:`plan_generation_table`, one per :data:`PLAN_COLUMNS`."""
-
-
-def plan_generation_table(
-    records: Iterable[Mapping[str, Any]], algorithms: Sequence[str], metric: str, models: str
-) -> str:
-    """The paper's plan-generation table for ``metric`` (coverage, qs or qs_s), ours beside its.
-
-    ``algorithms`` are ours for the paper's seven columns, in its order (:data:`PLAN_TABLE_HEADINGS`);
-    ``models`` is "base" or "ablation" and picks the paper's table. Cells: "ours (paper)", "–"
-    where one side has no value (QS_S with nothing solved, a column we did not run). Best known
-    plan lengths are taken over every record, as everywhere in this report. Returns "" when none
-    of ``algorithms`` ran on the paper suite.
-    """
-    paper_records = [record for record in records if record.get("suite") == "paper"]
-    if not any(record["algorithm"] in algorithms for record in paper_records):
-        return ""
-    check_records(paper_records)
-    runs = index_runs(paper_records)
-    best = best_known_lengths(paper_records)
-    published = _PLAN_TABLES[(models, metric)]
-    table = []
-    for (_, domain, group), tasks in group_scopes(paper_records).items():
-        theirs = published.get((_paper_domain(domain), group))
-        cells = []
-        for column, algorithm in enumerate(algorithms):
-            scores = [quality_score(runs[task][algorithm], best[task]) for task in tasks
-                      if algorithm in runs[task]]
-            solved = [task for task in tasks if is_solved(runs[task].get(algorithm))]
-            if len(scores) < len(tasks):
-                ours = None
-            elif metric == "coverage":
-                ours = len(solved) / len(tasks)
-            elif metric == "qs":
-                ours = sum(scores) / len(tasks)
-            else:
-                ours = sum(scores) / len(solved) if solved else None
-            paper = theirs[column] if theirs else None
-            cells.append(f"{_fraction(ours)} ({_fraction(paper)})")
-        table.append([domain, group, len(tasks), *cells])
-    return _markdown_table(["domain", "split", "tasks", *PLAN_TABLE_HEADINGS], table)
-
-
-def ipc_comparison_table(
-    records: Iterable[Mapping[str, Any]], algorithms: Sequence[str] | None = None
-) -> str:
-    """Markdown table of our solved counts beside the IPC 2023 learning track planners', per
-    domain and level we ran. Ours read "solved/tasks" with our actual number of tasks; the
-    competition's read "solved/30". Returns "" when there are no ``suite == "ipc2023"`` records.
-    """
-    ipc_records = [record for record in records if record.get("suite") == "ipc2023"]
-    if not ipc_records:
-        return ""
-    check_records(ipc_records)
-    order = algorithm_order(ipc_records, algorithms)
-    runs = index_runs(ipc_records)
-    header = [
-        "domain",
-        "level",
-        "tasks",
-        *(f"ours: {algorithm}" for algorithm in order),
-        *(f"IPC: {planner}" for planner in IPC2023_PLANNERS),
-    ]
-    table = []
-    for (_, domain, level), tasks in group_scopes(ipc_records).items():
-        ours = [f"{solved_count(tasks, runs, algorithm)}/{len(tasks)}" for algorithm in order]
-        published = IPC2023_COVERAGE.get(domain.lower())
-        if published is None or level not in IPC2023_LEVELS:
-            theirs = [MISSING] * len(IPC2023_PLANNERS)
-        else:
-            column = IPC2023_LEVELS.index(level)
-            theirs = [
-                f"{published[planner][column]}/{IPC2023_TASKS_PER_LEVEL}"
-                for planner in IPC2023_PLANNERS
-            ]
-        table.append([domain, level, len(tasks), *ours, *theirs])
-    return _markdown_table(header, table)
 
 
 def pairwise_table(records: Sequence[Mapping[str, Any]], algorithm: str, baselines: Sequence[str]) -> str:
@@ -351,7 +171,7 @@ def pairwise_table(records: Sequence[Mapping[str, Any]], algorithm: str, baselin
                 cell += f" · {ratio:.2f}× time"
             cells.append(cell)
         rows.append([suite, domain, group, *cells])
-    return _markdown_table(["suite", "domain", "group", *(f"vs {b}" for b in baselines)], rows)
+    return markdown_table(["suite", "domain", "group", *(f"vs {b}" for b in baselines)], rows)
 
 
 def render_markdown(
@@ -404,7 +224,7 @@ def render_markdown(
         + _scope_table(
             rows,
             order,
-            lambda row: _expansions(row["expansions_gmean"]),
+            lambda row: expansions_cell(row["expansions_gmean"]),
             "expansions_tasks",
             "common",
         )
@@ -426,7 +246,7 @@ def render_markdown(
             + _scope_table(
                 rows,
                 order,
-                lambda row, m=metric: _fraction(row[f"{m}_sum"]),
+                lambda row, m=metric: fraction(row[f"{m}_sum"]),
                 f"{metric}_tasks",
                 "common",
             )

@@ -29,13 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .lab_reports import ABSOLUTE_REPORT, write_absolute_report
-from .markdown import (
-    failure_table,
-    ipc_comparison_table,
-    paper_comparison_table,
-    plan_generation_table,
-    render_markdown,
-)
+from .markdown import failure_table, render_markdown
 from .metrics import (
     algorithm_order,
     best_known_lengths,
@@ -47,6 +41,7 @@ from .metrics import (
 )
 from .paper_tables import IPC2023_COVERAGE, IPC2023_PLANNERS, PAPER_COVERAGE
 from .plots import write_plots
+from .published import ipc_comparison_table, paper_comparison_table, plan_generation_table
 from .records import RECORD_FIELDS, read_csv, write_csv
 
 __all__ = [
