@@ -514,6 +514,39 @@ def _experiments() -> dict:
     return EXPERIMENTS
 
 
+def _add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, lr: str, rename: str,
+                          loss: str, ramp_steps: int) -> None:
+    """The options both trainers share (symt.training.TrainerBase), with each trainer's defaults
+    in the help texts; each command adds its own loss and model options after these."""
+    p.add_argument("domain", help="blocksworld, gripper, logistics, visitall, or a dataset folder")
+    p.add_argument("--out", type=Path, help=f"run folder (default {out})")
+    p.add_argument("--preset", default="small", help="model size: small (CPU), medium, paper")
+    p.add_argument("--resume", action="store_true", help="continue the interrupted run in --out")
+    p.add_argument("--steps", type=int_in(1), help="optimisation steps (6000)")
+    p.add_argument("--batch-size", type=int_in(1), help=f"{sample} per batch, before the renamed copy (32)")
+    p.add_argument("--lr", type=float_in(0, low_open=True), help=f"peak learning rate ({lr})")
+    p.add_argument("--warmup", type=int_in(0), help="linear warm-up steps (200)")
+    p.add_argument("--rename", choices=["rename-one", "rename-both"], help=f"pair renaming mode ({rename})")
+    p.add_argument("--no-contrastive", action="store_true", help=f"{loss} only (the paper's ablation)")
+    p.add_argument("--schedule", choices=["after-plateau", "always"],
+                   help="when the contrastive terms start: after-plateau (default) or always (the paper)")
+    p.add_argument("--w-att", type=float_in(0), help="weight of L_att (1)")
+    p.add_argument("--w-hid", type=float_in(0), help="weight of L_hid (1)")
+    p.add_argument("--ramp-steps", type=int_in(0), help=f"steps of the contrastive ramp ({ramp_steps})")
+    p.add_argument("--eval-every", type=int_in(1), help="steps per epoch (validation + checkpoint) (500)")
+    p.add_argument("--coverage-tasks", type=int_in(0), help="validation tasks for greedy coverage (30)")
+    p.add_argument("--vocab-size", type=int_in(1), help="object vocabulary size (123)")
+    p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")
+    p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")
+    p.add_argument("--device", help="auto (CUDA when present), cpu, cuda, cuda:1")
+    p.add_argument("--threads", type=int_in(1), help="torch intra-op threads (default: torch's choice)")
+    p.add_argument("--d-model", type=int_in(1), help="override the preset's width")
+    p.add_argument("--n-heads", type=int_in(1), help="override the preset's heads")
+    p.add_argument("--n-layers", type=int_in(1), help="override the preset's depth (shared layer repeats)")
+    p.add_argument("--d-ff", type=int_in(1), help="override the preset's feed-forward width")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="symt",
@@ -640,23 +673,11 @@ def build_parser() -> argparse.ArgumentParser:
                        "training split of DOMAIN (a paper domain, generated on first use into "
                        "data/DOMAIN, or a dataset folder with a manifest.json). Checkpoints, log.csv "
                        "and curves.png go to --out.")
-    p.add_argument("domain", help="blocksworld, gripper, logistics, visitall, or a dataset folder")
-    p.add_argument("--out", type=Path, help="run folder (default runs/<domain>-<preset>-s<seed>)")
-    p.add_argument("--preset", default="small", help="model size: small (CPU), medium, paper")
-    p.add_argument("--resume", action="store_true", help="continue the interrupted run in --out")
-    p.add_argument("--steps", type=int_in(1), help="optimisation steps (default 6000)")
-    p.add_argument("--batch-size", type=int_in(1), help="states per batch, before the renamed copy (32)")
-    p.add_argument("--lr", type=float_in(0, low_open=True), help="peak learning rate (1e-3; paper preset 1e-4)")
-    p.add_argument("--warmup", type=int_in(0), help="linear warm-up steps (200)")
+    _add_training_options(p, out="runs/<domain>-<preset>-s<seed>", sample="states", lr="1e-3; paper preset 1e-4",
+                          rename="rename-one", loss="MSE", ramp_steps=1000)
     p.add_argument("--min-lr", type=float_in(0), help="final learning rate of the cosine decay (1e-7)")
     p.add_argument("--weight-decay", type=float_in(0), help="AdamW weight decay (0.1)")
-    p.add_argument("--rename", choices=["rename-one", "rename-both"], help="pair renaming mode (rename-one)")
-    p.add_argument("--no-contrastive", action="store_true", help="MSE only (the paper's ablation)")
-    p.add_argument("--schedule", choices=["after-plateau", "always"],
-                   help="when the contrastive terms start (after-plateau)")
     p.add_argument("--w-pred", type=float_in(0), help="weight of the MSE (1)")
-    p.add_argument("--w-att", type=float_in(0), help="weight of L_att (1)")
-    p.add_argument("--w-hid", type=float_in(0), help="weight of L_hid (1)")
     p.add_argument("--w-rank", type=float_in(0), help="weight of the sibling ranking loss (0: off)")
     p.add_argument("--rank-loss", choices=["hinge", "logistic"],
                    help="ranking loss over sibling pairs: hinge with a one-step margin (default) or logistic")
@@ -665,61 +686,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")
-    p.add_argument("--ramp-steps", type=int_in(0), help="steps of the contrastive ramp (1000)")
-    p.add_argument("--eval-every", type=int_in(1), help="steps per epoch (validation + checkpoint) (500)")
-    p.add_argument("--coverage-tasks", type=int_in(0), help="validation tasks for greedy coverage (30)")
-    p.add_argument("--vocab-size", type=int_in(1), help="object vocabulary size (123)")
-    p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")
-    p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")
-    p.add_argument("--device", help="auto (CUDA when present), cpu, cuda, cuda:1")
-    p.add_argument("--threads", type=int_in(1), help="torch intra-op threads (default: torch's choice)")
     p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
-    p.add_argument("--d-model", type=int_in(1), help="override the preset's width")
-    p.add_argument("--n-heads", type=int_in(1), help="override the preset's heads")
-    p.add_argument("--n-layers", type=int_in(1), help="override the preset's depth (shared layer repeats)")
-    p.add_argument("--d-ff", type=int_in(1), help="override the preset's feed-forward width")
     p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",
                        description="Train SymT-ED or PlanGPT on random optimal plans from sampled states of "
                        "DOMAIN's training tasks (cross-entropy + contrastive loss, Rename-Both). best.pt is "
                        "a model file for `symt plan --model`.")
-    p.add_argument("domain", help="blocksworld, gripper, logistics, visitall, or a dataset folder")
+    _add_training_options(p, out="runs/<domain>-<kind>-<preset>-s<seed>", sample="samples", lr="1e-3",
+                          rename="rename-both", loss="cross-entropy", ramp_steps=500)
     p.add_argument("--kind", choices=["symt-ed", "plangpt"], default="symt-ed")
-    p.add_argument("--out", type=Path, help="run folder (default runs/<domain>-<kind>-<preset>-s<seed>)")
-    p.add_argument("--preset", default="small", help="model size: small (CPU), medium, paper")
-    p.add_argument("--resume", action="store_true", help="continue the interrupted run in --out")
-    p.add_argument("--steps", type=int_in(1), help="optimisation steps (6000)")
-    p.add_argument("--batch-size", type=int_in(1), help="samples per batch, before the renamed copy (32)")
-    p.add_argument("--lr", type=float_in(0, low_open=True), help="peak learning rate (1e-3)")
-    p.add_argument("--warmup", type=int_in(0), help="linear warm-up steps (200)")
-    p.add_argument("--rename", choices=["rename-one", "rename-both"], help="pair renaming (rename-both)")
-    p.add_argument("--no-contrastive", action="store_true", help="cross-entropy only (the paper's ablation)")
-    p.add_argument("--ramp-steps", type=int_in(0), help="steps of the contrastive ramp (500)")
-    p.add_argument("--eval-every", type=int_in(1), help="steps per epoch (500)")
-    p.add_argument("--coverage-tasks", type=int_in(0), help="validation tasks for greedy coverage (30)")
-    p.add_argument("--vocab-size", type=int_in(1), help="object vocabulary size (123)")
     p.add_argument("--max-positions", type=int_in(1), help="PlanGPT's learned positions (2048)")
-    p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")
-    p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")
-    p.add_argument("--device", help="auto (CUDA when present), cpu, cuda")
-    p.add_argument("--threads", type=int_in(1), help="torch intra-op threads")
-    p.add_argument("--d-model", type=int_in(1))
-    p.add_argument("--n-heads", type=int_in(1))
-    p.add_argument("--n-layers", type=int_in(1))
-    p.add_argument("--d-ff", type=int_in(1))
     p.add_argument("--k", type=int_in(1), help="contrastive hidden dimensions per layer (32, the paper's)")
-    p.add_argument("--w-att", type=float_in(0), help="weight of L_att (1)")
-    p.add_argument("--w-hid", type=float_in(0), help="weight of L_hid (1)")
     p.add_argument("--untied-objects", action="store_true",
                    help="SymT-ED: separate object embeddings for input atoms, decoder input and output "
                    "(the paper's variant; default: tied)")
-    p.add_argument("--schedule", choices=["after-plateau", "always"],
-                   help="contrastive schedule: after-plateau (default) or always (the paper)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_train_plans)
 
     p = sub.add_parser("export", help="write a checkpoint as a TorchScript model for Fast Downward",
