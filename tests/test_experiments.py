@@ -193,7 +193,7 @@ def test_too_many_objects_is_an_error_with_a_reason(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("fd_built")
 def test_lab_script_runs_the_same_experiment_with_labs_steps(tmp_path: Path) -> None:
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "lab_experiment.py"
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "lab_experiment.py"
     env = dict(os.environ, SYMT_EXPERIMENT="paper-smoke", SYMT_DOMAINS="gripper", SYMT_TIME_LIMIT="5",
                SYMT_OUT=str(tmp_path / "exp"))
     import subprocess

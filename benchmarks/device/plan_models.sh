@@ -13,9 +13,9 @@ nvidia-smi --query-gpu=name,memory.used --format=csv 2>/dev/null | tail -1
 plan_names=(${PLAN_NAMES:-gripper-ed blocksworld-ed logistics-ed visitall-ed gripper-plangpt blocksworld-plangpt
             logistics-plangpt visitall-plangpt gripper-ed-nocl blocksworld-ed-nocl logistics-ed-nocl
             visitall-ed-nocl gripper-plangpt-cl blocksworld-plangpt-cl logistics-plangpt-cl visitall-plangpt-cl})
-RUNS=$runs bash benchmarks/train_plan_models.sh "${plan_names[@]}" > "$runs/plan.out" 2>&1 &
+RUNS=$runs bash benchmarks/training/train_plan_models.sh "${plan_names[@]}" > "$runs/plan.out" 2>&1 &
 plan=$!
-RUNS=$runs bash benchmarks/train_shipped_models.sh ${NOCL_NAMES:-gripper-nocl blocksworld-nocl logistics-nocl visitall-nocl} \
+RUNS=$runs bash benchmarks/training/train_shipped_models.sh ${NOCL_NAMES:-gripper-nocl blocksworld-nocl logistics-nocl visitall-nocl} \
   > "$runs/nocl.out" 2>&1 &
 nocl=$!
 wait $plan $nocl

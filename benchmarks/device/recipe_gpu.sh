@@ -16,7 +16,7 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(bw-r2 bw-r2-s1 bw-r2-nocl bw-r2-hashed bw-r2-L8 bw-r2-L12 bw-r2-w128
                                   bw-r2-w128-L8 bw-r2-b128 lg-r2 lg-r2-w128-L8 va-r2
                                   ipc-blocksworld ipc-ferry ipc-miconic ipc-transport)
-RUNS=$runs THREADS=1 TIME_LIMIT=${TIME_LIMIT:-0} bash benchmarks/recipe_study.sh "${names[@]}" > "$runs/round.out" 2>&1
+RUNS=$runs THREADS=1 TIME_LIMIT=${TIME_LIMIT:-0} bash benchmarks/training/recipe_study.sh "${names[@]}" > "$runs/round.out" 2>&1
 grep "exit" "$runs/round.out"
 for name in "${names[@]}"; do
   tail -1 "$runs/$name/log.csv" 2>/dev/null | cut -c1-220 | sed "s/^/$name: /"

@@ -6,7 +6,7 @@ and 10 s per run, for development. Every field can be overridden on the command 
 
 Models: the paper suite uses the shipped SymT-E models (``symt models``). The IPC suite uses the
 shipped ``ipc2023-<domain>`` model when there is one; otherwise it trains one first with the same
-recipe as ``benchmarks/train_ipc_models.sh`` (``symt ipc-dataset`` + ``symt train`` + ``symt export``).
+recipe as ``benchmarks/training/train_ipc_models.sh`` (``symt ipc-dataset`` + ``symt train`` + ``symt export``).
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def paper_model(domain: str, family: str = "symt-e") -> Path:
     models = shipped()
     if name not in models:
         raise SymtError(f"no shipped {family} model for the paper domain {domain} ({name} in {MODEL_DIR}); "
-                        "benchmarks/train_plan_models.sh and train_shipped_models.sh train them")
+                        "benchmarks/training/train_plan_models.sh and train_shipped_models.sh train them")
     return models[name]
 
 

@@ -28,7 +28,7 @@ of the model's own shapes).
 
 Usage::
 
-    python benchmarks/bench_fd_symt.py [--seconds 10] [--tasks blocksworld-17 gripper-42 ...]
+    python benchmarks/speed/bench_fd_symt.py [--seconds 10] [--tasks blocksworld-17 gripper-42 ...]
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from symt.model import PRESETS, ModelConfig, SymTE
 from symt.pddl import parse_domain
 from symt.tokens import collate, domain_signature
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
 IPC_ROOT = REPO.parent / "shared" / "benchmarks" / "ipc2023-learning"
 
@@ -306,7 +306,7 @@ def main() -> None:
 
     peaks = {p: matmul_gflops(1024, 1024, 1024, dtype) for p, dtype in
              (("fp32", torch.float32), ("bf16", torch.bfloat16))}
-    command = shlex.join([".venv/bin/python", "benchmarks/bench_fd_symt.py", *sys.argv[1:]])
+    command = shlex.join([".venv/bin/python", "benchmarks/speed/bench_fd_symt.py", *sys.argv[1:]])
     hardware = "has" if cpu_has_bf16() else "has no"
     lines = [
         "# Fast Downward: `symt()` evaluations per second, fp32 and bf16, against `ff()`",

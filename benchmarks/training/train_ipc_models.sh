@@ -2,7 +2,7 @@
 # Trains SymT-E (small preset) on IPC 2023 learning-track domains: the exact commands behind
 # benchmarks/results/ipc_models.md and the models the `ipc` experiments use (models/ipc2023-<d>.pt).
 # Usage: SYMT="python -m symt.cli" RUNS=runs IPC=../shared/benchmarks/ipc2023-learning \
-#        bash benchmarks/train_ipc_models.sh [domain ...]
+#        bash benchmarks/training/train_ipc_models.sh [domain ...]
 set -uo pipefail
 symt=${SYMT:-.venv/bin/symt}
 runs=${RUNS:-runs}

@@ -5,8 +5,8 @@
 runs (``symt.experiments.registry.make_spec``) as a plain Lab experiment with Lab's usual steps,
 so that it can run wherever Lab runs:
 
-    .venv/bin/python benchmarks/lab_experiment.py --all                      # build start parse fetch report
-    .venv/bin/python benchmarks/lab_experiment.py build start                # or step by step
+    .venv/bin/python benchmarks/experiments/lab_experiment.py --all                      # build start parse fetch report
+    .venv/bin/python benchmarks/experiments/lab_experiment.py build start                # or step by step
 
 Because Lab re-invokes this script for each step on a cluster, the experiment is configured by
 environment variables rather than options (Slurm exports the environment to its jobs):
@@ -66,7 +66,7 @@ def main() -> None:
         records = runner.records_from_properties(runner.parse_and_fetch(exp, out))
         limits, notes = registry.describe(experiment, spec)
         path = report.write_report(records, out / "report", f"Experiment `{experiment.name}` (Lab)",
-                                   command="benchmarks/lab_experiment.py", notes=notes,
+                                   command="benchmarks/experiments/lab_experiment.py", notes=notes,
                                    algorithms=[a.name for a in spec.algorithms], limits=limits)
         print(f"report: {path}")
 

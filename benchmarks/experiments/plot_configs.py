@@ -12,7 +12,7 @@ Reads one or more ``runs.csv`` (the experiments' reports) and writes, into ``--o
 
 Usage::
 
-    python benchmarks/plot_configs.py benchmarks/results/configs-paper/runs.csv \\
+    python benchmarks/experiments/plot_configs.py benchmarks/results/configs-paper/runs.csv \\
         benchmarks/results/configs-ipc/runs.csv --out benchmarks/results/configs
 """
 

@@ -11,7 +11,7 @@ benchmarks/results/expander.md) including the exact command line.
 
 Usage::
 
-    python benchmarks/bench_expander.py [--tasks blocksworld-8 visitall-4x5] [--repeats 3]
+    python benchmarks/speed/bench_expander.py [--tasks blocksworld-8 visitall-4x5] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from symt.generators.blocksworld import tower_reversal_problem
 from symt.pddl import GroundTask, ground
 from symt.statespace import expand, python_reference_bfs
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DOMAINS = REPO.parent / "shared" / "domains"
 
 

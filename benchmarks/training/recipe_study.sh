@@ -3,7 +3,7 @@
 # side by side with one torch thread each. Step counts were set from each recipe's measured
 # throughput (steps/s with two runs side by side) so that every run takes about BUDGET minutes
 # including its validation epochs; see benchmarks/results/recipe_study.md.
-# Usage: RUNS=runs/study bash benchmarks/recipe_study.sh NAME [NAME]   (names below)
+# Usage: RUNS=runs/study bash benchmarks/training/recipe_study.sh NAME [NAME]   (names below)
 set -uo pipefail
 symt=${SYMT:-.venv/bin/symt}
 runs=${RUNS:-runs/study}
@@ -13,6 +13,7 @@ threads=${THREADS:-1}
 common="--preset small --eval-every 2000 --threads $threads --quiet"
 bw_hinge="blocksworld --lr 5e-4 --w-rank 1 --rank-loss hinge"
 ipc_recipe="--seed 0 --steps 10000 --lr 1e-3 --object-identity hashed --w-rank 1"
+ipc_r4="--seed 0 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --plan-weight 0"
 declare -A recipe=(
   # Blocksworld: the shipped recipe (MSE + contrastive, table of 123 objects, 4 layers) ...
   [bw-base]="blocksworld --seed 0 --steps 24000 --lr 5e-4"
@@ -58,6 +59,11 @@ declare -A recipe=(
   [ipc-ferry]="data/ipc2023-ferry $ipc_recipe"
   [ipc-miconic]="data/ipc2023-miconic $ipc_recipe"
   [ipc-transport]="data/ipc2023-transport $ipc_recipe"
+  # Round 4 (this CPU): the round-2 Blocksworld recipe on the IPC domains' exhaustive data only
+  # (--plan-weight 0: the old IPC models' data), with hashed objects so any IPC task runs.
+  # Steps: about 60 minutes each, two side by side (Blocksworld 2.5, Transport 0.9 steps/s).
+  [ipc-bw-r4]="data/ipc2023-blocksworld $ipc_r4 --steps 8000"
+  [ipc-tr-r4]="data/ipc2023-transport $ipc_r4 --steps 3000"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

@@ -12,9 +12,9 @@ Results accumulate in a JSON file (one entry per run and depth; reruns replace a
 ``--summary`` writes the Markdown tables and the plot of quality against training time.
 
 Usage:
-  .venv/bin/python benchmarks/eval_recipe.py --data data/blocksworld --results R.json \
+  .venv/bin/python benchmarks/training/eval_recipe.py --data data/blocksworld --results R.json \
       runs/study/bw-base runs/study/bw-rank [--layers 4 8] [--fd-stride 2] [--processes 2]
-  .venv/bin/python benchmarks/eval_recipe.py --summary R.json [R2.json ...] --out DIR
+  .venv/bin/python benchmarks/training/eval_recipe.py --summary R.json [R2.json ...] --out DIR
 """
 
 from __future__ import annotations

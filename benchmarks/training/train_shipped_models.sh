@@ -2,7 +2,7 @@
 # Trains the shipped SymT-E models (small preset) and their no-contrastive ablations (<domain>-nocl;
 # the default list trains only gripper-nocl).
 # The exact commands behind python/symt/models/*.pt; see benchmarks/results/shipped_models.md.
-# Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/train_shipped_models.sh [domain ...]
+# Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/training/train_shipped_models.sh [domain ...]
 set -uo pipefail
 symt=${SYMT:-.venv/bin/symt}
 runs=${RUNS:-runs}
@@ -12,7 +12,7 @@ domains=("$@")
 [ ${#domains[@]} -gt 0 ] || domains=(gripper blocksworld logistics visitall gripper-nocl)
 
 # blocksworld, logistics and visitall: the recipe study's winners (runs bw-r2-b128, lg-hashed and va-r3 of
-# benchmarks/recipe_study.sh, see benchmarks/results/recipe_study.md). bw-r2-b128 was trained on a
+# benchmarks/training/recipe_study.sh, see benchmarks/results/recipe_study.md). bw-r2-b128 was trained on a
 # lent GPU (8 minutes, 16 runs sharing it); here on the CPU its batch of 128 takes about an hour.
 declare -A extra=(
   [gripper]="--steps 12000 --lr 1e-3 --eval-every 1000"

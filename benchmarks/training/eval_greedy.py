@@ -1,7 +1,7 @@
 """Greedy heuristic guidance (paper, Appendix D) with SymT-E models, per split: coverage, QS, QS_S.
 
 Usage:
-  .venv/bin/python benchmarks/eval_greedy.py --model gripper --data data/gripper \
+  .venv/bin/python benchmarks/training/eval_greedy.py --model gripper --data data/gripper \
       [--model-label ...] [--splits validation interpolation extrapolation] [--out FILE.md]
 
 Plan lengths are compared with the manifest's optimal lengths where the expander computed them

@@ -2,7 +2,7 @@
 # Trains the plan generators (SymT-ED and the PlanGPT baseline) on the paper's domains: the shipped
 # <domain>-ed and <domain>-plangpt models, and the paper's ablations <domain>-ed-nocl (SymT-ED
 # without the contrastive loss) and <domain>-plangpt-cl (PlanGPT with it).
-# Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/train_plan_models.sh [name ...]
+# Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/training/train_plan_models.sh [name ...]
 # where a name is e.g. gripper-ed, visitall-plangpt, logistics-ed-nocl (default: the eight shipped).
 # Afterwards: cp $RUNS/<name>/best.pt python/symt/models/<name>.pt (planner files need no export).
 set -uo pipefail

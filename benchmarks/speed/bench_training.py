@@ -1,7 +1,7 @@
 """Training throughput of SymT-E on this machine's CPU (small preset), with and without the
 contrastive terms.
 
-Usage: .venv/bin/python benchmarks/bench_training.py [--domain gripper] [--steps 300] [--threads 1]
+Usage: .venv/bin/python benchmarks/speed/bench_training.py [--domain gripper] [--steps 300] [--threads 1]
 
 Counts training samples per second (states, not counting the renamed copy X'), after a short
 warm-up, for: MSE only on X (no pairs), pairs with the contrastive terms active from the first
@@ -49,7 +49,7 @@ def main() -> int:
         rate, params = throughput(data, args.steps, args.threads, contrastive)
         rows.append(f"| {args.domain} | small ({params:,} params) | {label} | {args.threads} | {rate:,.0f} |")
     print(f"CPU: {platform.processor() or platform.machine()}, torch {torch.__version__}, "
-          f"command: `.venv/bin/python benchmarks/bench_training.py --domain {args.domain} "
+          f"command: `.venv/bin/python benchmarks/speed/bench_training.py --domain {args.domain} "
           f"--steps {args.steps} --threads {args.threads}`\n")
     print("| domain | preset | loss | threads | samples/s |\n|---|---|---|--:|--:|")
     print("\n".join(rows))

@@ -1,6 +1,6 @@
 """Parse time of the largest PDDL files in the shared benchmark sets.
 
-Usage: .venv/bin/python benchmarks/bench_parse.py [--top N] [--out benchmarks/results/parse.md]
+Usage: .venv/bin/python benchmarks/speed/bench_parse.py [--top N] [--out benchmarks/results/parse.md]
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from symt.pddl import parse_domain, parse_problem
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IPC = ROOT / ".." / "shared" / "benchmarks" / "ipc2023-learning"
 
 
@@ -47,7 +47,7 @@ def main() -> int:
     lines = [
         "# PDDL parse time",
         "",
-        f"Command: `.venv/bin/python benchmarks/bench_parse.py --top {args.top} --repeat {args.repeat}`",
+        f"Command: `.venv/bin/python benchmarks/speed/bench_parse.py --top {args.top} --repeat {args.repeat}`",
         "",
         "Largest IPC 2023 learning-track problem files (best of "
         f"{args.repeat}, lark LALR s-expression parse + STRIPS-fragment interpretation):",
