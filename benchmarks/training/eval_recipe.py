@@ -41,12 +41,15 @@ SPLITS = ("validation", "interpolation", "extrapolation")
 
 
 def run_fd(domain: Path, problem: Path, search: str, time_limit: int, memory_mib: int) -> dict:
-    """One Fast Downward run in a private folder: solved, plan length, expansions, wall seconds."""
+    """One Fast Downward run in a private folder: solved, plan length, expansions, wall seconds.
+    ``search`` is a search string, or an alias as ``--alias NAME``."""
+    # The driver takes an alias before the PDDL files and a search string after them.
+    before, after = (search.split(), []) if search.startswith("--alias ") else ([], ["--search", search])
     with tempfile.TemporaryDirectory() as work:
         start = time.perf_counter()
         proc = subprocess.run(
             [str(FAST_DOWNWARD), "--overall-time-limit", str(time_limit), "--overall-memory-limit",
-             str(memory_mib), str(domain.resolve()), str(problem.resolve()), "--search", search],
+             str(memory_mib), *before, str(domain.resolve()), str(problem.resolve()), *after],
             cwd=work, capture_output=True, text=True)
         seconds = time.perf_counter() - start
     out = proc.stdout

@@ -1,0 +1,117 @@
+"""Compare IPC 2023 heuristic models inside Fast Downward on the learning track's test tasks
+(issue 12): plain GBFS ``eager_greedy([symt(model=M)])`` for every model given, against
+``eager_greedy([ff()])`` and ``--alias lama-first`` on the same tasks in the same run.
+
+A model is ``LABEL=PATH`` (an exported ``.pt``, a shipped model's name, or a training run folder,
+whose ``best.pt`` is exported next to it as ``model.pt``). Results go to a JSON file (per task and
+configuration: solved, plan length, expansions, wall seconds) and a Markdown summary per level:
+coverage, and over the tasks every configuration solves, the geometric mean of expansions, the
+summed wall time and the summed plan length.
+
+Usage:
+  .venv/bin/python benchmarks/training/eval_ipc.py --domain blocksworld --levels easy medium \\
+      --models shipped=ipc2023-blocksworld r4=runs/study/ipc-bw-r4 --time-limit 30 \\
+      --out benchmarks/results/recipe_study/ipc-r4/blocksworld
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tqdm import tqdm
+
+from eval_recipe import run_fd
+from symt.export import export
+from symt.models import resolve
+
+IPC_ROOT = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "ipc2023-learning"
+BASELINES = {"ff": "eager_greedy([ff()])", "lama-first": "--alias lama-first"}
+
+
+def model_path(spec: str) -> Path:
+    path = Path(spec)
+    if path.is_dir():
+        exported = path / "model.pt"
+        export(path / "best.pt", exported)
+        return exported.resolve()
+    return path.resolve() if path.is_file() else Path(resolve(spec)).resolve()
+
+
+def geometric_mean(values: list[int]) -> float | None:
+    return math.exp(sum(math.log(max(v, 1)) for v in values) / len(values)) if values else None
+
+
+def summary(results: dict, configs: list[str], levels: list[str]) -> str:
+    lines = []
+    for level in levels:
+        tasks = sorted(results[level])
+        common = [t for t in tasks if all(results[level][t][c]["solved"] for c in configs)]
+        lines += [f"### {results['domain']} {level} ({len(tasks)} tasks, {results['time_limit']} s, "
+                  f"{results['memory_limit']} MiB)", "",
+                  f"| configuration | solved | geo-mean expansions ({len(common)} common) | "
+                  "wall time, common | plan length sum, common |", "|---|--:|--:|--:|--:|"]
+        for config in configs:
+            runs = [results[level][t][config] for t in tasks]
+            common_runs = [results[level][t][config] for t in common]
+            mean = geometric_mean([r["expansions"] for r in common_runs])
+            lines.append(
+                f"| {config} | {sum(r['solved'] for r in runs)}/{len(runs)} | "
+                f"{'–' if mean is None else f'{mean:,.0f}'} | "
+                f"{sum(r['seconds'] for r in common_runs):.1f} s | "
+                f"{sum(r['plan_length'] for r in common_runs) if common_runs else '–'} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--domain", required=True, help="an IPC 2023 domain (blocksworld, ferry, ...)")
+    parser.add_argument("--levels", nargs="+", default=["easy"], help="easy, medium, hard")
+    parser.add_argument("--models", nargs="+", required=True, metavar="LABEL=PATH")
+    parser.add_argument("--max-tasks", type=int, help="every k-th task so that at most this many per level")
+    parser.add_argument("--time-limit", type=int, default=30)
+    parser.add_argument("--memory-limit", type=int, default=4096)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--ipc-root", type=Path, default=IPC_ROOT)
+    parser.add_argument("--out", type=Path, required=True, help="writes OUT.json and OUT.md")
+    args = parser.parse_args()
+
+    searches = {}
+    for spec in args.models:
+        label, _, path = spec.partition("=")
+        searches[f"symt:{label}"] = f"eager_greedy([symt(model={model_path(path)})])"
+    searches.update(BASELINES)
+    domain_file = args.ipc_root / args.domain / "domain.pddl"
+    results: dict = {"domain": args.domain, "time_limit": args.time_limit,
+                     "memory_limit": args.memory_limit, "searches": searches}
+    jobs = []
+    for level in args.levels:
+        problems = sorted((args.ipc_root / args.domain / "testing" / level).glob("p*.pddl"))
+        if args.max_tasks and len(problems) > args.max_tasks:
+            step = len(problems) / args.max_tasks
+            problems = [problems[int(i * step)] for i in range(args.max_tasks)]
+        results[level] = {p.stem: {} for p in problems}
+        jobs += [(level, p, config) for p in problems for config in searches]
+
+    def one(job: tuple[str, Path, str]) -> None:
+        level, problem, config = job
+        results[level][problem.stem][config] = run_fd(domain_file, problem, searches[config],
+                                                      args.time_limit, args.memory_limit)
+
+    with ThreadPoolExecutor(args.processes) as pool:
+        list(tqdm(pool.map(one, jobs), total=len(jobs), desc=args.domain, file=sys.stderr))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1))
+    text = summary(results, list(searches), args.levels)
+    args.out.with_suffix(".md").write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
