@@ -26,7 +26,9 @@ BatchEagerSearch::BatchEagerSearch(const Options &opts)
     : SearchEngine(opts),
       open_list(opts.get<shared_ptr<OpenListFactory>>("open")->create_state_open_list()),
       preferred_operator_evaluators(opts.get_list<shared_ptr<Evaluator>>("preferred")),
-      pruning_method(opts.get<shared_ptr<PruningMethod>>("pruning")) {
+      pruning_method(opts.get<shared_ptr<PruningMethod>>("pruning")),
+      expansions_per_batch(opts.get<int>("expansions_per_batch")),
+      batched_in_step(-1) {
     for (const shared_ptr<Evaluator> &evaluator : opts.get_list<shared_ptr<Evaluator>>("evals")) {
         BatchEvaluator *symt = dynamic_cast<BatchEvaluator *>(evaluator.get());
         if (symt && find(batch_evaluators.begin(), batch_evaluators.end(), symt) ==
@@ -76,67 +78,97 @@ void BatchEagerSearch::print_statistics() const {
     pruning_method->print_statistics();
 }
 
-SearchStatus BatchEagerSearch::step() {
-    tl::optional<SearchNode> node;
-    while (true) {
-        if (open_list->empty()) {
-            cout << "Completely explored state space -- no solution!" << endl;
-            return FAILED;
-        }
+tl::optional<SearchNode> BatchEagerSearch::pop_open_node() {
+    while (!open_list->empty()) {
         StateID id = open_list->remove_min();
         GlobalState s = state_registry.lookup_state(id);
-        node.emplace(search_space.get_node(s));
-        if (node->is_closed())
+        SearchNode node = search_space.get_node(s);
+        if (node.is_closed())
             continue;
-        node->close();
-        assert(!node->is_dead_end());
+        node.close();
+        assert(!node.is_dead_end());
         statistics.inc_expanded();
-        break;
+        return node;
+    }
+    return tl::nullopt;
+}
+
+SearchStatus BatchEagerSearch::step() {
+    /*
+      Up to `expansions_per_batch` best open states are expanded together (K-best-first search,
+      Felner, Kraus and Korf 2003): the first is the one eager_greedy would expand; the others
+      are taken from the open list before the first one's successors are inserted. With 1 this
+      is eager_greedy exactly.
+    */
+    vector<SearchNode> expanded;
+    for (int i = 0; i < expansions_per_batch; ++i) {
+        tl::optional<SearchNode> node = pop_open_node();
+        if (!node)
+            break;
+        if (check_goal_and_set_plan(node->get_state()))
+            return SOLVED;
+        expanded.push_back(*node);
+    }
+    if (expanded.empty()) {
+        cout << "Completely explored state space -- no solution!" << endl;
+        return FAILED;
     }
 
-    GlobalState s = node->get_state();
-    if (check_goal_and_set_plan(s))
-        return SOLVED;
-
-    vector<OperatorID> applicable_ops;
-    successor_generator.generate_applicable_ops(s, applicable_ops);
-    pruning_method->prune_operators(s, applicable_ops);
-
-    // This evaluates the expanded state (again) to get preferred ops.
-    EvaluationContext eval_context(s, node->get_g(), false, &statistics, true);
-    ordered_set::OrderedSet<OperatorID> preferred_operators;
-    for (const shared_ptr<Evaluator> &preferred_operator_evaluator : preferred_operator_evaluators)
-        collect_preferred_operators(eval_context, preferred_operator_evaluator.get(),
-                                    preferred_operators);
-
-    // The batch: every successor that the loop below will evaluate (new states, once each).
-    vector<OperatorID> successor_ops;
-    vector<GlobalState> successor_states;
+    // The batch: every new successor of every expanded state, once each.
+    struct Expansion {
+        vector<OperatorID> ops;
+        vector<GlobalState> successors;
+        ordered_set::OrderedSet<OperatorID> preferred_operators;
+    };
+    vector<Expansion> expansions(expanded.size());
     vector<GlobalState> batch;
-    for (OperatorID op_id : applicable_ops) {
-        OperatorProxy op = task_proxy.get_operators()[op_id];
-        if ((node->get_real_g() + op.get_cost()) >= bound)
-            continue;
-        GlobalState succ_state = state_registry.get_successor_state(s, op);
-        successor_ops.push_back(op_id);
-        successor_states.push_back(succ_state);
-        if (!batch_evaluators.empty() && search_space.get_node(succ_state).is_new()) {
-            bool seen = false;
-            for (const GlobalState &other : batch)
-                seen = seen || other.get_id() == succ_state.get_id();
-            if (!seen)
+    ++num_steps;
+    for (size_t e = 0; e < expanded.size(); ++e) {
+        const SearchNode &node = expanded[e];
+        GlobalState s = node.get_state();
+        vector<OperatorID> applicable_ops;
+        successor_generator.generate_applicable_ops(s, applicable_ops);
+        pruning_method->prune_operators(s, applicable_ops);
+
+        // This evaluates the expanded state (again) to get preferred ops.
+        EvaluationContext eval_context(s, node.get_g(), false, &statistics, true);
+        for (const shared_ptr<Evaluator> &preferred_operator_evaluator : preferred_operator_evaluators)
+            collect_preferred_operators(eval_context, preferred_operator_evaluator.get(),
+                                        expansions[e].preferred_operators);
+        for (OperatorID op_id : applicable_ops) {
+            OperatorProxy op = task_proxy.get_operators()[op_id];
+            if ((node.get_real_g() + op.get_cost()) >= bound)
+                continue;
+            GlobalState succ_state = state_registry.get_successor_state(s, op);
+            expansions[e].ops.push_back(op_id);
+            expansions[e].successors.push_back(succ_state);
+            int &last_batched = batched_in_step[succ_state];
+            if (!batch_evaluators.empty() && last_batched != num_steps &&
+                search_space.get_node(succ_state).is_new()) {
+                last_batched = num_steps;
                 batch.push_back(succ_state);
+            }
         }
     }
     if (!batch.empty())
         for (BatchEvaluator *evaluator : batch_evaluators)
             evaluator->evaluate_batch(batch);
 
-    // From here on as in eager_search.cc (reopen_closed=false, no lazy evaluator).
-    for (size_t i = 0; i < successor_ops.size(); ++i) {
-        OperatorID op_id = successor_ops[i];
+    // From here on as in eager_search.cc (reopen_closed=false, no lazy evaluator), per expansion.
+    for (size_t e = 0; e < expanded.size(); ++e)
+        insert_successors(expanded[e], expansions[e].ops, expansions[e].successors,
+                          expansions[e].preferred_operators);
+    return IN_PROGRESS;
+}
+
+void BatchEagerSearch::insert_successors(
+    const SearchNode &node, const vector<OperatorID> &ops, const vector<GlobalState> &successors,
+    const ordered_set::OrderedSet<OperatorID> &preferred_operators) {
+    GlobalState s = node.get_state();
+    for (size_t i = 0; i < ops.size(); ++i) {
+        OperatorID op_id = ops[i];
         OperatorProxy op = task_proxy.get_operators()[op_id];
-        const GlobalState &succ_state = successor_states[i];
+        const GlobalState &succ_state = successors[i];
         statistics.inc_generated();
         bool is_preferred = preferred_operators.contains(op_id);
 
@@ -150,7 +182,7 @@ SearchStatus BatchEagerSearch::step() {
             continue;
 
         if (succ_node.is_new()) {
-            int succ_g = node->get_g() + get_adjusted_cost(op);
+            int succ_g = node.get_g() + get_adjusted_cost(op);
             EvaluationContext succ_eval_context(succ_state, succ_g, is_preferred, &statistics);
             statistics.inc_evaluated_states();
 
@@ -159,20 +191,19 @@ SearchStatus BatchEagerSearch::step() {
                 statistics.inc_dead_ends();
                 continue;
             }
-            succ_node.open(*node, op, get_adjusted_cost(op));
+            succ_node.open(node, op, get_adjusted_cost(op));
 
             open_list->insert(succ_eval_context, succ_state.get_id());
             if (search_progress.check_progress(succ_eval_context)) {
                 statistics.print_checkpoint_line(succ_node.get_g());
                 reward_progress();
             }
-        } else if (succ_node.get_g() > node->get_g() + get_adjusted_cost(op)) {
+        } else if (succ_node.get_g() > node.get_g() + get_adjusted_cost(op)) {
             // A cheaper path to an open or closed state: update the parent pointers only
             // (eager_greedy does not reopen closed nodes).
-            succ_node.update_parent(*node, op, get_adjusted_cost(op));
+            succ_node.update_parent(node, op, get_adjusted_cost(op));
         }
     }
-    return IN_PROGRESS;
 }
 
 void BatchEagerSearch::reward_progress() {
@@ -189,6 +220,11 @@ static shared_ptr<SearchEngine> _parse(OptionParser &parser) {
     parser.add_list_option<shared_ptr<Evaluator>>(
         "preferred", "use preferred operators of these evaluators", "[]");
     parser.add_option<int>("boost", "boost value for preferred operator open lists", "0");
+    parser.add_option<int>(
+        "expansions_per_batch",
+        "expand this many best open states together and evaluate all their new successors in "
+        "one forward pass (K-best-first search); 1 is eager_greedy's expansion order",
+        "1", Bounds("1", "infinity"));
     SearchEngine::add_pruning_option(parser);
     SearchEngine::add_options_to_parser(parser);
     Options opts = parser.parse();

@@ -10,13 +10,21 @@
   evaluators (up to floating-point differences between batched and single evaluations, which
   rounding to integers absorbs).
 
+  expansions_per_batch=K > 1 expands the K best open states together and evaluates all their new
+  successors in one pass (K-best-first search): larger batches for the model, at the price of a
+  different expansion order (up to K-1 states expanded that eager_greedy would not have).
+
   Adapted from Fast Downward 19.06 (search_engines/eager_search.{h,cc}, GPL-3.0-or-later), without
   the parts eager_greedy does not use (f-evaluator, lazy evaluator, reopening).
 */
 
 #include "open_list.h"
+#include "per_state_information.h"
 #include "search_engine.h"
 
+#include "algorithms/ordered_set.h"
+
+#include <optional.hh>
 #include <memory>
 #include <vector>
 
@@ -33,8 +41,19 @@ class BatchEagerSearch : public SearchEngine {
     // The evaluators that are symt() heuristics (kept alive by the open list's shared pointers).
     std::vector<BatchEvaluator *> batch_evaluators;
     std::shared_ptr<PruningMethod> pruning_method;
+    int expansions_per_batch;
+    // The step whose batch a state was put into last (-1: none), so that a state reached from
+    // several expanded states is evaluated once.
+    PerStateInformation<int> batched_in_step;
+    int num_steps = 0;
 
     void reward_progress();
+    // The best open state not yet closed, closed now and counted as expanded; none if the open
+    // list runs empty.
+    tl::optional<SearchNode> pop_open_node();
+    void insert_successors(const SearchNode &node, const std::vector<OperatorID> &ops,
+                           const std::vector<GlobalState> &successors,
+                           const ordered_set::OrderedSet<OperatorID> &preferred_operators);
 
 protected:
     virtual void initialize() override;

@@ -294,6 +294,28 @@ def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Pa
 
 
 @pytest.mark.usefixtures("fd_built")
+def test_k_best_expansion_batches_more_states_per_pass(tmp_path: Path, models: dict[str, Path]) -> None:
+    """expansions_per_batch=K expands the K best open states together: a valid plan, and more
+    states per forward pass than one expansion at a time (K = 1, eager_greedy's order)."""
+    problem = write_task(tmp_path, "blocksworld", 6, seed=3)
+    per_pass = {}
+    for k in (1, 4):
+        workdir = tmp_path / f"k{k}"
+        workdir.mkdir()
+        result = fast_downward(workdir, str(domain_file("blocksworld")), str(problem), "--search",
+                               f"batch_eager_greedy([symt(model={models['blocksworld']}, scale=100)], "
+                               f"expansions_per_batch={k})")
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+        assert run_val(domain_file("blocksworld"), problem, workdir / "sas_plan").valid
+        line = next(line for line in result.stdout.splitlines() if "forward passes" in line)
+        states, passes = int(line.split()[1]), int(line.split()[4])
+        expanded = int(search_stats(result.stdout)["Expanded"].split()[1])
+        assert passes <= expanded  # at most one pass per expansion (K = 1) or per K expansions
+        per_pass[k] = states / passes
+    assert per_pass[4] > per_pass[1]
+
+
+@pytest.mark.usefixtures("fd_built")
 def test_model_paths_with_capitals_and_special_characters(tmp_path: Path, models: dict[str, Path],
                                                           gripper4: Path) -> None:
     odd = tmp_path / "My Models (v1)" / "Gripper,Net=1.pt"
