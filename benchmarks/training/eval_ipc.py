@@ -3,10 +3,13 @@
 ``eager_greedy([ff()])`` and ``--alias lama-first`` on the same tasks in the same run.
 
 A model is ``LABEL=PATH`` (an exported ``.pt``, a shipped model's name, or a training run folder,
-whose ``best.pt`` is exported next to it as ``model.pt``). Results go to a JSON file (per task and
-configuration: solved, plan length, expansions, wall seconds) and a Markdown summary per level:
-coverage, and over the tasks every configuration solves, the geometric mean of expansions, the
-summed wall time and the summed plan length.
+whose ``best.pt`` is exported next to it as ``model.pt``). ``--expansions-per-batch K ...`` runs
+each model with ``batch_eager_greedy(..., expansions_per_batch=K)`` for every K instead (issue 15:
+K-best-first search). Results go to a JSON file (per task and configuration: solved, plan length,
+expansions, wall seconds, states the model evaluated and its CPU seconds) and a Markdown summary
+per level: coverage, the model's evaluations per second over all its runs, and over the tasks
+every configuration solves, the geometric mean of expansions, the summed wall time and the summed
+plan length.
 
 Usage:
   .venv/bin/python benchmarks/training/eval_ipc.py --domain blocksworld --levels easy medium \\
@@ -53,14 +56,17 @@ def summary(results: dict, configs: list[str], levels: list[str]) -> str:
         common = [t for t in tasks if all(results[level][t][c]["solved"] for c in configs)]
         lines += [f"### {results['domain']} {level} ({len(tasks)} tasks, {results['time_limit']} s, "
                   f"{results['memory_limit']} MiB)", "",
-                  f"| configuration | solved | geo-mean expansions ({len(common)} common) | "
-                  "wall time, common | plan length sum, common |", "|---|--:|--:|--:|--:|"]
+                  f"| configuration | solved | model evaluations/s | geo-mean expansions ({len(common)} common) | "
+                  "wall time, common | plan length sum, common |", "|---|--:|--:|--:|--:|--:|"]
         for config in configs:
             runs = [results[level][t][config] for t in tasks]
             common_runs = [results[level][t][config] for t in common]
             mean = geometric_mean([r["expansions"] for r in common_runs])
+            timed = [r for r in runs if r.get("model_seconds")]
+            rate = (f"{sum(r['model_states'] for r in timed) / sum(r['model_seconds'] for r in timed):,.0f}"
+                    if timed else "–")
             lines.append(
-                f"| {config} | {sum(r['solved'] for r in runs)}/{len(runs)} | "
+                f"| {config} | {sum(r['solved'] for r in runs)}/{len(runs)} | {rate} | "
                 f"{'–' if mean is None else f'{mean:,.0f}'} | "
                 f"{sum(r['seconds'] for r in common_runs):.1f} s | "
                 f"{sum(r['plan_length'] for r in common_runs) if common_runs else '–'} |")
@@ -73,6 +79,9 @@ def main() -> int:
     parser.add_argument("--domain", required=True, help="an IPC 2023 domain (blocksworld, ferry, ...)")
     parser.add_argument("--levels", nargs="+", default=["easy"], help="easy, medium, hard")
     parser.add_argument("--models", nargs="+", required=True, metavar="LABEL=PATH")
+    parser.add_argument("--expansions-per-batch", type=int, nargs="+", metavar="K",
+                        help="batch_eager_greedy with these K instead of eager_greedy")
+    parser.add_argument("--no-baselines", action="store_true", help="symt configurations only")
     parser.add_argument("--max-tasks", type=int, help="every k-th task so that at most this many per level")
     parser.add_argument("--time-limit", type=int, default=30)
     parser.add_argument("--memory-limit", type=int, default=4096)
@@ -84,8 +93,15 @@ def main() -> int:
     searches = {}
     for spec in args.models:
         label, _, path = spec.partition("=")
-        searches[f"symt:{label}"] = f"eager_greedy([symt(model={model_path(path)})])"
-    searches.update(BASELINES)
+        model = model_path(path)
+        if args.expansions_per_batch:
+            for k in args.expansions_per_batch:
+                searches[f"symt:{label} K={k}"] = (f"batch_eager_greedy([symt(model={model})], "
+                                                   f"expansions_per_batch={k})")
+        else:
+            searches[f"symt:{label}"] = f"eager_greedy([symt(model={model})])"
+    if not args.no_baselines:
+        searches.update(BASELINES)
     domain_file = args.ipc_root / args.domain / "domain.pddl"
     results: dict = {"domain": args.domain, "time_limit": args.time_limit,
                      "memory_limit": args.memory_limit, "searches": searches}
