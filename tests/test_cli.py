@@ -44,7 +44,7 @@ def test_help_lists_every_subcommand():
 
 
 def test_expand_prints_key_values(tmp_path):
-    result = symt("expand", SHARED / "domains" / "gripper.pddl", gripper_problem(tmp_path, 4))
+    result = symt("expand", domain_file("gripper"), gripper_problem(tmp_path, 4))
     assert result.returncode == 0, result.stderr
     values = key_values(result.stdout)
     n = 4
@@ -78,12 +78,12 @@ def test_expand_unsolvable_prints_inf(tmp_path):
         "(define (problem p) (:domain gripper) (:objects ra rb l b) (:init (room ra) (room rb)"
         " (gripper l) (ball b) (at b ra) (at-robby ra)) (:goal (and (at b rb))))"
     )
-    values = key_values(symt("expand", SHARED / "domains" / "gripper.pddl", path).stdout)
+    values = key_values(symt("expand", domain_file("gripper"), path).stdout)
     assert values["hstar_init"] == "inf"  # no gripper is free: nothing can be picked
 
 
 def test_state_limit_is_a_one_line_error(tmp_path):
-    result = symt("expand", SHARED / "domains" / "gripper.pddl", gripper_problem(tmp_path, 6), "--max-states", "100")
+    result = symt("expand", domain_file("gripper"), gripper_problem(tmp_path, 6), "--max-states", "100")
     assert result.returncode != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("symt: error:") and "100" in lines[0]

@@ -39,7 +39,7 @@ from symt.tokens import (
 from symt.val import run_val
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
-GRIPPER_DOMAIN = SHARED / "domains" / "gripper.pddl"
+GRIPPER_DOMAIN = domain_file("gripper")
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
 
 

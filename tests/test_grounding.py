@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from symt.generators import domain_file
 from symt.pddl import ground, parse_domain, static_predicates
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
-DOMAINS = SHARED / "domains"
+DOMAINS = domain_file("gripper").parent  # the package's copies of the paper domains
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from symt.errors import PDDLSyntaxError, UnsupportedConstructError
+from symt.generators import domain_file
 from symt.pddl import ground, parse_domain, parse_problem
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 IPC = SHARED / "benchmarks" / "ipc2023-learning"
-PAPER_DOMAINS = SHARED / "domains"
+PAPER_DOMAINS = domain_file("gripper").parent  # the package's copies of the paper domains
 IPC_DOMAINS = sorted(p.name for p in IPC.iterdir() if (p / "domain.pddl").exists())
 
 

@@ -11,7 +11,6 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,8 +19,6 @@ from symt.errors import StateLimitError
 from symt.generators.blocksworld import tower_reversal_problem
 from symt.pddl.task import Atom, GroundAction, GroundTask
 from symt.statespace import _reference_expand, expand, python_reference_bfs
-
-SHARED_DOMAINS = Path(__file__).resolve().parents[2] / "shared" / "domains"
 
 # ------------------------------------------------------------------------------------------------
 # Hand-built ground tasks
@@ -434,14 +431,14 @@ def test_unsolvable_by_statics():
 
 
 # ------------------------------------------------------------------------------------------------
-# Through the PDDL front end (when it exists)
+# Through the PDDL front end
 
 
 def test_through_pddl_grounder(tmp_path):
-    pddl = pytest.importorskip("symt.pddl")
-    if not hasattr(pddl, "ground"):
-        pytest.skip("symt.pddl.ground not available yet")
-    domain = SHARED_DOMAINS / "blocksworld.pddl"
+    from symt import pddl
+    from symt.generators import domain_file
+
+    domain = domain_file("blocksworld")  # the package's copy of the paper's domain
     problem = tmp_path / "bw4.pddl"
     problem.write_text(tower_reversal_problem(4))
     task = pddl.ground(str(domain), str(problem))

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from symt.generators import domain_file
 from symt.pddl import GroundTask, ground, parse_domain, parse_problem
 from symt.pddl.validate import read_plan, validate_plan
 from symt.val import run_val
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
-DOMAINS = SHARED / "domains"
+DOMAINS = domain_file("gripper").parent  # the package's copies of the paper domains
 IPC = SHARED / "benchmarks" / "ipc2023-learning"
 
 GRIPPER_3 = """
