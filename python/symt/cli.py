@@ -16,10 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .errors import SymtError
+from .errors import DEFAULT_MAX_STATES, EXIT_INTERRUPTED, SymtError
 from .folders import check_output_folder, holding_folder, open_output_folder
 
-DEFAULT_MAX_STATES = 5_000_000
 MANIFEST_MAX_STATES = 1_000_000
 
 
@@ -309,7 +308,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         records = runner.run_experiment(spec, out, fresh=args.fresh)
     except KeyboardInterrupt:
         print(f"interrupted: rerun the same command to resume ({out})", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     limits, notes = registry.describe(experiment, spec)
     report_dir = out / "report"
     report.write_report(records, report_dir, f"Experiment `{experiment.name}`", command=_command_line(args),
@@ -762,7 +761,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print("symt: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

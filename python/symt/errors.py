@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C, the shell's 128 + SIGINT."""
+
 
 class SymtError(Exception):
     """Base class of every error caused by user input (files, options, limits)."""
@@ -33,6 +36,11 @@ class PDDLSyntaxError(PDDLError):
 
 class UnsupportedConstructError(PDDLError):
     """The file is valid PDDL but uses a construct outside symt's STRIPS fragment."""
+
+
+DEFAULT_MAX_STATES = 5_000_000
+"""The default limit of a state-space expansion (``symt.statespace.expand``, ``--max-states``);
+here, below the compiled core, so that the command line's help needs no extension module."""
 
 
 class StateLimitError(SymtError):

@@ -57,6 +57,12 @@ from .errors import SymtError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 """The source checkout, where symt runs from it (an editable install, as scripts/setup.sh makes)."""
+# Fast Downward's exit codes (driver/returncodes.py), which symt's own runs use too.
+SUCCESS = 0
+SEARCH_UNSOLVED_INCOMPLETE = 12
+SEARCH_OUT_OF_MEMORY = 22
+SEARCH_OUT_OF_TIME = 23
+SEARCH_INPUT_ERROR = 33
 DRIVER_CRITICAL_ERROR = 35
 DRIVER_INPUT_ERROR = 36
 BUILD_ENV = "SYMT_FD_BUILD_DIR"

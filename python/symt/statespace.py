@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from symt import _core
-from symt.errors import StateLimitError
+from symt.errors import DEFAULT_MAX_STATES, StateLimitError
 from symt.pddl.task import GroundTask
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "python_reference_bfs",
 ]
 
-DEFAULT_MAX_STATES = 5_000_000
 
 _BYTES_PER_TRANSITION = 12
 """Forward graph (action + target, int32 each) plus the reverse graph built for h* (int32)."""

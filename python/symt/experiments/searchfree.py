@@ -23,12 +23,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import SymtError
-
-SUCCESS = 0
-SEARCH_UNSOLVED_INCOMPLETE = 12
-SEARCH_OUT_OF_MEMORY = 22
-SEARCH_OUT_OF_TIME = 23
-SEARCH_INPUT_ERROR = 33
+from ..fast_downward import (
+    SEARCH_INPUT_ERROR,
+    SEARCH_OUT_OF_MEMORY,
+    SEARCH_OUT_OF_TIME,
+    SEARCH_UNSOLVED_INCOMPLETE,
+    SUCCESS,
+)
 
 
 class _OutOfTime(Exception):

@@ -10,11 +10,11 @@ from __future__ import annotations
 from symt.generators.dataset import (
     DOMAINS,
     GeneratedTask,
-    derive_seed,
     domain_file,
     generate_split_tasks,
     generate_task,
     task_name,
+    task_seed,
     write_dataset,
 )
 from symt.generators.splits import SPLITS, split_plan
@@ -23,7 +23,7 @@ __all__ = [
     "DOMAINS",
     "SPLITS",
     "GeneratedTask",
-    "derive_seed",
+    "task_seed",
     "domain_file",
     "generate_split_tasks",
     "generate_task",

@@ -85,7 +85,7 @@ def task_name(domain: str, split: str, size: int, index: int) -> str:
     return f"{domain}-{split}-n{size}-{index}"
 
 
-def derive_seed(
+def task_seed(
     domain: str, base_seed: int, split: str, size: int, index: int, attempt: int
 ) -> int:
     """A 63-bit task seed, a fixed function of its arguments (stable across Python versions)."""
@@ -127,7 +127,7 @@ def _generate_size(
         best = min(score(k) for k in all_classes) if all_classes is not None else None
         attempt = 0
         while True:
-            seed = derive_seed(domain, base_seed, split, size, index, attempt)
+            seed = task_seed(domain, base_seed, split, size, index, attempt)
             problem, text = _generate(domain, size, seed, name)
             used = uses.get(problem.key, 0)
             if best is not None:

@@ -11,8 +11,8 @@ Atoms are sorted by predicate and then by the task's object order, which does no
 renaming: X and its renamed copy X' then have the same token positions, which the contrastive
 loss (the paper's ablation on PlanGPT) needs. The loss covers only plan tokens. The head predicts
 plan-vocabulary tokens (:mod:`.vocab`), so the decoding strategies are shared with SymT-ED.
-Generation recomputes the whole sequence per token (no key/value cache in
-``nn.MultiheadAttention``): fine for the small models and tasks here.
+Generation runs the prompt once and then feeds one token at a time through a key/value cache
+(``PlanGPT.extend``), as SymT-ED's decoder does.
 """
 
 from __future__ import annotations
