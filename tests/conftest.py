@@ -12,8 +12,6 @@ import pytest
 from symt.fast_downward import FastDownwardNotBuilt, find_build
 from symt.generators import domain_file, generate_task
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
-
 
 def make_dataset(root: Path, domain: str, splits: dict[str, list[int]], seed: int = 0) -> Path:
     """A dataset folder like `symt generate` writes, with the given sizes per split."""
