@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 from collections import defaultdict
 from pathlib import Path
 
@@ -28,6 +27,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+from symt.experiments.plots import draw_expansions_scatter  # noqa: E402
 
 ORDER = ("symt-batch", "symt-first", "symt-first-lazy", "ff", "ff-pref", "lama-first")
 PAIRS = (("ff-pref", "symt-first"), ("lama-first", "symt-first-lazy"), ("ff", "symt-batch"))
@@ -76,30 +77,15 @@ def plot_expansion_pairs(rows: list[dict[str, str]], path: Path) -> None:
         key = (row["suite"], row["domain"], row["group"], row["problem"])
         runs[key][row["algorithm"]] = int(row["expansions"]) if solved(row) and row["expansions"] else None
     figure, axes = plt.subplots(1, len(PAIRS), figsize=(5 * len(PAIRS), 4.6))
-    domains = sorted({(key[0], key[1]) for key in runs})
+    domains = sorted({f"{key[0]}/{key[1]}" for key in runs})
     for axis, (base, symt) in zip(axes, PAIRS):
-        points = [(r.get(base), r.get(symt), (key[0], key[1])) for key, r in runs.items()
+        points = [(r.get(base), r.get(symt), f"{key[0]}/{key[1]}") for key, r in runs.items()
                   if base in r and symt in r and (r.get(base) is not None or r.get(symt) is not None)]
         if not points:
             axis.set_visible(False)
             continue
-        largest = max(max(v, 1) for p in points for v in p[:2] if v is not None)
-        unsolved = 10.0 ** (math.ceil(math.log10(largest)) + 1)
-        for index, domain in enumerate(domains):
-            xs = [unsolved if b is None else max(b, 1) for b, _, d in points if d == domain]
-            ys = [unsolved if s is None else max(s, 1) for _, s, d in points if d == domain]
-            if xs:
-                axis.scatter(xs, ys, s=14, alpha=0.7, color=f"C{index % 10}", label="/".join(domain))
-        axis.plot([1, unsolved], [1, unsolved], color="grey", linewidth=0.8)
-        axis.axvline(unsolved, color="red", linestyle="--", linewidth=0.8)
-        axis.axhline(unsolved, color="red", linestyle="--", linewidth=0.8)
-        axis.set_xscale("log")
-        axis.set_yscale("log")
-        axis.set_xlim(0.7, unsolved * 2)
-        axis.set_ylim(0.7, unsolved * 2)
-        axis.set_xlabel(f"{base} expansions")
-        axis.set_ylabel(f"{symt} expansions")
-        axis.set_title(f"{symt} vs {base} (below the diagonal: {symt} expands fewer)", fontsize=8)
+        draw_expansions_scatter(axis, points, domains, base, symt,
+                                f"{symt} vs {base} (below the diagonal: {symt} expands fewer)")
     axes[0].legend(fontsize="x-small", loc="upper left")
     figure.tight_layout()
     figure.savefig(path, dpi=120)

@@ -120,20 +120,36 @@ def _plot_expansions_scatter(
             points.append((ff_value, symt_value, f"{task[0]}/{task[1]}"))
     if not points:
         return False
-    # Log axes: zero expansions are drawn at 1. Unsolved tasks sit on a line at least ten times
-    # beyond the largest count, so they cannot be mistaken for an expensive solved task.
+    figure, axis = plt.subplots(figsize=(5.5, 5))
+    draw_expansions_scatter(axis, points, list(dict.fromkeys(point[2] for point in points)),
+                            baseline, symt, f"Expansions per task (below the diagonal: {symt} expands fewer)")
+    axis.legend(fontsize="x-small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return True
+
+
+def draw_expansions_scatter(
+    axis: Any, points: Sequence[tuple[int | None, int | None, str]], labels: Sequence[str],
+    baseline: str, learned: str, title: str,
+) -> None:
+    """Expansions per task on log-log ``axis``: ``points`` are (``baseline``'s, ``learned``'s,
+    label), None where that side did not solve the task; one colour per label, in the order of
+    ``labels`` (so that several panels agree). Zero expansions are drawn at 1. Unsolved tasks sit
+    on a red line at least ten times beyond the largest count, so they cannot be mistaken for an
+    expensive solved task."""
     largest = max(max(value, 1) for point in points for value in point[:2] if value is not None)
     unsolved = 10.0 ** (math.ceil(math.log10(largest)) + 1)
 
     def position(value: int | None) -> float:
         return unsolved if value is None else max(value, 1)
 
-    figure, axis = plt.subplots(figsize=(5.5, 5))
-    domains = list(dict.fromkeys(point[2] for point in points))
-    for index, domain in enumerate(domains):
-        xs = [position(ff) for ff, _, d in points if d == domain]
-        ys = [position(sy) for _, sy, d in points if d == domain]
-        axis.scatter(xs, ys, s=16, alpha=0.7, color=f"C{index % 10}", label=domain)
+    for index, label in enumerate(labels):
+        xs = [position(x) for x, _, name in points if name == label]
+        ys = [position(y) for _, y, name in points if name == label]
+        if xs:
+            axis.scatter(xs, ys, s=16, alpha=0.7, color=f"C{index % 10}", label=label)
     axis.plot([1, unsolved], [1, unsolved], color="grey", linewidth=0.8)
     axis.axvline(unsolved, color="red", linestyle="--", linewidth=0.8)
     axis.axhline(unsolved, color="red", linestyle="--", linewidth=0.8)
@@ -146,13 +162,8 @@ def _plot_expansions_scatter(
     axis.set_xlim(0.7, unsolved * 2)
     axis.set_ylim(0.7, unsolved * 2)
     axis.set_xlabel(f"{baseline} expansions")
-    axis.set_ylabel(f"{symt} expansions")
-    axis.set_title(f"Expansions per task (below the diagonal: {symt} expands fewer)", fontsize=9)
-    axis.legend(fontsize="x-small")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return True
+    axis.set_ylabel(f"{learned} expansions")
+    axis.set_title(title, fontsize=9)
 
 
 def _plot_plan_length(
