@@ -27,8 +27,7 @@ BatchEagerSearch::BatchEagerSearch(const Options &opts)
       open_list(opts.get<shared_ptr<OpenListFactory>>("open")->create_state_open_list()),
       preferred_operator_evaluators(opts.get_list<shared_ptr<Evaluator>>("preferred")),
       pruning_method(opts.get<shared_ptr<PruningMethod>>("pruning")),
-      expansions_per_batch(opts.get<int>("expansions_per_batch")),
-      batched_in_step(-1) {
+      expansions_per_batch(opts.get<int>("expansions_per_batch")) {
     for (const shared_ptr<Evaluator> &evaluator : opts.get_list<shared_ptr<Evaluator>>("evals")) {
         BatchEvaluator *symt = dynamic_cast<BatchEvaluator *>(evaluator.get());
         if (symt && find(batch_evaluators.begin(), batch_evaluators.end(), symt) ==
@@ -114,7 +113,8 @@ SearchStatus BatchEagerSearch::step() {
         return FAILED;
     }
 
-    // The batch: every new successor of every expanded state, once each.
+    // The batch: every new successor of every expanded state (the evaluator sends a state
+    // reached twice to the model once).
     struct Expansion {
         vector<OperatorID> ops;
         vector<GlobalState> successors;
@@ -122,7 +122,6 @@ SearchStatus BatchEagerSearch::step() {
     };
     vector<Expansion> expansions(expanded.size());
     vector<GlobalState> batch;
-    ++num_steps;
     for (size_t e = 0; e < expanded.size(); ++e) {
         const SearchNode &node = expanded[e];
         GlobalState s = node.get_state();
@@ -142,12 +141,8 @@ SearchStatus BatchEagerSearch::step() {
             GlobalState succ_state = state_registry.get_successor_state(s, op);
             expansions[e].ops.push_back(op_id);
             expansions[e].successors.push_back(succ_state);
-            int &last_batched = batched_in_step[succ_state];
-            if (!batch_evaluators.empty() && last_batched != num_steps &&
-                search_space.get_node(succ_state).is_new()) {
-                last_batched = num_steps;
+            if (!batch_evaluators.empty() && search_space.get_node(succ_state).is_new())
                 batch.push_back(succ_state);
-            }
         }
     }
     if (!batch.empty())

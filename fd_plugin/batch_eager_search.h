@@ -19,7 +19,6 @@
 */
 
 #include "open_list.h"
-#include "per_state_information.h"
 #include "search_engine.h"
 
 #include "algorithms/ordered_set.h"
@@ -42,10 +41,6 @@ class BatchEagerSearch : public SearchEngine {
     std::vector<BatchEvaluator *> batch_evaluators;
     std::shared_ptr<PruningMethod> pruning_method;
     int expansions_per_batch;
-    // The step whose batch a state was put into last (-1: none), so that a state reached from
-    // several expanded states is evaluated once.
-    PerStateInformation<int> batched_in_step;
-    int num_steps = 0;
 
     void reward_progress();
     // The best open state not yet closed, closed now and counted as expanded; none if the open

@@ -540,6 +540,8 @@ void SymtHeuristic::evaluate_batch(const vector<GlobalState> &states) {
         vector<int> values(state.size());
         for (size_t var = 0; var < state.size(); ++var)
             values[var] = state[var].get_value();
+        // A placeholder until the pass below, so that a state listed twice is sent once.
+        batch_values[global_state] = 0;
         model_states.push_back(&global_state);
         to_model.push_back(move(values));
     }

@@ -96,8 +96,9 @@ public:
     virtual ~SymtHeuristic() override;
 
     /*
-      Evaluates in one forward pass those `states` that have no value yet and keeps the values,
-      per state, for compute_heuristic. Goal states are not sent to the model (they get 0).
+      Evaluates in one forward pass those `states` that have no value yet (each once, even if
+      listed twice) and keeps the values, per state, for compute_heuristic. Goal states are not
+      sent to the model (they get 0).
     */
     virtual void evaluate_batch(const std::vector<GlobalState> &states) override;
 };
