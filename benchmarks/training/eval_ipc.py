@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,6 +28,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from eval_recipe import run_fd
+from symt.experiments.metrics import geometric_mean
 from symt.export import export
 from symt.models import resolve
 
@@ -45,10 +45,6 @@ def model_path(spec: str) -> Path:
     return path.resolve() if path.is_file() else Path(resolve(spec)).resolve()
 
 
-def geometric_mean(values: list[int]) -> float | None:
-    return math.exp(sum(math.log(max(v, 1)) for v in values) / len(values)) if values else None
-
-
 def summary(results: dict, configs: list[str], levels: list[str]) -> str:
     lines = []
     for level in levels:
@@ -61,7 +57,7 @@ def summary(results: dict, configs: list[str], levels: list[str]) -> str:
         for config in configs:
             runs = [results[level][t][config] for t in tasks]
             common_runs = [results[level][t][config] for t in common]
-            mean = geometric_mean([r["expansions"] for r in common_runs])
+            mean = geometric_mean([r["expansions"] for r in common_runs]) if common_runs else None
             timed = [r for r in runs if r.get("model_seconds")]
             rate = (f"{sum(r['model_states'] for r in timed) / sum(r['model_seconds'] for r in timed):,.0f}"
                     if timed else "–")
