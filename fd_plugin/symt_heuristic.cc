@@ -25,10 +25,12 @@ using namespace std;
 namespace symt {
 // Model formats 2 and 3 only add metadata: the inputs are those of version 1. From version 3 the
 // metadata the plugin needs are typed attributes of the module; versions 1 and 2 keep them only in
-// symt.json, which the wrapper reads and copies into the task context.
+// symt.json, which the wrapper reads and copies into the task context. Version 4 says whether the
+// model caches the task's fixed atoms (symt_context_cache).
 static const int MIN_FORMAT_VERSION = 1;
-static const int MAX_FORMAT_VERSION = 3;
+static const int MAX_FORMAT_VERSION = 4;
 static const int ATTRIBUTES_SINCE = 3;
+static const int CONTEXT_CACHE_SINCE = 4;
 static const int CONTEXT_VERSION = 2;
 static const char *const CONTEXT_HEADER = "symt-task-context";
 static const char *const FORMAT_NAME = "symt-heuristic";
@@ -278,7 +280,8 @@ SymtHeuristic::SymtHeuristic(const Options &opts)
     num_forward_calls = num_states_evaluated = num_atoms_evaluated = 0;
     model_seconds = 0.0;
     cout << "symt: model " << model_path << " loaded; " << fluent_rows.size() / width
-         << " fluent atoms, " << num_fixed << " static and goal atoms; precision "
+         << " fluent atoms, " << num_fixed << " static and goal atoms"
+         << (cache_context ? " (cached once: the model's context)" : "") << "; precision "
          << (use_bf16 ? "bf16" : "fp32") << "; h(initial state) = " << h << endl;
 }
 
@@ -339,6 +342,15 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
     fixed_rows = move(context.fixed_rows);
     num_fixed = context.num_fixed;
     map_facts(context);
+    if (module.hasattr("symt_format_version") &&
+        module.attr("symt_format_version").toInt() >= CONTEXT_CACHE_SINCE) {
+        if (!module.hasattr("symt_context_cache") || !module.attr("symt_context_cache").isInt())
+            input_error(model_path + ": a format-" + to_string(CONTEXT_CACHE_SINCE) +
+                        " model without the integer attribute symt_context_cache; re-export it "
+                        "with `symt export`");
+        if (module.attr("symt_context_cache").toInt() != 0)
+            encode_context();
+    }
     string trace_path = env_or_empty("SYMT_TRACE");
     if (!trace_path.empty()) {
         trace = make_unique<ofstream>(trace_path, ios::app);
@@ -403,8 +415,52 @@ void SymtHeuristic::map_facts(const SymtContext &context) {
     }
 }
 
+void SymtHeuristic::encode_context() {
+    int64_t m = width - 1;
+    vector<int64_t> pred(num_fixed), args(num_fixed * m);
+    for (int64_t i = 0; i < num_fixed; ++i) {
+        pred[i] = fixed_rows[i * width];
+        copy(fixed_rows.begin() + i * width + 1, fixed_rows.begin() + (i + 1) * width,
+             args.begin() + i * m);
+    }
+    try {
+        c10::InferenceMode guard;
+        at::Tensor pred_tensor = torch::from_blob(pred.data(), {num_fixed}, torch::kInt64);
+        at::Tensor args_tensor = torch::from_blob(args.data(), {num_fixed, m}, torch::kInt64);
+        // The same precision as every later pass, so that cached and fresh keys match in type.
+        at::autocast::set_autocast_enabled(at::kCPU, use_bf16);
+        if (use_bf16)
+            at::autocast::set_autocast_dtype(at::kCPU, at::kBFloat16);
+        auto cache = module.get_method("encode_context")({pred_tensor, args_tensor}).toTuple();
+        at::autocast::set_autocast_enabled(at::kCPU, false);
+        at::autocast::clear_cache();
+        // Copies: the tensors must outlive the input buffers and the inference-mode guard.
+        for (const torch::jit::IValue &part : cache->elements())
+            context_cache.push_back(part.toTensor().clone());
+    } catch (const std::exception &error) {
+        input_error(model_path + ": encoding the task's static and goal atoms failed (" +
+                    first_sentence(error.what()) + ")");
+    }
+    cache_context = true;
+}
+
+at::Tensor SymtHeuristic::run_model(const string &method, vector<torch::jit::IValue> inputs) {
+    // Autocast runs the matrix products in bf16 and keeps softmax and reductions in fp32,
+    // as torch.autocast does in Python (symt.inference), so both give the same values.
+    at::autocast::set_autocast_enabled(at::kCPU, use_bf16);
+    if (use_bf16)
+        at::autocast::set_autocast_dtype(at::kCPU, at::kBFloat16);
+    at::Tensor out = method == "forward" ? module.forward(move(inputs)).toTensor()
+                                         : module.get_method(method)(move(inputs)).toTensor();
+    if (use_bf16) {
+        at::autocast::set_autocast_enabled(at::kCPU, false);
+        at::autocast::clear_cache();
+    }
+    return out;
+}
+
 int64_t SymtHeuristic::count_atoms(const vector<int> &values) const {
-    int64_t n = num_fixed;
+    int64_t n = cache_context ? 0 : num_fixed;
     for (size_t var = 0; var < values.size(); ++var)
         n += fact_rows[var][values[var]] >= 0;
     return n;
@@ -424,8 +480,9 @@ void SymtHeuristic::fill_state(const vector<int> &values, int64_t b, int64_t n) 
         if (row >= 0)
             put(&fluent_rows[static_cast<size_t>(row) * width]);
     }
-    for (int64_t i = 0; i < num_fixed; ++i)
-        put(&fixed_rows[i * width]);
+    if (!cache_context)
+        for (int64_t i = 0; i < num_fixed; ++i)
+            put(&fixed_rows[i * width]);
 }
 
 int SymtHeuristic::to_heuristic_value(double raw) const {
@@ -459,19 +516,13 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
     try {
         c10::InferenceMode guard;
         double start = process_cpu_seconds();
-        // Autocast runs the matrix products in bf16 and keeps softmax and reductions in fp32,
-        // as torch.autocast does in Python (symt.inference), so both give the same values.
-        at::autocast::set_autocast_enabled(at::kCPU, use_bf16);
-        if (use_bf16)
-            at::autocast::set_autocast_dtype(at::kCPU, at::kBFloat16);
         at::Tensor pred = torch::from_blob(pred_buffer.data(), {batch, n}, torch::kInt64);
         at::Tensor args = torch::from_blob(args_buffer.data(), {batch, n, m}, torch::kInt64);
         at::Tensor mask = torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool);
-        at::Tensor out = module.forward({pred, args, mask}).toTensor();
-        if (use_bf16) {
-            at::autocast::set_autocast_enabled(at::kCPU, false);
-            at::autocast::clear_cache();
-        }
+        at::Tensor out = cache_context
+            ? run_model("forward_states", {context_cache[0], context_cache[1], context_cache[2],
+                                           pred, args, mask})
+            : run_model("forward", {pred, args, mask});
         out = out.to(torch::kFloat64).contiguous().reshape({-1});
         model_seconds += process_cpu_seconds() - start;
         if (out.numel() != batch)

@@ -14,6 +14,9 @@
   symt_max_arity, symt_vocab_size; symt.formats.module_attributes), which this plugin checks
   against the task context; versions 1 and 2 have only symt.json, whose content the wrapper
   copies into the context. For "hashed" models vocab_size (2^20) only bounds the objects.
+  Version 4 adds symt_context_cache: where it is 1, the fixed atoms attend only among
+  themselves, so this plugin runs encode_context on them once and then, for every batch,
+  forward_states on the states' fluent atoms alone against that cache (symt.export).
 
   Task context (a line-based text file written by the fast-downward wrapper,
   symt.formats.write_task_context): the model's signature, the task's objects (object i has
@@ -52,6 +55,11 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     double scale = 1.0;
     bool use_bf16 = false;      // forward pass under bf16 autocast (symt(precision=...))
 
+    // Format-4 context-attention models: the fixed atoms' keys and values at every layer and
+    // their share of the readout, computed once; states then carry their fluent atoms only.
+    bool cache_context = false;
+    std::vector<torch::jit::IValue> context_cache;
+
     // fact_rows[var][value]: index of the atom's token row in fluent_rows, or -1 (skipped).
     std::vector<std::vector<int>> fact_rows;
     std::vector<int64_t> fluent_rows;   // flattened [F, width]
@@ -79,6 +87,9 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     double model_seconds = 0.0;
 
     void load(const std::string &model_option, int threads, Precision precision);
+    void encode_context();
+    // Calls `method` of the module under the chosen precision and returns its tensor.
+    at::Tensor run_model(const std::string &method, std::vector<torch::jit::IValue> inputs);
     void map_facts(const class SymtContext &context);
     // Appends the token rows of `state` to the input buffers at batch position `b`.
     int64_t count_atoms(const std::vector<int> &values) const;

@@ -31,6 +31,7 @@ from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     Signature,
     collate,
+    context_predicate_ids,
     domain_signature,
     encode_task,
     identity_assignment,
@@ -170,14 +171,17 @@ def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
 
 # ------------------------------------------------------------------ the symt() heuristic plugin
 
-def random_model(domain: str, out: Path, vocab_size: int = 40, seed: int = 0) -> Path:
+def random_model(domain: str, out: Path, vocab_size: int = 40, seed: int = 0, context: bool = False) -> Path:
     """An untrained SymT-E for ``domain``, exported by symt's own exporter (weights do not matter
-    for these tests, only that plugin and Python compute the same function)."""
+    for these tests, only that plugin and Python compute the same function). ``context``: static,
+    type and goal atoms attend only among themselves, and the plugin caches them."""
     torch.manual_seed(seed)
-    signature = domain_signature(parse_domain(domain_file(domain)))
+    parsed = parse_domain(domain_file(domain))
+    signature = domain_signature(parsed)
     config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
                          vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
-                         d_embed=16, k=16, readout_hidden=32, target_scale=10.0)
+                         d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
+                         context_predicates=context_predicate_ids(signature, parsed) if context else None)
     model = SymTE(config)
     checkpoint = out.with_suffix(".ckpt")
     torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
@@ -189,8 +193,11 @@ def random_model(domain: str, out: Path, vocab_size: int = 40, seed: int = 0) ->
 @pytest.fixture(scope="module")
 def models(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("symt-models")
-    return {d: random_model(d, out / f"{d}.pt", seed=i)
-            for i, d in enumerate(["gripper", "visitall", "logistics", "blocksworld"])}
+    models = {d: random_model(d, out / f"{d}.pt", seed=i)
+              for i, d in enumerate(["gripper", "visitall", "logistics", "blocksworld"])}
+    for i, d in enumerate(["visitall", "logistics"]):
+        models[f"{d}-context"] = random_model(d, out / f"{d}-context.pt", seed=10 + i, context=True)
+    return models
 
 
 def write_task(tmp_path: Path, domain: str, size: int, seed: int = 1) -> Path:
@@ -233,24 +240,35 @@ def search_stats(output: str) -> dict[str, str]:
 
 
 @pytest.mark.usefixtures("fd_built")
-@pytest.mark.parametrize(("domain", "size"), [("gripper", 4), ("visitall", 6), ("logistics", 3)])
+@pytest.mark.parametrize(("domain", "size", "model"), [
+    ("gripper", 4, "gripper"), ("visitall", 6, "visitall"), ("logistics", 3, "logistics"),
+    ("visitall", 6, "visitall-context"), ("logistics", 3, "logistics-context"),
+])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
-                                          size: int) -> None:
+                                          size: int, model: str) -> None:
     """Plugin value == Python value (<= 1e-4) on states sampled from those a search evaluates;
-    all three domains have static atoms, which only the task context provides."""
+    all three domains have static atoms, which only the task context provides. For the context
+    models the plugin runs the cached path (encode_context once, forward_states on fluent atoms)
+    and Python the full forward pass on all atoms: the two must agree."""
     problem = write_task(tmp_path, domain, size)
     trace = tmp_path / "trace.tsv"
     env = dict(os.environ, SYMT_TRACE=str(trace))
     result = fast_downward(tmp_path, str(domain_file(domain)), str(problem), "--search",
-                           f"eager_greedy([symt(model={models[domain]}, scale=100)], max_time=20)",
+                           f"eager_greedy([symt(model={models[model]}, scale=100)], max_time=20)",
                            env=env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     traced = read_trace(trace)
     assert len(traced) >= 5
     sample = random.Random(0).sample(traced, min(60, len(traced)))
-    expected = python_values(models[domain], domain, problem, sample)
+    expected = python_values(models[model], domain, problem, sample)
     worst = max(abs(raw - value) for (raw, _), value in zip(sample, expected))
     assert worst <= 1e-4
+    # A context model sends only a state's fluent atoms through the model.
+    stats = next(line for line in result.stdout.splitlines() if "atoms per state" in line)
+    atoms_per_state = float(stats.split(" atoms per state")[0].rsplit(" ", 1)[1])
+    fluent_per_state = sum(len(atoms) for _, atoms in traced) / len(traced)
+    assert ("cached once" in result.stdout) == model.endswith("-context")
+    assert (atoms_per_state == pytest.approx(fluent_per_state, rel=0.2)) == model.endswith("-context")
     # The initial state's h is the model's value, scaled, rounded, non-negative.
     h_line = next(line for line in result.stdout.splitlines() if "h(initial state) =" in line)
     assert int(h_line.rsplit("=", 1)[1]) == max(0, round(100 * traced[0][0]))
@@ -347,9 +365,9 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     no_meta = out / "no-meta.pt"  # TorchScript, but neither symt.json nor symt attributes
     torch.jit.save(torch.jit.script(torch.nn.Linear(2, 1)), str(no_meta))
     module, meta = load_exported(models["gripper"])
-    module.symt_format_version = 4
+    module.symt_format_version = 5
     future = out / "future.pt"
-    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=4))})
+    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=5))})
     truncated = out / "truncated.pt"
     truncated.write_bytes(models["gripper"].read_bytes()[:30_000])
     checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.train)
@@ -365,7 +383,7 @@ BAD_INPUTS = [
     ("no-meta", "gripper", "without symt metadata"),
     ("planner", "gripper", "gripper-ed.pt: a plan-generation model (SymT-ED or PlanGPT), not a heuristic"),
     ("checkpoint", "gripper", "best.pt: a training checkpoint; export it first: symt export"),
-    ("future", "gripper", "model format version 4 is not supported"),
+    ("future", "gripper", "model format version 5 is not supported"),
     ("visitall", "gripper", "of task 'gripper-4' is unknown to the model (trained for domain 'grid-visit-all')"),
     ("gripper", "gripper-50", "has 54 objects but the model's object vocabulary has only 40 tokens"),
 ]
@@ -469,7 +487,7 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     ("gripper", "context", None),
     ("corrupt", "context", "not a readable TorchScript model"),
     ("no-meta", "context", "without symt metadata"),
-    ("future", "context", "model format version 4 is not supported"),
+    ("future", "context", "model format version 5 is not supported"),
     ("visitall", "context", "task context was written for a model of domain 'gripper'"),
     ("missing", "context", "model file not found"),
     ("gripper", None, "no task context for symt(model="),

@@ -59,6 +59,59 @@ def test_padding_does_not_change_a_state_value():
     assert abs(float(together[0]) - float(alone[0])) < 1e-5
 
 
+CONTEXT_PREDICATES = [5, 6, *range(7, 14)]
+"""Of the tiny models' 7 predicates, 5 and 6 are static, and every goal predicate 7..13."""
+
+
+def split_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    context = np.isin(rows[:, 0], CONTEXT_PREDICATES)
+    return rows[~context], rows[context]
+
+
+def test_context_cache_gives_the_full_models_values():
+    """A context-attention model: encode_context once, then forward_states on the fluent atoms
+    of several states of one task (padded), equals forward on all atoms, state by state."""
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES)
+    rng = np.random.default_rng(5)
+    states = [split_rows(r)[0] for r in random_batch(rng, [12, 3, 9])]
+    context = split_rows(random_batch(rng, [40])[0])[1]
+    assert len(context) > 5 and all(len(s) > 0 for s in states)
+    with torch.no_grad():
+        full = [float(model(*collate([np.concatenate([s, context])], 20))[0][0]) for s in states]
+        cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
+        cached = model.forward_states(*cache, *collate(states, 20))
+        # The context's hidden states do not depend on the state: nothing of it attends to fluents.
+        other = split_rows(random_batch(rng, [30])[0])[0]
+        _, _, hid_a = model(*collate([np.concatenate([states[0], context])], 20), True)
+        _, _, hid_b = model(*collate([np.concatenate([other, context])], 20), True)
+    assert cached.tolist() == pytest.approx(full, abs=1e-5)
+    assert torch.allclose(hid_a[-1][0, len(states[0]):], hid_b[-1][0, len(other):], atol=1e-5)
+    assert not torch.allclose(hid_a[-1][0, :3], hid_b[-1][0, :3], atol=1e-3)
+
+
+def test_context_attention_keeps_invariances_and_changes_the_function():
+    full_model = tiny_model()
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES)
+    rng = np.random.default_rng(6)
+    rows = random_batch(rng, [15, 22])
+    shuffled = [r[rng.permutation(len(r))] for r in rows]
+    with torch.no_grad():
+        a, attentions, _ = model(*collate(rows, 20), True)
+        b = model(*collate(shuffled, 20))[0]
+        alone = model(*collate(rows[:1], 20))[0]
+        same_weights = full_model(*collate(rows, 20))[0]
+    assert torch.allclose(a, b, atol=1e-5) and abs(float(alone[0]) - float(a[0])) < 1e-5
+    assert not torch.allclose(a, same_weights, atol=1e-4)  # the mask is really applied
+    # A context atom gives no attention to a fluent atom, a fluent atom may attend to anything.
+    pred, _, mask = collate(rows, 20)
+    context = model.is_context[pred] & mask
+    blocked = (context[:, :, None] & ~context[:, None, :] & mask[:, None, :])[:, None]
+    assert int(blocked.sum()) > 20
+    assert float(attentions[0].masked_select(blocked.expand_as(attentions[0])).abs().max()) == 0.0
+    checkpoint_keys = set(model.state_dict())
+    assert "is_context" not in checkpoint_keys and checkpoint_keys == set(full_model.state_dict())
+
+
 def test_contrastive_terms_match_the_definition():
     model = tiny_model(dropout=0.0)
     rng = np.random.default_rng(2)
@@ -201,10 +254,12 @@ def test_export_matches_python_model(exported):
 
     module, meta = load_exported(exported / "model.pt")
     model, _ = load_checkpoint_model(exported / "run" / "best.pt")
-    assert meta["format_version"] == 3 and meta["model"]["object_identity"] == "table" and meta["domain"] == "gripper"
+    assert meta["format_version"] == 4 and meta["model"]["object_identity"] == "table" and meta["domain"] == "gripper"
     assert [p["name"] for p in meta["predicates"]][:3] == ["room", "ball", "gripper"]
-    # Format 3: what the plugin needs, as typed attributes of the module itself.
-    assert module.symt_format == "symt-heuristic" and module.symt_format_version == 3
+    # Format 3 on: what the plugin needs, as typed attributes of the module itself; format 4 adds
+    # whether the module caches a task context (not this full-attention model).
+    assert module.symt_format == "symt-heuristic" and module.symt_format_version == 4
+    assert module.symt_context_cache == 0 and not hasattr(module, "forward_states")
     assert module.symt_domain == "gripper" and module.symt_vocab_size == meta["vocab_size"]
     assert module.symt_predicate_names == [p["name"] for p in meta["predicates"]]
     assert module.symt_predicate_arities == [p["arity"] for p in meta["predicates"]]

@@ -89,13 +89,41 @@ def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_da
         Trainer(config_for(gripper_dataset, tmp_path / "r", **{**options, "w_rank": 0.5}), resume=True,
                 progress=False)
     meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
-    assert meta["format_version"] == 3 and meta["model"]["object_identity"] == "hashed"
+    assert meta["format_version"] == 4 and meta["model"]["object_identity"] == "hashed"
     module, _ = load_exported(tmp_path / "m.pt")
     python_model, _ = load_checkpoint_model(tmp_path / "r" / "best.pt")
     rows = [rename(np.array([[0, 0, 1], [1, 2, -1]]), np.arange(3), HASHED_TOKEN_SPACE)]
     with torch.no_grad():
         assert torch.allclose(module(*collate(rows, HASHED_TOKEN_SPACE)),
                               python_model(*collate(rows, HASHED_TOKEN_SPACE))[0], atol=1e-5)
+
+
+def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path):
+    """--context-attention: the model's context is the static, type and goal atoms of the
+    task (exactly EncodedTask.fixed_rows), and the exported format-4 module's cached path gives
+    forward's values."""
+    trainer = Trainer(config_for(gripper_dataset, tmp_path / "r", steps=30, context_attention=True),
+                      progress=False)
+    trainer.run()
+    data = trainer.dataset.split("train")[0].encoded
+    model = trainer.model.cpu()
+    assert bool(model.is_context[torch.from_numpy(data.fixed_rows[:, 0])].all())
+    assert not bool(model.is_context[torch.from_numpy(data.fluent_rows[:, 0])].any())
+    meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
+    module, _ = load_exported(tmp_path / "m.pt")
+    assert meta["format_version"] == 4 and module.symt_context_cache == 1
+    assert meta["model"]["context_predicates"] == sorted(meta["model"]["context_predicates"])
+    vocab = meta["vocab_size"]
+    names = np.arange(data.num_objects)
+    fixed = rename(data.fixed_rows, names, vocab)
+    states = [rename(data.fluent_rows[facts], names, vocab) for facts in ([0, 2, 3], [1], [0, 1, 4, 5])]
+    with torch.no_grad():
+        full = [float(module(*collate([np.concatenate([s, fixed])], vocab))[0]) for s in states]
+        pred, args, _ = collate([fixed], vocab)
+        cached = module.forward_states(*module.encode_context(pred[0], args[0]), *collate(states, vocab))
+    assert cached.tolist() == pytest.approx(full, abs=1e-5)
+    with pytest.raises(torch.jit.Error, match="not of a context predicate"):
+        module.encode_context(*(t[0] for t in collate([states[0]], vocab)[:2]))
 
 
 def test_export_with_another_inference_depth(gripper_dataset, tmp_path):

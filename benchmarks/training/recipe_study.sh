@@ -13,6 +13,7 @@ threads=${THREADS:-1}
 common="--preset small --eval-every 2000 --threads $threads --quiet"
 bw_hinge="blocksworld --lr 5e-4 --w-rank 1 --rank-loss hinge"
 ipc_recipe="--seed 0 --steps 10000 --lr 1e-3 --object-identity hashed --w-rank 1"
+ipc_shipped="--seed 0 --steps 12000 --lr 1e-3 --vocab-size 160 --plan-weight 0"
 ipc_r4="--seed 0 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --plan-weight 0"
 declare -A recipe=(
   # Blocksworld: the shipped recipe (MSE + contrastive, table of 123 objects, 4 layers) ...
@@ -64,6 +65,13 @@ declare -A recipe=(
   # Steps: about 60 minutes each, two side by side (Blocksworld 2.5, Transport 0.9 steps/s).
   [ipc-bw-r4]="data/ipc2023-blocksworld $ipc_r4 --steps 8000"
   [ipc-tr-r4]="data/ipc2023-transport $ipc_r4 --steps 3000"
+  # Issue 15, direction 1: the shipped IPC models' recipe (train_ipc_models.sh, exhaustive data
+  # only) with a state-independent context (static, type and goal atoms attend only among
+  # themselves), so that search computes them once per task
+  [ipc-mi-ctx]="data/ipc2023-miconic $ipc_shipped --context-attention"
+  [ipc-tr-ctx]="data/ipc2023-transport $ipc_shipped --context-attention"
+  [ipc-bw-ctx]="data/ipc2023-blocksworld $ipc_shipped --context-attention"
+  [ipc-fe-ctx]="data/ipc2023-ferry $ipc_shipped --context-attention"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

@@ -685,6 +685,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")
+    p.add_argument("--context-attention", action="store_true", default=None,
+                   help="static, type and goal atoms attend only among themselves, so that search "
+                   "computes them once per task (issue 15; default: every atom attends to every atom)")
     p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
     p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")

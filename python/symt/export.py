@@ -16,6 +16,13 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
 * version 3 adds typed attributes to the module (``symt.formats.module_attributes``: format,
   version, domain, predicate names and arities, ``max_arity``, ``vocab_size``), which the plugin
   reads through libtorch; the inputs are again unchanged.
+* version 4 adds the attribute ``symt_context_cache``. When it is 1 (a model trained with
+  ``--context-attention``), static, type and goal atoms attend only among themselves, and the
+  module has two more methods: ``encode_context(pred [C], args [C, m])`` returns the task's
+  cache (keys and values of those C atoms at every layer, each [L, heads, C, head_dim], and their
+  share [k] of the readout's sum), and ``forward_states(keys, values, pooled, pred, args, mask)``
+  returns h [B] of states given by their fluent atoms only. ``forward`` on all atoms gives the
+  same values, so readers of version 3 run version 4 unchanged.
 
 A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
 domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).
@@ -33,7 +40,7 @@ import torch
 
 from .errors import SymtError
 from .formats import FORMAT, FORMAT_VERSION, META_FILE, check_model_meta, module_attributes
-from .model import ExportedSymTE, ModelConfig, SymTE
+from .model import ExportedContextSymTE, ExportedSymTE, ModelConfig, SymTE
 
 
 def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
@@ -105,9 +112,12 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
         # from C++ without a compiler toolchain at run time: the Fast Downward plugin needs it.
         warnings.simplefilter("ignore", DeprecationWarning)
         attributes = module_attributes(meta)
-        exported = ExportedSymTE(model, attributes).eval()
-        # Freezing inlines every attribute forward() does not read: keep the metadata ones.
-        scripted = torch.jit.freeze(torch.jit.script(exported), preserved_attrs=list(attributes))
+        kind = ExportedContextSymTE if model.context_attention else ExportedSymTE
+        exported = kind(model, attributes).eval()
+        # Freezing inlines every attribute forward() does not read and drops other methods: keep
+        # the metadata and the context-cache methods.
+        methods = ["encode_context", "forward_states"] if model.context_attention else []
+        scripted = torch.jit.freeze(torch.jit.script(exported), preserved_attrs=[*attributes, *methods])
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")

@@ -35,11 +35,14 @@ from .pddl import ground, parse_domain, parse_problem
 from .tokens import Signature, check_vocabulary, encode_task, identity_assignment, rename
 
 FORMAT = "symt-heuristic"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """The version ``symt export`` writes (see ``symt.export``)."""
-READABLE_FORMAT_VERSIONS = (1, 2, 3)
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4)
 ATTRIBUTES_SINCE = 3
 """The first model format version whose module carries :func:`module_attributes`."""
+CONTEXT_CACHE_SINCE = 4
+"""The first model format version whose module says whether it caches a task context
+(``symt_context_cache``: then it has ``encode_context`` and ``forward_states``)."""
 CONTEXT_VERSION = 2
 """The task context that the ``fast-downward`` wrapper writes for the plugin (1 was JSON)."""
 CONTEXT_HEADER = "symt-task-context"
@@ -148,7 +151,9 @@ def read_planner_meta(path: Path) -> dict:
 
 def module_attributes(meta: dict) -> dict[str, object]:
     """The typed attributes an exported heuristic's TorchScript module carries from format 3 on:
-    what the plugin checks the model and its task context against, read by libtorch itself."""
+    what the plugin checks the model and its task context against, read by libtorch itself.
+    ``symt_context_cache`` (format 4 on) is 1 for a context-attention model, whose plugin runs
+    ``encode_context`` once per task and then ``forward_states`` for the fluent atoms of states."""
     return {
         "symt_format": meta["format"],
         "symt_format_version": int(meta["format_version"]),
@@ -157,6 +162,7 @@ def module_attributes(meta: dict) -> dict[str, object]:
         "symt_predicate_arities": [int(p["arity"]) for p in meta["predicates"]],
         "symt_max_arity": int(meta["max_arity"]),
         "symt_vocab_size": int(meta["vocab_size"]),
+        "symt_context_cache": int(meta["model"].get("context_predicates") is not None),
     }
 
 

@@ -8,7 +8,12 @@
 * an encoder whose single layer's weights are applied ``n_layers`` times, without layer norm by
   default;
 * readout: an MLP on the sum over atom tokens of the first ``k`` hidden dimensions of the last
-  layer, giving a scalar h.
+  layer, giving a scalar h;
+* optionally (``context_predicates``, issue 15) a *state-independent context*: the atoms that are
+  the same in every state of a task (static, type and goal atoms) attend only among themselves,
+  so their keys and values at every layer are computed once per task (:meth:`SymTE.encode_context`)
+  and a state costs only its fluent atoms against all atoms (:meth:`SymTE.forward_states`), not
+  all atoms squared. Attention stays free of positions, so the model stays permutation-equivariant.
 
 ``forward(..., return_internals=True)`` also returns every attention map and every layer's first
 ``k`` hidden dimensions, which the contrastive loss compares between renamed copies.
@@ -43,6 +48,10 @@ class ModelConfig:
     """The network predicts h / target_scale: a better-conditioned target (see notes/cpu-training)."""
     object_identity: str = "table"
     """``table``: a learned embedding per object token (the paper); ``hashed``: fixed random codes."""
+    context_predicates: list[int] | None = None
+    """Predicate ids (``0..2P-1``) whose atoms are the same in every state of a task
+    (``symt.tokens.context_predicate_ids``): those atoms attend only among themselves. None: every
+    atom attends to every atom (the paper)."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -82,21 +91,31 @@ class SharedLayer(nn.Module):
         self.norm1 = nn.LayerNorm(d) if config.layer_norm else nn.Identity()
         self.norm2 = nn.LayerNorm(d) if config.layer_norm else nn.Identity()
 
-    def forward(self, x: Tensor, key_bias: Tensor, need_weights: bool) -> tuple[Tensor, Tensor]:
-        """``key_bias``: [B,1,1,N], 0 for atoms and -inf for padding. Returns (x, attention)."""
-        b, n, d = x.shape
+    def heads(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """Queries, keys and values of ``x`` [B,N,d], each [B,heads,N,head_dim]."""
+        b, n, _ = x.shape
         qkv = self.qkv(self.norm1(x)).view(b, n, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
-        q, k, v = qkv[0], qkv[1], qkv[2]
-        if need_weights:
-            scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + key_bias
-            attention = scores.softmax(dim=-1)
-            context = self.dropout(attention) @ v
-        else:
-            attention = torch.zeros(0, device=x.device)
-            context = F.scaled_dot_product_attention(
-                q, k, v, attn_mask=key_bias, dropout_p=self.dropout.p if self.training else 0.0
-            )
+        return qkv[0], qkv[1], qkv[2]
+
+    def mix(self, x: Tensor, q: Tensor, k: Tensor, v: Tensor, bias: Tensor) -> Tensor:
+        """The rest of the layer after :meth:`heads`: attention of ``q`` over ``k``/``v`` (which
+        may hold more atoms than ``x``: a cached context), output projection, feed-forward."""
+        b, n, d = x.shape
+        context = F.scaled_dot_product_attention(
+            q, k, v, attn_mask=bias, dropout_p=self.dropout.p if self.training else 0.0
+        )
         x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
+        return x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
+
+    def forward(self, x: Tensor, bias: Tensor, need_weights: bool) -> tuple[Tensor, Tensor]:
+        """``bias``: [B,1,1,N] or [B,1,N,N], 0 where a query may attend to a key and -inf where
+        not (padding; a state atom for a context atom). Returns (x, attention)."""
+        q, k, v = self.heads(x)
+        if not need_weights:
+            return self.mix(x, q, k, v, bias), torch.zeros(0, device=x.device)
+        b, n, d = x.shape
+        attention = (q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + bias).softmax(dim=-1)
+        x = x + self.dropout(self.out((self.dropout(attention) @ v).transpose(1, 2).reshape(b, n, d)))
         x = x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
         return x, attention
 
@@ -157,6 +176,12 @@ class AtomEncoder(nn.Module):
                              f"(choose from {', '.join(OBJECT_IDENTITIES)})")
         self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
         self.layer = SharedLayer(config)
+        self.context_attention = config.context_predicates is not None
+        is_context = torch.zeros(2 * config.num_predicates, dtype=torch.bool)
+        if config.context_predicates:
+            is_context[torch.tensor(config.context_predicates, dtype=torch.long)] = True
+        # Not persistent: derived from the config, so checkpoints of either kind load unchanged.
+        self.register_buffer("is_context", is_context, persistent=False)
 
     def embed(self, pred: Tensor, args: Tensor) -> Tensor:
         b, n = pred.shape
@@ -171,10 +196,16 @@ class AtomEncoder(nn.Module):
         x = self.embed(pred, args)
         key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
         key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
+        bias = key_bias
+        if self.context_attention:
+            context = self.is_context[pred] & mask
+            blocked = (context[:, :, None] & ~context[:, None, :]) | ~mask[:, None, :]
+            bias = torch.zeros(blocked.shape, dtype=x.dtype, device=x.device)
+            bias = bias.masked_fill(blocked, float("-inf"))[:, None]
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         for _ in range(self.n_layers):
-            x, attention = self.layer(x, key_bias, return_internals)
+            x, attention = self.layer(x, bias, return_internals)
             if return_internals:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
@@ -216,6 +247,41 @@ class SymTE(AtomEncoder):
         h = self.readout(pooled).squeeze(-1) * self.target_scale
         return h, attentions, hiddens
 
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m], all of context
+        predicates): their keys and values at every layer, each [L,heads,C,head_dim], and their
+        share [k] of the readout's sum. Computed once per task; see :meth:`forward_states`."""
+        x = self.embed(pred[None], args[None])
+        no_bias = torch.zeros(1, 1, 1, pred.shape[0], dtype=x.dtype, device=x.device)
+        keys: list[Tensor] = []
+        values: list[Tensor] = []
+        for _ in range(self.n_layers):
+            q, k, v = self.layer.heads(x)
+            keys.append(k[0])
+            values.append(v[0])
+            x = self.layer.mix(x, q, k, v, no_bias)
+        return torch.stack(keys), torch.stack(values), x[0, :, : self.k].sum(dim=0)
+
+    def forward_states(
+        self, keys: Tensor, values: Tensor, pooled_context: Tensor, pred: Tensor, args: Tensor, mask: Tensor
+    ) -> Tensor:
+        """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
+        :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values
+        as :meth:`forward` on fluent and context atoms together, for a context-attention model."""
+        x = self.embed(pred, args)
+        b = x.shape[0]
+        num_context = keys.shape[2]
+        bias = torch.zeros(b, num_context + pred.shape[1], dtype=x.dtype, device=x.device)
+        bias[:, num_context:] = bias[:, num_context:].masked_fill(~mask, float("-inf"))
+        bias = bias[:, None, None, :]
+        for layer in range(self.n_layers):
+            q, k, v = self.layer.heads(x)
+            k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
+            v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
+            x = self.layer.mix(x, q, k, v, bias)
+        pooled = (x[..., : self.k] * mask.unsqueeze(-1).to(x.dtype)).sum(dim=1) + pooled_context
+        return self.readout(pooled).squeeze(-1) * self.target_scale
+
 
 def contrastive_terms(
     attentions: list[Tensor],
@@ -252,3 +318,21 @@ class ExportedSymTE(nn.Module):
     def forward(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
         h, _, _ = self.model(pred, args, mask, False)
         return h
+
+
+class ExportedContextSymTE(ExportedSymTE):
+    """A context-attention model's module: ``forward`` as above, plus the per-task cache
+    (``encode_context``) and the per-state pass against it (``forward_states``) that the plugin
+    calls instead of ``forward``."""
+
+    @torch.jit.export
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        if not bool(self.model.is_context[pred].all()):
+            raise ValueError("encode_context: an atom of the context is not of a context predicate")
+        return self.model.encode_context(pred, args)
+
+    @torch.jit.export
+    def forward_states(
+        self, keys: Tensor, values: Tensor, pooled_context: Tensor, pred: Tensor, args: Tensor, mask: Tensor
+    ) -> Tensor:
+        return self.model.forward_states(keys, values, pooled_context, pred, args, mask)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import SymtError
-from .pddl import Domain, GroundTask
+from .pddl import Domain, GroundTask, static_predicates
 from .pddl.model import ROOT_TYPE
 
 if TYPE_CHECKING:
@@ -70,6 +70,17 @@ def domain_signature(domain: Domain) -> Signature:
     predicates = [(name, len(params)) for name, params in domain.predicates.items()]
     predicates += [(TYPE_PREFIX + t, 1) for t in sorted(domain.supertypes) if t != ROOT_TYPE]
     return Signature(domain.name, tuple(predicates))
+
+
+def context_predicate_ids(signature: Signature, domain: Domain) -> list[int]:
+    """The predicate ids whose atoms are the same in every state of any task of ``domain``: its
+    static predicates (no action changes them), the ``type:<t>`` predicates and every goal
+    predicate ``P..2P-1``. These are exactly the ids of :attr:`EncodedTask.fixed_rows` (and of the
+    plugin's task context), which a context-attention model caches once per task."""
+    statics = static_predicates(domain)
+    ids = [i for i, (name, _) in enumerate(signature.predicates)
+           if name in statics or name.startswith(TYPE_PREFIX)]
+    return ids + list(range(signature.num_predicates, 2 * signature.num_predicates))
 
 
 @dataclass

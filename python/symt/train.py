@@ -50,7 +50,7 @@ from .model import (
     SymTE,
     contrastive_terms,
 )
-from .tokens import HASHED_TOKEN_SPACE
+from .tokens import HASHED_TOKEN_SPACE, context_predicate_ids
 from .training import TrainerBase, lr_at, pick_device, save_atomic
 
 RANK_LOSSES = ("hinge", "logistic")
@@ -84,6 +84,8 @@ class TrainConfig:
     plan_weight: float = DEFAULT_PLAN_WEIGHT
     """Share of samples drawn from plan-labelled tasks when the dataset has them (``symt.data``)."""
     object_identity: str = "table"
+    context_attention: bool = False
+    """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
     contrastive: bool = True
     schedule: str = "after-plateau"
     plateau_fraction: float = 0.2
@@ -140,7 +142,8 @@ class Trainer(TrainerBase):
     by MSE, L_att, L_hid, ranking accuracy and greedy coverage. Multi-GPU through torchrun (DDP)."""
 
     kind = "symt-e"
-    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight")
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
+                   "context_attention")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -209,6 +212,8 @@ class Trainer(TrainerBase):
                 vocab_size=config.vocab_size,
                 target_scale=max(1.0, mean_h),
                 object_identity=config.object_identity,
+                context_predicates=(context_predicate_ids(self.dataset.signature, self.dataset.domain)
+                                    if config.context_attention else None),
                 **options,
             )
 
