@@ -42,9 +42,14 @@ SPLITS = ("validation", "interpolation", "extrapolation")
 
 def run_fd(domain: Path, problem: Path, search: str, time_limit: int, memory_mib: int) -> dict:
     """One Fast Downward run in a private folder: solved, plan length, expansions, wall seconds.
-    ``search`` is a search string, or an alias as ``--alias NAME``."""
+    ``search`` is a search string, an alias as ``--alias NAME``, or the search component's own
+    options (``--evaluator h=ff() --search ...``, words without spaces)."""
     # The driver takes an alias before the PDDL files and a search string after them.
-    before, after = (search.split(), []) if search.startswith("--alias ") else ([], ["--search", search])
+    before, after = [], ["--search", search]
+    if search.startswith("--alias "):
+        before, after = search.split(), []
+    elif search.startswith("--"):
+        after = search.split()
     with tempfile.TemporaryDirectory() as work:
         start = time.perf_counter()
         proc = subprocess.run(
