@@ -228,7 +228,7 @@ static void check_model_against_context(
         if (context.model_format_version >= ATTRIBUTES_SINCE)
             input_error(context_path + ": task context was written for a format-" +
                         to_string(context.model_format_version) + " model, but " + model_path +
-                        " carries no format-3 metadata");
+                        " carries no symt attributes (a format-1 or -2 model)");
         return;
     }
     try {

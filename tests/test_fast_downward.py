@@ -494,7 +494,7 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     ("gripper", "cut-off", "the file ends where an object name was expected (cut off?)"),
     ("gripper", "bad-number", ":4: max_arity must be an integer, found 'two'"),
     ("gripper", "version-1", ":1: not a symt task context"),
-    ("shipped-v1", "context", "task context was written for a format-3 model, but"),
+    ("shipped-v1", "context", "task context was written for a format-4 model, but"),
     ("shipped-v1", "shipped-v1", None),
 ])
 def test_plugin_itself_rejects_bad_input_cleanly(tmp_path: Path, models: dict[str, Path],
