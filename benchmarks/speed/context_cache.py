@@ -27,7 +27,14 @@ import torch
 
 from symt.model import PRESETS, ModelConfig, SymTE
 from symt.pddl import ground, parse_domain, parse_problem
-from symt.tokens import collate, context_predicate_ids, domain_signature, encode_task, identity_assignment, rename
+from symt.tokens import (
+    collate,
+    context_predicate_ids,
+    domain_signature,
+    encode_task,
+    identity_assignment,
+    rename,
+)
 
 IPC_ROOT = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "ipc2023-learning"
 VOCAB = 160
@@ -46,11 +53,11 @@ def random_walk(task, steps: int, seed: int) -> list[frozenset[int]]:
     return states
 
 
-def states_per_second(run, count: int, min_seconds: float) -> float:
-    run()  # warm-up
+def states_per_second(function, inputs: list, count: int, min_seconds: float) -> float:
+    function(*inputs)  # warm-up
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < min_seconds:
-        run()
+        function(*inputs)
         done += count
     return done / (time.perf_counter() - start)
 
@@ -100,12 +107,12 @@ def main() -> int:
                 diff = float((cached_values - reference).abs().max())
                 one_full = [t[:1] for t in full_inputs]
                 one_fluent = [t[:1] for t in fluent_inputs]
+                cached_path = context_model.forward_states
                 rates = [
-                    states_per_second(lambda: full_model(*one_full), 1, args.seconds),
-                    states_per_second(lambda: context_model.forward_states(*cache, *one_fluent), 1, args.seconds),
-                    states_per_second(lambda: full_model(*full_inputs), args.batch, args.seconds),
-                    states_per_second(lambda: context_model.forward_states(*cache, *fluent_inputs), args.batch,
-                                      args.seconds),
+                    states_per_second(full_model, one_full, 1, args.seconds),
+                    states_per_second(cached_path, [*cache, *one_fluent], 1, args.seconds),
+                    states_per_second(full_model, list(full_inputs), args.batch, args.seconds),
+                    states_per_second(cached_path, [*cache, *fluent_inputs], args.batch, args.seconds),
                 ]
             f_mean = np.mean([len(r) for r in fluent])
             print(f"| {name} | {problem} | {f_mean:.0f} | {len(fixed)} | {rates[0]:,.0f} | {rates[1]:,.0f} | "

@@ -5,10 +5,10 @@
 A model is ``LABEL=PATH`` (an exported ``.pt``, a shipped model's name, or a training run folder,
 whose ``best.pt`` is exported next to it as ``model.pt``). ``--expansions-per-batch K ...`` runs
 each model with ``batch_eager_greedy(..., expansions_per_batch=K)`` for every K instead (issue 15:
-K-best-first search). ``--symt-first`` also runs each model in the ``symt-first`` configuration
-(GBFS alternating symt() and h^FF queues with h^FF's preferred operators), and the baselines then
-include ``ff-pref`` (h^FF with its preferred operators, the same queues without symt). Results go
-to a JSON file (per task and configuration: solved, plan length,
+K-best-first search). ``--symt-searches gbfs symt-first`` also (or, without ``gbfs``, only) runs
+each model in the ``symt-first`` configuration (GBFS alternating symt() and h^FF queues with h^FF's
+preferred operators, successors evaluated in batches), and the baselines then include ``ff-pref``
+(h^FF with its preferred operators, the same queues without symt). Results go to a JSON file (per task and configuration: solved, plan length,
 expansions, wall seconds, states the model evaluated and its CPU seconds) and a Markdown summary
 per level: coverage, the model's evaluations per second over all its runs, and over the tasks
 every configuration solves, the geometric mean of expansions, the summed wall time and the summed
@@ -81,8 +81,9 @@ def main() -> int:
     parser.add_argument("--models", nargs="+", required=True, metavar="LABEL=PATH")
     parser.add_argument("--expansions-per-batch", type=int, nargs="+", metavar="K",
                         help="batch_eager_greedy with these K instead of eager_greedy")
-    parser.add_argument("--symt-first", action="store_true",
-                        help="also each model in symt-first (with h^FF's preferred operators), and ff-pref")
+    parser.add_argument("--symt-searches", nargs="+", choices=["gbfs", "symt-first"], default=["gbfs"],
+                        help="plain GBFS (default) and/or symt-first (with h^FF's preferred operators; "
+                        "adds the ff-pref baseline)")
     parser.add_argument("--no-baselines", action="store_true", help="symt configurations only")
     parser.add_argument("--max-tasks", type=int, help="every k-th task so that at most this many per level")
     parser.add_argument("--time-limit", type=int, default=30)
@@ -99,19 +100,21 @@ def main() -> int:
         # The search's own time limit, a little below the driver's, ends a run that fails
         # cleanly, so that symt() still prints its statistics (evaluations per second).
         max_time = f"max_time={max(1, args.time_limit - 3)}"
-        if args.expansions_per_batch:
+        if "gbfs" not in args.symt_searches:
+            pass
+        elif args.expansions_per_batch:
             for k in args.expansions_per_batch:
                 searches[f"symt:{label} K={k}"] = (f"batch_eager_greedy([symt(model={model})], "
                                                    f"expansions_per_batch={k}, {max_time})")
         else:
             searches[f"symt:{label}"] = f"eager_greedy([symt(model={model})], {max_time})"
-        if args.symt_first:
+        if "symt-first" in args.symt_searches:
             searches[f"symt-first:{label}"] = (
                 f"--evaluator hff=ff() --search batch_eager_greedy([symt(model={model}),hff],"
                 f"preferred=[hff],boost=1000,{max_time})")
     if not args.no_baselines:
         searches.update(BASELINES)
-        if args.symt_first:
+        if "symt-first" in args.symt_searches:
             searches["ff-pref"] = FF_PREF
     domain_file = args.ipc_root / args.domain / "domain.pddl"
     results: dict = {"domain": args.domain, "time_limit": args.time_limit,

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Issue 15, direction 1: IPC 2023 models with a cached state-independent context against today's
+# (shipped) models, inside Fast Downward. The exact commands behind
+# benchmarks/results/context_cache/README.md. Models: RUNS=runs/study bash
+# benchmarks/training/recipe_study.sh ipc-tr-ctx ipc-bw-ctx ipc-mi-ctx (each run's best.pt is
+# exported to model.pt by eval_ipc.py).
+# Usage: bash benchmarks/experiments/context_study.sh [speed] [medium] [hard]
+set -euo pipefail
+py=${PYTHON:-.venv/bin/python}
+runs=${RUNS:-runs/study}
+out=${OUT:-benchmarks/results/context_cache}
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(speed medium hard)
+declare -A short=([blocksworld]=bw [miconic]=mi [transport]=tr [ferry]=fe)
+model() {  # LABEL=PATH: the context model of a domain where one was trained, else the shipped one
+  local run=$runs/ipc-${short[$1]}-ctx
+  if [ -f "$run/best.pt" ]; then echo "context=$run"; else echo "shipped=ipc2023-$1"; fi
+}
+mkdir -p "$out"
+for part in "${parts[@]}"; do
+  case $part in
+    speed)  # plain GBFS, the same expansion order for both models (K = 1), every 5th medium task
+      for d in miconic transport blocksworld; do
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
+          --expansions-per-batch 1 --no-baselines \
+          --models "shipped=ipc2023-$d" "$(model "$d")" --out "$out/speed-$d"
+      done ;;
+    medium)  # coverage: every medium task, symt-first against ff-pref, ff and lama-first
+      for d in blocksworld ferry miconic transport; do
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --time-limit 60 \
+          --symt-searches symt-first --models "$(model "$d")" --out "$out/medium-$d"
+      done ;;
+    hard)  # whatever it shows: every 10th hard task
+      for d in blocksworld ferry miconic transport; do
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels hard --max-tasks 3 --time-limit 60 \
+          --symt-searches symt-first --models "$(model "$d")" --out "$out/hard-$d"
+      done ;;
+    *) echo "unknown part $part (speed, medium, hard)" >&2; exit 2 ;;
+  esac
+done
