@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import torch
@@ -48,27 +49,34 @@ class PlanResult:
 
 
 class StateEvaluator:
-    """Evaluates many states of one task in one forward pass (identity object renaming)."""
+    """Evaluates many states of one task in one forward pass (identity object renaming).
+
+    ``fluent_only``: ``evaluate`` takes a state's fluent atoms alone, because it holds the task's
+    static, type and goal atoms already (a context-attention model's cached context).
+    """
 
     def __init__(self, encoded: EncodedTask, evaluate: Evaluator, vocab_size: int,
-                 device: torch.device | str = "cpu", batch_size: int = 512):
+                 device: torch.device | str = "cpu", batch_size: int = 512, fluent_only: bool = False):
         self.encoded = encoded
         self.evaluate = evaluate
         self.vocab_size = vocab_size
         self.device = torch.device(device)
         self.batch_size = batch_size
         self.assignment = identity_assignment(encoded.num_objects)
+        self.fluent_only = fluent_only
         self.count = 0
+
+    def rows(self, state: frozenset[int]) -> np.ndarray:
+        facts = sorted(state)
+        rows = self.encoded.fluent_rows[facts] if self.fluent_only else self.encoded.state_rows(facts)
+        return rename(rows, self.assignment, self.vocab_size)
 
     @torch.inference_mode()
     def __call__(self, states: list[frozenset[int]]) -> np.ndarray:
         values: list[np.ndarray] = []
         for start in range(0, len(states), self.batch_size):
             chunk = states[start : start + self.batch_size]
-            rows = [
-                rename(self.encoded.state_rows(sorted(state)), self.assignment, self.vocab_size)
-                for state in chunk
-            ]
+            rows = [self.rows(state) for state in chunk]
             pred, args, mask = (t.to(self.device) for t in collate(rows, self.vocab_size))
             values.append(self.evaluate(pred, args, mask).float().cpu().numpy())
         self.count += len(states)
@@ -115,4 +123,14 @@ def plan_with_exported_model(
     check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
     encoded = encode_task(task, Signature.from_json(meta), domain)
     with precision_context(precision):
-        return greedy_heuristic_guidance(task, StateEvaluator(encoded, module, vocab_size), max_steps)
+        evaluator = StateEvaluator(encoded, module, vocab_size)
+        if getattr(module, "symt_context_cache", 0):
+            # A context-attention model (format 4): the task's static, type and goal atoms are
+            # encoded once, and each state sends only its fluent atoms, as in the plugin.
+            fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
+            pred, args, _ = collate([fixed], vocab_size)
+            with torch.inference_mode():
+                cache = module.encode_context(pred[0], args[0])
+            evaluator = StateEvaluator(encoded, partial(module.forward_states, *cache), vocab_size,
+                                       fluent_only=True)
+        return greedy_heuristic_guidance(task, evaluator, max_steps)
