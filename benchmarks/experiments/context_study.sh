@@ -4,7 +4,7 @@
 # benchmarks/results/context_cache/README.md. Models: RUNS=runs/study bash
 # benchmarks/training/recipe_study.sh ipc-tr-ctx ipc-bw-ctx ipc-mi-ctx (each run's best.pt is
 # exported to model.pt by eval_ipc.py).
-# Usage: bash benchmarks/experiments/context_study.sh [speed] [medium] [hard]
+# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [medium] [hard]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
 runs=${RUNS:-runs/study}
@@ -20,18 +20,18 @@ mkdir -p "$out"
 for part in "${parts[@]}"; do
   case $part in
     speed)  # plain GBFS, the same expansion order for both models (K = 1), every 5th medium task
-      for d in miconic transport blocksworld; do
+      for d in ${DOMAINS:-miconic transport blocksworld}; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
           --expansions-per-batch 1 --no-baselines \
           --models "shipped=ipc2023-$d" "$(model "$d")" --out "$out/speed-$d"
       done ;;
-    medium)  # coverage: every medium task, symt-first against ff-pref, ff and lama-first
-      for d in blocksworld ferry miconic transport; do
-        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --time-limit 60 \
+    medium)  # coverage: every 5th medium task (MEDIUM_TASKS=30: all), symt-first against ff-pref, ff, lama-first
+      for d in ${DOMAINS:-blocksworld ferry miconic transport}; do
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks "${MEDIUM_TASKS:-6}" --time-limit 60 \
           --symt-searches symt-first --models "$(model "$d")" --out "$out/medium-$d"
       done ;;
     hard)  # whatever it shows: every 10th hard task
-      for d in blocksworld ferry miconic transport; do
+      for d in ${DOMAINS:-blocksworld ferry miconic transport}; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels hard --max-tasks 3 --time-limit 60 \
           --symt-searches symt-first --models "$(model "$d")" --out "$out/hard-$d"
       done ;;
