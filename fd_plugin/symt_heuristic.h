@@ -85,6 +85,11 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     int64_t num_states_evaluated = 0;
     int64_t num_atoms_evaluated = 0;
     double model_seconds = 0.0;
+    // The statistics line is printed at the end and whenever the count of states reaches this
+    // (then twice as many).
+    static const int64_t FIRST_STATISTICS_REPORT = 1024;
+    int64_t next_statistics_report = FIRST_STATISTICS_REPORT;
+    void print_statistics() const;
 
     void load(const std::string &model_option, int threads, Precision precision);
     void encode_context();

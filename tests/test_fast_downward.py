@@ -264,7 +264,7 @@ def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path
     worst = max(abs(raw - value) for (raw, _), value in zip(sample, expected))
     assert worst <= 1e-4
     # A context model sends only a state's fluent atoms through the model.
-    stats = next(line for line in result.stdout.splitlines() if "atoms per state" in line)
+    stats = [line for line in result.stdout.splitlines() if "atoms per state" in line][-1]
     atoms_per_state = float(stats.split(" atoms per state")[0].rsplit(" ", 1)[1])
     fluent_per_state = sum(len(atoms) for _, atoms in traced) / len(traced)
     assert ("cached once" in result.stdout) == model.endswith("-context")
@@ -300,7 +300,7 @@ def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Pa
     assert search_stats(batch_out) == search_stats(plain_out)
 
     def forward_passes(output: str) -> tuple[int, int]:
-        line = next(line for line in output.splitlines() if "forward passes" in line)
+        line = [line for line in output.splitlines() if "forward passes" in line][-1]
         words = line.split()
         return int(words[1]), int(words[4])
 
@@ -325,7 +325,7 @@ def test_k_best_expansion_batches_more_states_per_pass(tmp_path: Path, models: d
                                f"expansions_per_batch={k})")
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr
         assert run_val(domain_file("blocksworld"), problem, workdir / "sas_plan").valid
-        line = next(line for line in result.stdout.splitlines() if "forward passes" in line)
+        line = [line for line in result.stdout.splitlines() if "forward passes" in line][-1]
         states, passes = int(line.split()[1]), int(line.split()[4])
         expanded = int(search_stats(result.stdout)["Expanded"].split()[1])
         assert passes <= expanded  # at most one pass per expansion (K = 1) or per K expansions

@@ -142,8 +142,10 @@ def run_planner(workdir: Path, domain: Path, problem: Path, search: str,
     run.expanded = int(expanded[-1]) if expanded else 0
     length = re.search(r"^Plan length: (\d+) step", out, re.M)
     run.plan_length = int(length[1]) if length else None
-    symt = re.search(r"symt: (\d+) states in (\d+) forward passes, ([\d.e+-]+) s in the model .*?, "
-                     r"([\d.e+-]+) atoms per state", out)
+    # The last statistics line: symt() repeats it whenever its count doubles, and at the end.
+    lines = re.findall(r"symt: (\d+) states in (\d+) forward passes, ([\d.e+-]+) s in the model .*?, "
+                       r"([\d.e+-]+) atoms per state", out)
+    symt = (None, *lines[-1]) if lines else None
     if symt:
         run.model_states, run.forward_passes = int(symt[1]), int(symt[2])
         run.model_seconds, run.atoms_per_state = float(symt[3]), float(symt[4])

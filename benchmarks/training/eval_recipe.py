@@ -61,17 +61,19 @@ def run_fd(domain: Path, problem: Path, search: str, time_limit: int, memory_mib
     solved = "Solution found." in out
     length = re.search(r"Plan length: (\d+) step", out)
     expanded = re.findall(r"Expanded (\d+) state", out)
-    # symt()'s own line: "symt: N states in P forward passes, S s in the model (CPU time, ...)"
-    model = re.search(r"symt: (\d+) states in (\d+) forward passes, ([\d.e+-]+) s in the model", out)
+    # symt()'s own line: "symt: N states in P forward passes, S s in the model (CPU time, ...)",
+    # printed whenever N doubles and at the end: the last one counts (a killed run has no end).
+    lines = re.findall(r"symt: (\d+) states in (\d+) forward passes, ([\d.e+-]+) s in the model", out)
+    model = lines[-1] if lines else None
     return {
         "solved": solved,
         "plan_length": int(length.group(1)) if solved and length else None,
         "expansions": int(expanded[-1]) if solved and expanded else None,
         "seconds": seconds,
         "exit": proc.returncode,
-        "model_states": int(model.group(1)) if model else None,
-        "forward_passes": int(model.group(2)) if model else None,
-        "model_seconds": float(model.group(3)) if model else None,
+        "model_states": int(model[0]) if model else None,
+        "forward_passes": int(model[1]) if model else None,
+        "model_seconds": float(model[2]) if model else None,
     }
 
 
