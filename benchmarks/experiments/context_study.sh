@@ -4,13 +4,13 @@
 # benchmarks/results/context_cache/README.md. Models: RUNS=runs/study bash
 # benchmarks/training/recipe_study.sh ipc-tr-ctx ipc-bw-ctx ipc-mi-ctx (each run's best.pt is
 # exported to model.pt by eval_ipc.py).
-# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [medium] [hard]
+# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
 runs=${RUNS:-runs/study}
 out=${OUT:-benchmarks/results/context_cache}
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(speed medium hard)
+[ ${#parts[@]} -gt 0 ] || parts=(speed easy medium hard)
 declare -A short=([blocksworld]=bw [miconic]=mi [transport]=tr [ferry]=fe)
 model() {  # LABEL=PATH: the context model of a domain where one was trained, else the shipped one
   local run=$runs/ipc-${short[$1]}-ctx
@@ -25,6 +25,12 @@ for part in "${parts[@]}"; do
           --expansions-per-batch 1 --no-baselines \
           --models "shipped=ipc2023-$d" "$(model "$d")" --out "$out/speed-$d"
       done ;;
+    easy)  # guidance where both models solve tasks: plain GBFS as in `speed`, every 3rd easy task
+      for d in ${DOMAINS:-miconic transport blocksworld}; do
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
+          --expansions-per-batch 1 --no-baselines \
+          --models "shipped=ipc2023-$d" "$(model "$d")" --out "$out/easy-$d"
+      done ;;
     medium)  # coverage: every 5th medium task (MEDIUM_TASKS=30: all), symt-first against ff-pref, ff, lama-first
       for d in ${DOMAINS:-blocksworld ferry miconic transport}; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks "${MEDIUM_TASKS:-6}" --time-limit 60 \
@@ -35,6 +41,6 @@ for part in "${parts[@]}"; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels hard --max-tasks 3 --time-limit 60 \
           --symt-searches symt-first --models "$(model "$d")" --out "$out/hard-$d"
       done ;;
-    *) echo "unknown part $part (speed, medium, hard)" >&2; exit 2 ;;
+    *) echo "unknown part $part (speed, easy, medium, hard)" >&2; exit 2 ;;
   esac
 done
