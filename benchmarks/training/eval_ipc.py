@@ -49,24 +49,38 @@ def model_path(spec: str) -> Path:
     return path.resolve() if path.is_file() else Path(resolve(spec)).resolve()
 
 
+def rate(run: dict) -> float | None:
+    """The model's evaluations per CPU second in one run, where symt() printed its statistics."""
+    return run["model_states"] / run["model_seconds"] if run.get("model_seconds") else None
+
+
 def summary(results: dict, configs: list[str], levels: list[str]) -> str:
+    """Per level: coverage, evaluations/s over all runs and, per task, against the first
+    configuration (a task's size changes the cost per state, so only per-task ratios compare
+    configurations that solve different tasks), and expansions, time and plan length on the tasks
+    every configuration solves."""
+    first = configs[0]
     lines = []
     for level in levels:
         tasks = sorted(results[level])
         common = [t for t in tasks if all(results[level][t][c]["solved"] for c in configs)]
         lines += [f"### {results['domain']} {level} ({len(tasks)} tasks, {results['time_limit']} s, "
                   f"{results['memory_limit']} MiB)", "",
-                  f"| configuration | solved | model evaluations/s | geo-mean expansions ({len(common)} common) | "
-                  "wall time, common | plan length sum, common |", "|---|--:|--:|--:|--:|--:|"]
+                  f"| configuration | solved | model evaluations/s | evaluations/s against {first} "
+                  f"(geo-mean over tasks) | geo-mean expansions ({len(common)} common) | "
+                  "wall time, common | plan length sum, common |", "|---|--:|--:|--:|--:|--:|--:|"]
         for config in configs:
             runs = [results[level][t][config] for t in tasks]
+            ratios = [rate(results[level][t][config]) / rate(results[level][t][first]) for t in tasks
+                      if rate(results[level][t][config]) and rate(results[level][t][first])]
+            relative = f"{geometric_mean(ratios):.1f}× over {len(ratios)}" if ratios and config != first else "–"
             common_runs = [results[level][t][config] for t in common]
             mean = geometric_mean([r["expansions"] for r in common_runs]) if common_runs else None
             timed = [r for r in runs if r.get("model_seconds")]
-            rate = (f"{sum(r['model_states'] for r in timed) / sum(r['model_seconds'] for r in timed):,.0f}"
-                    if timed else "–")
+            overall = (f"{sum(r['model_states'] for r in timed) / sum(r['model_seconds'] for r in timed):,.0f}"
+                       if timed else "–")
             lines.append(
-                f"| {config} | {sum(r['solved'] for r in runs)}/{len(runs)} | {rate} | "
+                f"| {config} | {sum(r['solved'] for r in runs)}/{len(runs)} | {overall} | {relative} | "
                 f"{'–' if mean is None else f'{mean:,.0f}'} | "
                 f"{sum(r['seconds'] for r in common_runs):.1f} s | "
                 f"{sum(r['plan_length'] for r in common_runs) if common_runs else '–'} |")
@@ -91,7 +105,14 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--ipc-root", type=Path, default=IPC_ROOT)
     parser.add_argument("--out", type=Path, required=True, help="writes OUT.json and OUT.md")
+    parser.add_argument("--summary-only", action="store_true", help="rewrite OUT.md from OUT.json")
     args = parser.parse_args()
+    if args.summary_only:
+        results = json.loads(args.out.with_suffix(".json").read_text())
+        text = summary(results, list(results["searches"]), args.levels)
+        args.out.with_suffix(".md").write_text(text)
+        print(text)
+        return 0
 
     searches = {}
     for spec in args.models:
