@@ -12,6 +12,13 @@ out=${OUT:-benchmarks/results/context_cache}
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(speed easy medium hard)
 declare -A short=([blocksworld]=bw [miconic]=mi [transport]=tr [ferry]=fe)
+# Today's model: the IPC model shipped before this study (commit 004766c), from git, since the
+# shipped ipc2023-miconic is a context model now.
+before() {
+  local path=$runs/ipc2023-$1-before.pt
+  [ -f "$path" ] || git show "004766c:python/symt/models/ipc2023-$1.pt" > "$path"
+  echo "shipped=$path"
+}
 model() {  # LABEL=PATH: the context model of a domain where one was trained, else the shipped one
   local run=$runs/ipc-${short[$1]}-ctx
   if [ -f "$run/best.pt" ]; then echo "context=$run"; else echo "shipped=ipc2023-$1"; fi
@@ -23,13 +30,13 @@ for part in "${parts[@]}"; do
       for d in ${DOMAINS:-miconic transport blocksworld}; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
           --expansions-per-batch 1 --no-baselines \
-          --models "shipped=ipc2023-$d" "$(model "$d")" --out "$out/speed-$d"
+          --models "$(before "$d")" "$(model "$d")" --out "$out/speed-$d"
       done ;;
     easy)  # guidance where both models solve tasks: plain GBFS as in `speed`, every 3rd easy task
       for d in ${DOMAINS:-miconic transport blocksworld}; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
           --expansions-per-batch 1 --no-baselines \
-          --models "shipped=ipc2023-$d" "$(model "$d")" --out "$out/easy-$d"
+          --models "$(before "$d")" "$(model "$d")" --out "$out/easy-$d"
       done ;;
     medium)  # coverage: every 5th medium task (MEDIUM_TASKS=30: all), symt-first against ff-pref, ff, lama-first
       for d in ${DOMAINS:-blocksworld ferry miconic transport}; do
