@@ -43,9 +43,9 @@ for part in "${parts[@]}"; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks "${MEDIUM_TASKS:-6}" --time-limit 60 \
           --symt-searches symt-first --models "$(model "$d")" --out "$out/medium-$d"
       done ;;
-    hard)  # whatever it shows: every 10th hard task
+    hard)  # whatever it shows: every 10th hard task (HARD_TASKS=2: every 15th)
       for d in ${DOMAINS:-blocksworld ferry miconic transport}; do
-        $py benchmarks/training/eval_ipc.py --domain "$d" --levels hard --max-tasks 3 --time-limit 60 \
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels hard --max-tasks "${HARD_TASKS:-3}" --time-limit 60 \
           --symt-searches symt-first --models "$(model "$d")" --out "$out/hard-$d"
       done ;;
     *) echo "unknown part $part (speed, easy, medium, hard)" >&2; exit 2 ;;
