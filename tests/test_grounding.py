@@ -180,3 +180,35 @@ def test_applicable_actions_match_a_scan_of_every_action(tmp_path, domain, probl
     for state in states:
         scan = [i for i, a in enumerate(task.actions) if task.applicable(a, state)]
         assert task.applicable_actions(state) == scan
+
+
+IPC_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning"
+
+
+@pytest.mark.parametrize(("domain_path", "problem_path"), [
+    *((domain_file(d), None) for d in ("gripper", "blocksworld", "logistics", "visitall")),
+    *((IPC_ROOT / d / "domain.pddl", IPC_ROOT / d / "testing" / "easy" / "p05.pddl")
+      for d in ("ferry", "miconic", "transport")),
+])
+def test_fixed_part_is_grounds_fixed_atoms_without_grounding(tmp_path: Path, domain_path: Path,
+                                                              problem_path: Path | None) -> None:
+    """The task context's atoms (objects, types, static and goal atoms, in order) from the fixed
+    part equal those of the full grounding, typed IPC domains included."""
+    from symt.generators import generate_task
+    from symt.pddl import parse_problem
+    from symt.pddl.grounding import fixed_part
+    from symt.tokens import domain_signature, encode_task
+
+    if problem_path is None:
+        problem_path = tmp_path / "task.pddl"
+        problem_path.write_text(generate_task(domain_path.stem, 4, 7, "task"))
+    if not problem_path.is_file():
+        pytest.skip("../shared/benchmarks/ipc2023-learning is missing")
+    domain = parse_domain(domain_path)
+    problem = parse_problem(problem_path, domain)
+    full, fixed = ground(domain, problem), fixed_part(domain, problem)
+    signature = domain_signature(domain)
+    assert fixed.objects == full.objects and fixed.object_types == full.object_types
+    assert fixed.static_atoms == full.static_atoms and fixed.goal_atoms == full.goal_atoms
+    assert (encode_task(fixed, signature, domain).fixed_rows == encode_task(full, signature, domain).fixed_rows).all()
+    assert not fixed.actions and not fixed.fluent_atoms

@@ -31,7 +31,8 @@ from collections import OrderedDict
 from pathlib import Path
 
 from .errors import SymtError
-from .pddl import ground, parse_domain, parse_problem
+from .pddl import parse_domain, parse_problem
+from .pddl.grounding import fixed_part
 from .tokens import Signature, check_vocabulary, encode_task, identity_assignment, rename
 
 FORMAT = "symt-heuristic"
@@ -189,7 +190,7 @@ def write_task_context(
     check_model_meta(meta, str(out))
     domain = parse_domain(domain_file)
     problem = parse_problem(problem_file, domain)
-    task = ground(domain, problem)
+    task = fixed_part(domain, problem)  # the fixed atoms only: grounding actions is not needed
     signature = Signature.from_json(meta)
     vocab_size = int(meta["vocab_size"])
     check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")

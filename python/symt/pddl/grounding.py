@@ -264,3 +264,28 @@ def ground(domain: Domain | str | Path, problem: Problem | str | Path) -> Ground
         goal_negative_atoms=goal_negative,
         solvable_by_statics=solvable,
     )
+
+
+def fixed_part(domain: Domain, problem: Problem) -> GroundTask:
+    """What ``ground(domain, problem)`` says of the atoms that are the same in every state --
+    objects and their types, static atoms, goal atoms, in the same order -- without grounding a
+    single action: a ``GroundTask`` with no fluent atoms and no actions. The fast-downward wrapper
+    writes the plugin's task context from it; grounding every action of an IPC hard task in Python
+    takes minutes, which no planner time limit counts."""
+    statics = static_predicates(domain)
+    goal_atoms = [(lit.predicate, lit.terms) for lit in problem.goal if lit.predicate != "=" and not lit.negated]
+    return GroundTask(
+        domain_name=domain.name,
+        problem_name=problem.name,
+        objects=list(problem.objects),
+        object_types={obj: types[0] for obj, types in problem.objects.items()},
+        predicates={name: len(params) for name, params in domain.predicates.items()},
+        static_predicates=statics,
+        fluent_atoms=[],
+        static_atoms=sorted({(lit.predicate, lit.terms) for lit in problem.init if lit.predicate in statics}),
+        goal_atoms=goal_atoms,
+        init=(),
+        goal_pos=(),
+        goal_neg=(),
+        actions=[],
+    )
