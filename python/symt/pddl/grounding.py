@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from .model import ActionSchema, Domain, Literal, Problem
@@ -246,16 +247,10 @@ def ground(domain: Domain | str | Path, problem: Problem | str | Path) -> Ground
         )
     actions.sort(key=lambda a: (a.name, a.args))
 
-    return GroundTask(
-        domain_name=domain.name,
-        problem_name=problem.name,
-        objects=list(problem.objects),
-        object_types={obj: types[0] for obj, types in problem.objects.items()},
-        predicates={name: len(params) for name, params in domain.predicates.items()},
-        static_predicates=statics,
+    # Objects, types, static and goal atoms: the fixed part, one definition for both.
+    return replace(
+        fixed_part(domain, problem),
         fluent_atoms=fluent_atoms,
-        static_atoms=sorted(atom for atom in init_atoms if atom[0] in statics),
-        goal_atoms=goal_atoms,
         init=tuple(sorted(index[a] for a in init_atoms if a[0] not in statics)),
         goal_pos=tuple(index[a] for a in goal_atoms if a[0] not in statics),
         goal_neg=tuple(index[a] for a in goal_negative if a in index),
