@@ -132,6 +132,35 @@ def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path):
     assert cached_plan.actions == full_plan.actions and cached_plan.evaluations == full_plan.evaluations > 0
 
 
+def test_a_student_learns_its_teachers_values(gripper_dataset, tmp_path):
+    """--teacher: with the h* term off, a student moves towards the teacher's values (issue 15,
+    direction 3); a teacher with other objects is refused, naming the file."""
+    teacher_run = Trainer(config_for(gripper_dataset, tmp_path / "teacher", steps=60), progress=False)
+    teacher_run.run()
+    teacher, _ = load_checkpoint_model(tmp_path / "teacher" / "best.pt")
+    small = dict(TINY, d_model=8, d_ff=16, n_layers=1)
+    student_config = config_for(gripper_dataset, tmp_path / "student", steps=80, lr=3e-3, w_pred=0.0,
+                                contrastive=False, teacher=str(tmp_path / "teacher" / "best.pt"),
+                                model_overrides=small)
+    student = Trainer(student_config, progress=False)
+    batches = student.val_batches
+
+    def gap_to_teacher() -> float:
+        student.model.eval()
+        with torch.no_grad():
+            gaps = [(student.model(b.pred, b.args, b.mask)[0] - teacher(b.pred, b.args, b.mask)[0]).pow(2).mean()
+                    for b in batches]
+        return float(torch.stack(gaps).mean())
+
+    before = gap_to_teacher()
+    final = student.run()
+    assert final["train_teacher"] > 0
+    assert gap_to_teacher() < before / 4
+    with pytest.raises(SymtError, match="teacher's objects"):
+        Trainer(config_for(gripper_dataset, tmp_path / "other", vocab_size=30,
+                           teacher=str(tmp_path / "teacher" / "best.pt")), progress=False)
+
+
 def test_export_with_another_inference_depth(gripper_dataset, tmp_path):
     Trainer(config_for(gripper_dataset, tmp_path / "r", steps=20), progress=False).run()
     same = export(tmp_path / "r" / "best.pt", tmp_path / "same.pt")

@@ -4,7 +4,9 @@
 # benchmarks/results/context_cache/README.md. Models: RUNS=runs/study bash
 # benchmarks/training/recipe_study.sh ipc-tr-ctx ipc-bw-ctx ipc-mi-ctx (each run's best.pt is
 # exported to model.pt by eval_ipc.py).
-# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard]
+# Directions 3 and 4 (part `student`, `student-medium`): the distilled students of recipe_study.sh
+# (ipc-bw-student, ipc-tr-student) and several expansions per forward pass (K = 8).
+# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard] [student] [student-medium]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
 runs=${RUNS:-runs/study}
@@ -48,6 +50,19 @@ for part in "${parts[@]}"; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels hard --max-tasks "${HARD_TASKS:-3}" --time-limit 60 \
           --symt-searches symt-first --models "$(model "$d")" --out "$out/hard-$d"
       done ;;
-    *) echo "unknown part $part (speed, easy, medium, hard)" >&2; exit 2 ;;
+    student)  # evaluations/s and guidance: today's, context and student models, K = 1 and 8
+      for d in ${DOMAINS:-blocksworld transport}; do
+        models=("$(before "$d")" "context=$runs/ipc-${short[$d]}-ctx" "student=$runs/ipc-${short[$d]}-student")
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
+          --expansions-per-batch 1 8 --no-baselines --processes 2 --models "${models[@]}" --out "$out/student-speed-$d"
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
+          --expansions-per-batch 1 --no-baselines --processes 2 --models "${models[@]}" --out "$out/student-easy-$d"
+      done ;;
+    student-medium)  # coverage of symt-first with the student, as in `medium`
+      for d in ${DOMAINS:-blocksworld transport}; do
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks "${MEDIUM_TASKS:-6}" --time-limit 60 \
+          --symt-searches symt-first --processes 2 --models "student=$runs/ipc-${short[$d]}-student" --out "$out/student-medium-$d"
+      done ;;
+    *) echo "unknown part $part (speed, easy, medium, hard, student, student-medium)" >&2; exit 2 ;;
   esac
 done

@@ -14,6 +14,7 @@ common="--preset small --eval-every 2000 --threads $threads --quiet"
 bw_hinge="blocksworld --lr 5e-4 --w-rank 1 --rank-loss hinge"
 ipc_recipe="--seed 0 --steps 10000 --lr 1e-3 --object-identity hashed --w-rank 1"
 ipc_shipped="--seed 0 --steps 12000 --lr 1e-3 --vocab-size 160 --plan-weight 0"
+student="--d-model 32 --d-ff 64 --n-heads 2 --n-layers 2"
 ipc_r4="--seed 0 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --plan-weight 0"
 declare -A recipe=(
   # Blocksworld: the shipped recipe (MSE + contrastive, table of 123 objects, 4 layers) ...
@@ -74,6 +75,13 @@ declare -A recipe=(
   [ipc-tr-ctx]="data/ipc2023-transport $ipc_shipped --context-attention"
   [ipc-bw-ctx]="data/ipc2023-blocksworld $ipc_shipped --context-attention"
   [ipc-fe-ctx]="data/ipc2023-ferry $ipc_shipped --context-attention"
+  # Issue 15, direction 3: a smaller model for search (width 32, 2 heads, 2 applications of the
+  # shared layer), distilled from the context model above (--teacher: MSE to its values on every
+  # sampled state and sibling, beside the MSE to h*); the control is the same size without teacher.
+  # Transport is cut to 8,000 steps to fit beside the evaluations.
+  [ipc-bw-student]="data/ipc2023-blocksworld $ipc_shipped --context-attention $student --teacher $runs/ipc-bw-ctx/best.pt"
+  [ipc-bw-small]="data/ipc2023-blocksworld $ipc_shipped --context-attention $student"
+  [ipc-tr-student]="data/ipc2023-transport $ipc_shipped --context-attention $student --steps 8000 --teacher $runs/ipc-tr-ctx/best.pt"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

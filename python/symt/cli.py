@@ -688,6 +688,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--context-attention", action="store_true", default=None,
                    help="static, type and goal atoms attend only among themselves, so that search "
                    "computes them once per task (issue 15; default: every atom attends to every atom)")
+    p.add_argument("--teacher", help="a SymT-E training checkpoint (a run's best.pt) whose values the "
+                   "model also learns, on every sampled state and its siblings: a smaller model for "
+                   "search distilled from a larger one (issue 15)")
+    p.add_argument("--w-teacher", type=float_in(0), help="weight of the MSE to the teacher's values (1)")
     p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
     p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")

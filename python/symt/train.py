@@ -86,6 +86,10 @@ class TrainConfig:
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
+    teacher: str | None = None
+    """A SymT-E training checkpoint whose values the model also learns (a smaller model for
+    search, issue 15): MSE to the teacher's value on every sampled state and sibling."""
+    w_teacher: float = 1.0
     contrastive: bool = True
     schedule: str = "after-plateau"
     plateau_fraction: float = 0.2
@@ -123,6 +127,8 @@ class EpochRecord:
     samples_per_second: float
     seconds: float
     train_rank: float = 0.0
+    train_teacher: float = 0.0
+    """MSE to the teacher's values (0 without a teacher)."""
     val_rank_accuracy: float = float("nan")
     """Share of validation sibling pairs whose optimal successor scores strictly lower."""
 
@@ -143,7 +149,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "context_attention")
+                   "context_attention", "teacher", "w_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -217,6 +223,7 @@ class Trainer(TrainerBase):
                 **options,
             )
 
+        self.teacher = self.load_teacher(config.teacher) if config.teacher else None
         torch.manual_seed(derive_seed(config.seed, "init"))
         self.model = SymTE(self.model_config).to(self.device)
         self.train_model: torch.nn.Module = self.model
@@ -229,6 +236,22 @@ class Trainer(TrainerBase):
         self.bad_epochs = 0
         self.start_run(checkpoint, plateau=self.hstar_variance)
 
+    def load_teacher(self, path: str) -> SymTE:
+        """The teacher model of a training checkpoint, frozen, checked against this dataset."""
+        from .export import load_checkpoint_model
+
+        teacher, checkpoint = load_checkpoint_model(path)
+        if checkpoint.get("signature") != self.dataset.signature.to_json():
+            raise SymtError(f"{path}: the teacher was trained on another domain signature than "
+                            f"{self.config.data}")
+        taught = teacher.config
+        if (taught.vocab_size, taught.object_identity) != (self.config.vocab_size, self.config.object_identity):
+            raise SymtError(f"{path}: the teacher's objects ({taught.object_identity}, vocabulary "
+                            f"{taught.vocab_size}) differ from this run's ({self.config.object_identity}, "
+                            f"vocabulary {self.config.vocab_size})")
+        teacher.requires_grad_(False)
+        return teacher.to(self.device)
+
     def restore_state(self, state: dict) -> None:
         self.best_val_mse = state["best_val_mse"]
         self.bad_epochs = state["bad_epochs"]
@@ -238,7 +261,7 @@ class Trainer(TrainerBase):
 
     # ------------------------------------------------------------------ schedule and one step
 
-    def train_step(self, step: int) -> tuple[float, float, float, float]:
+    def train_step(self, step: int) -> tuple[float, float, float, float, float]:
         config = self.config
         # Each rank draws its own shard: the effective batch is world_size * batch_size.
         shard = step * self.world_size + self.rank
@@ -246,7 +269,7 @@ class Trainer(TrainerBase):
         torch.manual_seed(derive_seed(config.seed, "dropout", shard))
         self.model.train()
         weight = self.contrastive_weight(step)
-        att = hid = rank = torch.zeros((), device=self.device)
+        att = hid = rank = taught = torch.zeros((), device=self.device)
         rows = batch.pred.shape[0]  # sampled states and their siblings; X' follows
         sampled = batch.num_sampled
         if batch.renamed is not None:
@@ -270,7 +293,13 @@ class Trainer(TrainerBase):
         mse = F.mse_loss(predicted[finite], target[finite])
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:
             rank = ranking_loss(h, batch.target, batch.sibling_pairs, config.rank_loss)
-        loss = config.w_pred * mse + config.w_rank * rank + weight * (config.w_att * att + config.w_hid * hid)
+        if self.teacher is not None:
+            # The teacher's values also cover dead-end siblings, which have no h* to regress to.
+            with torch.no_grad():
+                teacher_h = self.teacher(batch.pred, batch.args, batch.mask)[0]
+            taught = F.mse_loss(h[:rows], teacher_h)
+        loss = (config.w_pred * mse + config.w_rank * rank + config.w_teacher * taught
+                + weight * (config.w_att * att + config.w_hid * hid))
         self.optimize(step, loss)
         mse_value = self.all_ranks_mean(float(mse.detach()))
         loss_value = float(loss.detach())
@@ -279,7 +308,7 @@ class Trainer(TrainerBase):
                 f"training diverged at step {step}: the loss is {loss_value}; the best checkpoint "
                 f"is {self.out / 'best.pt'}")
         self.note_loss(step, mse_value)
-        return mse_value, float(att.detach()), float(hid.detach()), float(rank.detach())
+        return mse_value, float(att.detach()), float(hid.detach()), float(rank.detach()), float(taught.detach())
 
     def all_ranks_mean(self, value: float) -> float:
         """The mean over DDP ranks, so that schedule decisions agree on every rank."""
@@ -371,7 +400,7 @@ class Trainer(TrainerBase):
             contrastive_weight=self.contrastive_weight(self.step - 1),
             train_mse=float(train[0]), train_att=float(train[1]), train_hid=float(train[2]),
             val_mse=val_mse, val_att=val_att, val_hid=val_hid, val_coverage=coverage,
-            train_rank=float(train[3]), val_rank_accuracy=val_rank_accuracy,
+            train_rank=float(train[3]), train_teacher=float(train[4]), val_rank_accuracy=val_rank_accuracy,
             samples_per_second=steps * self.config.batch_size * self.world_size / max(seconds, 1e-9),
             seconds=seconds,
         )

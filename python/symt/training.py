@@ -78,7 +78,9 @@ class EpochProgress:
     seconds: float = 0.0
 
     def add(self, losses: tuple[float, ...]) -> None:
-        self.sums = [total + value for total, value in zip(self.sums or [0.0] * len(losses), losses)]
+        # A run resumed mid-epoch from an older symt may have summed fewer losses: pad with zeros.
+        sums = self.sums + [0.0] * (len(losses) - len(self.sums))
+        self.sums = [total + value for total, value in zip(sums, losses)]
         self.steps += 1
 
     def mean(self) -> np.ndarray:
