@@ -156,6 +156,15 @@ def test_a_student_learns_its_teachers_values(gripper_dataset, tmp_path):
     final = student.run()
     assert final["train_teacher"] > 0
     assert gap_to_teacher() < before / 4
+    # A student as wide as its teacher, with fewer applications of the shared layer, starts from
+    # the teacher's weights; one of another width is refused.
+    teacher_path = str(tmp_path / "teacher" / "best.pt")
+    shallow = Trainer(config_for(gripper_dataset, tmp_path / "shallow", teacher=teacher_path, init_from_teacher=True,
+                                 model_overrides=dict(TINY, n_layers=1)), progress=False)
+    assert all(torch.equal(value, teacher.state_dict()[name]) for name, value in shallow.model.state_dict().items())
+    with pytest.raises(SymtError, match="weights do not fit"):
+        Trainer(config_for(gripper_dataset, tmp_path / "narrow", teacher=teacher_path, init_from_teacher=True,
+                           model_overrides=small), progress=False)
     with pytest.raises(SymtError, match="teacher's objects"):
         Trainer(config_for(gripper_dataset, tmp_path / "other", vocab_size=30,
                            teacher=str(tmp_path / "teacher" / "best.pt")), progress=False)

@@ -82,6 +82,10 @@ declare -A recipe=(
   [ipc-bw-student]="data/ipc2023-blocksworld $ipc_shipped --context-attention $student --teacher $runs/ipc-bw-ctx/best.pt"
   [ipc-bw-small]="data/ipc2023-blocksworld $ipc_shipped --context-attention $student"
   [ipc-tr-student]="data/ipc2023-transport $ipc_shipped --context-attention $student --steps 8000 --teacher $runs/ipc-tr-ctx/best.pt"
+  # The teacher's width with 2 of its 4 applications of the shared layer, starting from its weights
+  # (--init-from-teacher): a fine-tune of 4,000 steps at a lower learning rate.
+  [ipc-tr-half]="data/ipc2023-transport $ipc_shipped --context-attention --n-layers 2 --steps 4000 --lr 3e-4 --teacher $runs/ipc-tr-ctx/best.pt --init-from-teacher"
+  [ipc-bw-half]="data/ipc2023-blocksworld $ipc_shipped --context-attention --n-layers 2 --steps 4000 --lr 3e-4 --teacher $runs/ipc-bw-ctx/best.pt --init-from-teacher"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

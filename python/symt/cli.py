@@ -692,6 +692,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "model also learns, on every sampled state and its siblings: a smaller model for "
                    "search distilled from a larger one (issue 15)")
     p.add_argument("--w-teacher", type=float_in(0), help="weight of the MSE to the teacher's values (1)")
+    p.add_argument("--init-from-teacher", action="store_true", default=None,
+                   help="start from the teacher's weights (same width; --n-layers may differ, since "
+                   "the layer's weights are shared)")
     p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
     p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")

@@ -90,6 +90,9 @@ class TrainConfig:
     """A SymT-E training checkpoint whose values the model also learns (a smaller model for
     search, issue 15): MSE to the teacher's value on every sampled state and sibling."""
     w_teacher: float = 1.0
+    init_from_teacher: bool = False
+    """Start from the teacher's weights: a student as wide as its teacher that applies the shared
+    layer fewer times (``--n-layers``) begins from the teacher's layer."""
     contrastive: bool = True
     schedule: str = "after-plateau"
     plateau_fraction: float = 0.2
@@ -149,7 +152,8 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "context_attention", "teacher", "w_teacher")
+                   "context_attention", "teacher", "w_teacher",
+                   "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -226,6 +230,8 @@ class Trainer(TrainerBase):
         self.teacher = self.load_teacher(config.teacher) if config.teacher else None
         torch.manual_seed(derive_seed(config.seed, "init"))
         self.model = SymTE(self.model_config).to(self.device)
+        if config.init_from_teacher and checkpoint is None:
+            self.start_from_teacher()
         self.train_model: torch.nn.Module = self.model
         if self.world_size > 1:
             from torch.nn.parallel import DistributedDataParallel
@@ -251,6 +257,16 @@ class Trainer(TrainerBase):
                             f"vocabulary {self.config.vocab_size})")
         teacher.requires_grad_(False)
         return teacher.to(self.device)
+
+    def start_from_teacher(self) -> None:
+        if self.teacher is None:
+            raise SymtError("--init-from-teacher needs --teacher")
+        mine, theirs = self.model.state_dict(), self.teacher.state_dict()
+        misfits = sorted(name for name in mine if name not in theirs or theirs[name].shape != mine[name].shape)
+        if misfits:
+            raise SymtError(f"{self.config.teacher}: the teacher's weights do not fit this model "
+                            f"({', '.join(misfits[:3])}); only the number of layers may differ")
+        self.model.load_state_dict(theirs)
 
     def restore_state(self, state: dict) -> None:
         self.best_val_mse = state["best_val_mse"]
