@@ -4,8 +4,9 @@
 # benchmarks/results/context_cache/README.md. Models: RUNS=runs/study bash
 # benchmarks/training/recipe_study.sh ipc-tr-ctx ipc-bw-ctx ipc-mi-ctx (each run's best.pt is
 # exported to model.pt by eval_ipc.py).
-# Directions 3 and 4 (part `student`, `student-medium`): the distilled students of recipe_study.sh
-# (ipc-bw-student, ipc-tr-student) and several expansions per forward pass (K = 8).
+# Directions 3 and 4 (parts `student`, `student-medium`): the distilled students of recipe_study.sh
+# (ipc-<d>-student: 32 wide, 2 layers; ipc-<d>-half: the teacher's width, 2 layers, from its
+# weights) and several expansions per forward pass (K = 8).
 # Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard] [student] [student-medium]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
@@ -24,6 +25,11 @@ before() {
 model() {  # LABEL=PATH: the context model of a domain where one was trained, else the shipped one
   local run=$runs/ipc-${short[$1]}-ctx
   if [ -f "$run/best.pt" ]; then echo "context=$run"; else echo "shipped=ipc2023-$1"; fi
+}
+students() {  # LABEL=PATH for each trained student run of a domain (STUDENTS: which ones)
+  for name in ${STUDENTS:-student half}; do
+    if [ -f "$runs/ipc-${short[$1]}-$name/best.pt" ]; then echo "$name=$runs/ipc-${short[$1]}-$name"; fi
+  done
 }
 mkdir -p "$out"
 for part in "${parts[@]}"; do
@@ -52,7 +58,7 @@ for part in "${parts[@]}"; do
       done ;;
     student)  # evaluations/s and guidance: today's, context and student models, K = 1 and 8
       for d in ${DOMAINS:-blocksworld transport}; do
-        models=("$(before "$d")" "context=$runs/ipc-${short[$d]}-ctx" "student=$runs/ipc-${short[$d]}-student")
+        models=("$(before "$d")" "context=$runs/ipc-${short[$d]}-ctx" $(students "$d"))
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
           --expansions-per-batch 1 8 --no-baselines --processes 2 --models "${models[@]}" --out "$out/student-speed-$d"
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
@@ -61,7 +67,7 @@ for part in "${parts[@]}"; do
     student-medium)  # coverage of symt-first with the student, as in `medium`
       for d in ${DOMAINS:-blocksworld transport}; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks "${MEDIUM_TASKS:-6}" --time-limit 60 \
-          --symt-searches symt-first --processes 2 --models "student=$runs/ipc-${short[$d]}-student" --out "$out/student-medium-$d"
+          --symt-searches symt-first --processes 2 --models $(students "$d") --out "$out/student-medium-$d"
       done ;;
     *) echo "unknown part $part (speed, easy, medium, hard, student, student-medium)" >&2; exit 2 ;;
   esac

@@ -12,7 +12,9 @@ preferred operators, successors evaluated in batches), and the baselines then in
 expansions, wall seconds, states the model evaluated and its CPU seconds) and a Markdown summary
 per level: coverage, the model's evaluations per second over all its runs, and over the tasks
 every configuration solves, the geometric mean of expansions, the summed wall time and the summed
-plan length.
+plan length. The JSON is rewritten after every run; ``--resume`` keeps the runs of an earlier
+OUT.json whose search, time and memory limit are the same (it trusts that the model files behind
+the same paths did not change) and runs only the rest, so a configuration can be added to a run.
 
 Usage:
   .venv/bin/python benchmarks/training/eval_ipc.py --domain blocksworld --levels easy medium \\
@@ -24,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -88,6 +92,27 @@ def summary(results: dict, configs: list[str], levels: list[str]) -> str:
     return "\n".join(lines)
 
 
+def write_json(path: Path, results: dict) -> None:
+    """Atomically, so that an interrupted run leaves the runs it finished (``--resume``)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(results, indent=1))
+    os.replace(tmp, path)
+
+
+def earlier_runs(args: argparse.Namespace) -> dict[tuple[str, str, str], dict]:
+    """(level, task, search) → run, from an earlier OUT.json with the same limits."""
+    path = args.out.with_suffix(".json")
+    if not path.is_file():
+        return {}
+    earlier = json.loads(path.read_text())
+    if (earlier.get("time_limit"), earlier.get("memory_limit")) != (args.time_limit, args.memory_limit):
+        sys.exit(f"--resume: {path} ran with other limits ({earlier.get('time_limit')} s, "
+                 f"{earlier.get('memory_limit')} MiB)")
+    return {(level, task, earlier["searches"][config]): run
+            for level in ("easy", "medium", "hard") for task, runs in earlier.get(level, {}).items()
+            for config, run in runs.items() if config in earlier["searches"]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--domain", required=True, help="an IPC 2023 domain (blocksworld, ferry, ...)")
@@ -106,6 +131,8 @@ def main() -> int:
     parser.add_argument("--ipc-root", type=Path, default=IPC_ROOT)
     parser.add_argument("--out", type=Path, required=True, help="writes OUT.json and OUT.md")
     parser.add_argument("--summary-only", action="store_true", help="rewrite OUT.md from OUT.json")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the runs of OUT.json with the same search and limits; run the rest")
     args = parser.parse_args()
     if args.summary_only:
         results = json.loads(args.out.with_suffix(".json").read_text())
@@ -140,6 +167,7 @@ def main() -> int:
     domain_file = args.ipc_root / args.domain / "domain.pddl"
     results: dict = {"domain": args.domain, "time_limit": args.time_limit,
                      "memory_limit": args.memory_limit, "searches": searches}
+    earlier = earlier_runs(args) if args.resume else {}
     jobs = []
     for level in args.levels:
         problems = sorted((args.ipc_root / args.domain / "testing" / level).glob("p*.pddl"))
@@ -147,17 +175,30 @@ def main() -> int:
             step = len(problems) / args.max_tasks
             problems = [problems[int(i * step)] for i in range(args.max_tasks)]
         results[level] = {p.stem: {} for p in problems}
-        jobs += [(level, p, config) for p in problems for config in searches]
+        for problem in problems:
+            for config in searches:
+                kept = earlier.get((level, problem.stem, searches[config]))
+                if kept is None:
+                    jobs.append((level, problem, config))
+                else:
+                    results[level][problem.stem][config] = kept
+    if args.resume:
+        kept_count = sum(len(runs) for level in args.levels for runs in results[level].values())
+        print(f"--resume: {kept_count} runs kept from {args.out.with_suffix('.json')}, {len(jobs)} to run",
+              file=sys.stderr)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    lock = threading.Lock()
 
     def one(job: tuple[str, Path, str]) -> None:
         level, problem, config = job
-        results[level][problem.stem][config] = run_fd(domain_file, problem, searches[config],
-                                                      args.time_limit, args.memory_limit)
+        run = run_fd(domain_file, problem, searches[config], args.time_limit, args.memory_limit)
+        with lock:
+            results[level][problem.stem][config] = run
+            write_json(args.out.with_suffix(".json"), results)
 
     with ThreadPoolExecutor(args.processes) as pool:
         list(tqdm(pool.map(one, jobs), total=len(jobs), desc=args.domain, file=sys.stderr))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1))
+    write_json(args.out.with_suffix(".json"), results)
     text = summary(results, list(searches), args.levels)
     args.out.with_suffix(".md").write_text(text)
     print(text)
