@@ -6,7 +6,8 @@
 # exported to model.pt by eval_ipc.py).
 # Directions 3 and 4 (parts `student`, `student-medium`): the distilled students of recipe_study.sh
 # (ipc-<d>-student: 32 wide, 2 layers; ipc-<d>-half: the teacher's width, 2 layers, from its
-# weights) and several expansions per forward pass (K = 8).
+# weights) and several expansions per forward pass (K = 8). RESUME=1: keep the runs of earlier
+# results with the same searches (eval_ipc.py --resume), to add a student to a finished run.
 # Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard] [student] [student-medium]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
@@ -60,14 +61,14 @@ for part in "${parts[@]}"; do
       for d in ${DOMAINS:-blocksworld transport}; do
         models=("$(before "$d")" "context=$runs/ipc-${short[$d]}-ctx" $(students "$d"))
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
-          --expansions-per-batch 1 8 --no-baselines --processes 2 --models "${models[@]}" --out "$out/student-speed-$d"
+          --expansions-per-batch 1 8 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/student-speed-$d"
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
-          --expansions-per-batch 1 --no-baselines --processes 2 --models "${models[@]}" --out "$out/student-easy-$d"
+          --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/student-easy-$d"
       done ;;
     student-medium)  # coverage of symt-first with the student, as in `medium`
       for d in ${DOMAINS:-blocksworld transport}; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks "${MEDIUM_TASKS:-6}" --time-limit 60 \
-          --symt-searches symt-first --processes 2 --models $(students "$d") --out "$out/student-medium-$d"
+          --symt-searches symt-first --processes 2 ${RESUME:+--resume} --models $(students "$d") --out "$out/student-medium-$d"
       done ;;
     *) echo "unknown part $part (speed, easy, medium, hard, student, student-medium)" >&2; exit 2 ;;
   esac
