@@ -192,7 +192,7 @@ def ground(domain: Domain | str | Path, problem: Problem | str | Path) -> Ground
     )
     # A goal atom no action can reach still needs an index: it keeps the task (correctly) unsolvable.
     reachable = set(fluent_atoms)
-    goal_atoms: list[Atom] = []
+    fixed = fixed_part(domain, problem)  # objects, types, static and goal atoms: one definition
     goal_negative: list[Atom] = []
     solvable = True
     for literal in problem.goal:
@@ -206,7 +206,6 @@ def ground(domain: Domain | str | Path, problem: Problem | str | Path) -> Ground
             if literal.predicate in statics and atom in init_atoms:
                 solvable = False
             continue
-        goal_atoms.append(atom)
         if literal.predicate in statics:
             if atom not in init_atoms:
                 solvable = False
@@ -247,12 +246,11 @@ def ground(domain: Domain | str | Path, problem: Problem | str | Path) -> Ground
         )
     actions.sort(key=lambda a: (a.name, a.args))
 
-    # Objects, types, static and goal atoms: the fixed part, one definition for both.
     return replace(
-        fixed_part(domain, problem),
+        fixed,
         fluent_atoms=fluent_atoms,
         init=tuple(sorted(index[a] for a in init_atoms if a[0] not in statics)),
-        goal_pos=tuple(index[a] for a in goal_atoms if a[0] not in statics),
+        goal_pos=tuple(index[a] for a in fixed.goal_atoms if a[0] not in statics),
         goal_neg=tuple(index[a] for a in goal_negative if a in index),
         actions=actions,
         fluent_index=index,
