@@ -99,9 +99,8 @@ def write_json(path: Path, results: dict) -> None:
     os.replace(tmp, path)
 
 
-def earlier_runs(args: argparse.Namespace) -> dict[tuple[str, str, str], dict]:
+def earlier_runs(path: Path, args: argparse.Namespace) -> dict[tuple[str, str, str], dict]:
     """(level, task, search) → run, from an earlier OUT.json with the same limits."""
-    path = args.out.with_suffix(".json")
     if not path.is_file():
         return {}
     earlier = json.loads(path.read_text())
@@ -167,7 +166,8 @@ def main() -> int:
     domain_file = args.ipc_root / args.domain / "domain.pddl"
     results: dict = {"domain": args.domain, "time_limit": args.time_limit,
                      "memory_limit": args.memory_limit, "searches": searches}
-    earlier = earlier_runs(args) if args.resume else {}
+    json_path = args.out.with_suffix(".json")
+    earlier = earlier_runs(json_path, args) if args.resume else {}
     jobs = []
     for level in args.levels:
         problems = sorted((args.ipc_root / args.domain / "testing" / level).glob("p*.pddl"))
@@ -184,7 +184,7 @@ def main() -> int:
                     results[level][problem.stem][config] = kept
     if args.resume:
         kept_count = sum(len(runs) for level in args.levels for runs in results[level].values())
-        print(f"--resume: {kept_count} runs kept from {args.out.with_suffix('.json')}, {len(jobs)} to run",
+        print(f"--resume: {kept_count} runs kept from {json_path}, {len(jobs)} to run",
               file=sys.stderr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
@@ -194,11 +194,11 @@ def main() -> int:
         run = run_fd(domain_file, problem, searches[config], args.time_limit, args.memory_limit)
         with lock:
             results[level][problem.stem][config] = run
-            write_json(args.out.with_suffix(".json"), results)
+            write_json(json_path, results)
 
     with ThreadPoolExecutor(args.processes) as pool:
         list(tqdm(pool.map(one, jobs), total=len(jobs), desc=args.domain, file=sys.stderr))
-    write_json(args.out.with_suffix(".json"), results)
+    write_json(json_path, results)
     text = summary(results, list(searches), args.levels)
     args.out.with_suffix(".md").write_text(text)
     print(text)
