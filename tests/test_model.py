@@ -205,6 +205,29 @@ def test_resume_reaches_the_same_weights(gripper_dataset, tmp_path):
     assert not list((tmp_path / "b").glob("*.tmp"))
 
 
+def test_a_time_budget_cuts_the_run_to_whole_epochs_and_resumes_with_the_cut(gripper_dataset, tmp_path):
+    trainer = Trainer(config_for(gripper_dataset, tmp_path / "fit", steps=200, time_budget=100.0), progress=False)
+    # 20 steps (one epoch, evaluation included) took 30 s: two more epochs fit in the 70 s left.
+    trainer.step = 20
+    assert trainer.fit_to_budget(30.0) and trainer.last_step == 60
+    # A faster epoch never moves the end later; a slower one moves it earlier, never before now.
+    trainer.step = 40
+    trainer.fit_to_budget(10.0)
+    assert trainer.last_step == 60
+    trainer.fit_to_budget(500.0)
+    assert trainer.last_step == 40
+    assert trainer.lr(39) < trainer.lr(38) < trainer.config.lr  # the cosine now ends at step 40
+
+    # A budget spent by the first epoch ends the run there, and a resumed run keeps the cut.
+    out = tmp_path / "spent"
+    Trainer(config_for(gripper_dataset, out, steps=200, time_budget=1e-6), progress=False).run()
+    resumed = Trainer(config_for(gripper_dataset, out, steps=200, time_budget=1e-6), resume=True, progress=False)
+    assert resumed.step == resumed.last_step == 20
+    resumed.run()
+    assert resumed.step == 20
+    assert len((out / "log.csv").read_text().splitlines()) == 1 + 1
+
+
 def test_existing_run_needs_resume_and_resume_checks_options(gripper_dataset, tmp_path):
     Trainer(config_for(gripper_dataset, tmp_path / "r", steps=20), progress=False).run()
     with pytest.raises(SymtError, match="already holds a training run"):

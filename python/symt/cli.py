@@ -533,6 +533,10 @@ def _add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, 
     p.add_argument("--w-hid", type=float_in(0), help="weight of L_hid (1)")
     p.add_argument("--ramp-steps", type=int_in(0), help=f"steps of the contrastive ramp ({ramp_steps})")
     p.add_argument("--eval-every", type=int_in(1), help="steps per epoch (validation + checkpoint) (500)")
+    p.add_argument("--time-budget", type=float_in(0), metavar="SECONDS",
+                   help="wall-clock budget of the training loop (dataset loading excluded): after each "
+                   "epoch the run is cut to the whole epochs that still fit at the measured pace, and "
+                   "the learning-rate schedule ends there; --steps stays the upper bound (0: none)")
     p.add_argument("--coverage-tasks", type=int_in(0), help="validation tasks for greedy coverage (30)")
     p.add_argument("--vocab-size", type=int_in(1), help="object vocabulary size (123)")
     p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")

@@ -51,7 +51,7 @@ from .model import (
     contrastive_terms,
 )
 from .tokens import HASHED_TOKEN_SPACE, context_predicate_ids
-from .training import TrainerBase, lr_at, pick_device, save_atomic
+from .training import TrainerBase, pick_device, save_atomic
 
 RANK_LOSSES = ("hinge", "logistic")
 
@@ -98,6 +98,9 @@ class TrainConfig:
     plateau_fraction: float = 0.2
     ramp_steps: int = 1000
     eval_every: int = 500
+    time_budget: float = 0.0
+    """Seconds the training loop may take (0: no limit); ``TrainerBase.fit_to_budget`` cuts the
+    run to the epochs that fit."""
     val_samples: int = 512
     coverage_tasks: int = 30
     max_states: int = 2_000_000
@@ -411,7 +414,7 @@ class Trainer(TrainerBase):
         val_mse, val_att, val_hid, val_rank_accuracy = self.validation_losses()
         coverage = self.coverage()
         record = EpochRecord(
-            epoch=len(self.history) + 1, step=self.step, lr=lr_at(self.step - 1, self.config),
+            epoch=len(self.history) + 1, step=self.step, lr=self.lr(self.step - 1),
             contrastive_weight=self.contrastive_weight(self.step - 1),
             train_mse=float(train[0]), train_att=float(train[1]), train_hid=float(train[2]),
             val_mse=val_mse, val_att=val_att, val_hid=val_hid, val_coverage=coverage,

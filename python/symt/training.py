@@ -31,11 +31,13 @@ class Schedule(Protocol):
     steps: int
 
 
-def lr_at(step: int, config: Schedule) -> float:
-    """Linear warm-up, then cosine decay to ``min_lr`` at the last step."""
+def lr_at(step: int, config: Schedule, steps: int | None = None) -> float:
+    """Linear warm-up, then cosine decay to ``min_lr`` at the last step (``steps``, by default
+    ``config.steps``)."""
     if step < config.warmup:
         return config.lr * (step + 1) / config.warmup
-    progress = (step - config.warmup) / max(1, config.steps - config.warmup)
+    last = config.steps if steps is None else steps
+    progress = (step - config.warmup) / max(1, last - config.warmup)
     return config.min_lr + 0.5 * (config.lr - config.min_lr) * (1 + math.cos(math.pi * min(1.0, progress)))
 
 
@@ -100,7 +102,12 @@ class TrainerBase:
       ramped in over ``ramp_steps``; or on from the start (``schedule = "always"``);
     * the loop: epochs of ``eval_every`` steps, each evaluated, logged (``log.csv``, atomically)
       and checkpointed (``last.pt``, atomically); Ctrl-C saves ``last.pt`` with the epoch in
-      progress and ends with a one-line error saying how to resume.
+      progress and ends with a one-line error saying how to resume;
+    * a wall-clock budget (a config's ``time_budget`` in seconds, 0 for none): after each epoch
+      the run is cut to the whole epochs that still fit at the pace measured so far (evaluation
+      included), and the cosine schedule ends at the new last step. The cut only ever moves the
+      end earlier, so the first epoch (the slowest: it pays for warm-up) sets it, and later
+      epochs rarely change it.
 
     A trainer sets ``config``, ``out``, ``model``, ``device``, ``progress`` and ``is_main``, then
     calls :meth:`start_run`, and implements :meth:`train_step` (one optimisation step, returning
@@ -180,6 +187,8 @@ class TrainerBase:
         self.ema_loss: float | None = None
         self.contrastive_start: int | None = 0 if config.schedule == "always" else None
         self.epoch_progress = EpochProgress()
+        self.budget_steps: int | None = None
+        self.budget_elapsed = 0.0
         if checkpoint is None:
             return
         self.model.load_state_dict(checkpoint["model"])
@@ -191,6 +200,8 @@ class TrainerBase:
         self.contrastive_start = state["contrastive_start"]
         if state.get("epoch_progress"):  # absent in checkpoints written at an epoch's end
             self.epoch_progress = EpochProgress(**state["epoch_progress"])
+        self.budget_steps = state.get("budget_steps")
+        self.budget_elapsed = state.get("budget_elapsed", 0.0)
         self.restore_state(state)
 
     def restore_state(self, state: dict) -> None:
@@ -215,11 +226,34 @@ class TrainerBase:
                 and self.ema_loss < self.config.plateau_fraction * self.plateau):
             self.contrastive_start = step + 1
 
+    @property
+    def last_step(self) -> int:
+        """The run's last step: ``config.steps``, or fewer where a time budget cut the run."""
+        return self.config.steps if self.budget_steps is None else self.budget_steps
+
+    def lr(self, step: int) -> float:
+        """The scheduled learning rate at ``step``."""
+        return lr_at(step, self.config, self.last_step)
+
+    def fit_to_budget(self, epoch_seconds: float) -> bool:
+        """Cut the run to the whole epochs that fit in what is left of ``config.time_budget``, at
+        the seconds per step measured so far (``epoch_seconds``: the epoch just ended, with its
+        evaluation). Never moves the end later, nor before the current step. False without a
+        budget."""
+        budget = self.config.time_budget
+        if budget <= 0:
+            return False
+        self.budget_elapsed += epoch_seconds
+        seconds_per_epoch = self.budget_elapsed / max(1, self.step) * self.config.eval_every
+        epochs_left = max(0, math.floor((budget - self.budget_elapsed) / seconds_per_epoch))
+        self.budget_steps = min(self.last_step, max(self.step, self.step + epochs_left * self.config.eval_every))
+        return True
+
     def optimize(self, step: int, loss: torch.Tensor) -> None:
         """One AdamW step on ``loss`` at the scheduled learning rate (gradients clipped to
         ``grad_clip`` unless it is 0)."""
         for group in self.optimizer.param_groups:
-            group["lr"] = lr_at(step, self.config)
+            group["lr"] = self.lr(step)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if self.config.grad_clip > 0:
@@ -242,6 +276,8 @@ class TrainerBase:
                 "best": self.best,
                 "ema_loss": self.ema_loss,
                 "contrastive_start": self.contrastive_start,
+                "budget_steps": self.budget_steps,
+                "budget_elapsed": self.budget_elapsed,
                 # The epoch in progress, where it is not in the log yet.
                 "epoch_progress": asdict(self.epoch_progress) if self.logged_step() < self.step else None,
                 **self.trainer_state(),
@@ -281,31 +317,33 @@ class TrainerBase:
                 "c": f"{self.contrastive_weight(self.step):.2f}"}
 
     def run(self, stop_at: int | None = None) -> dict:
-        """Train until ``config.steps`` (or ``stop_at``, as if interrupted there after a checkpoint);
+        """Train until :attr:`last_step` (or ``stop_at``, as if interrupted there after a checkpoint);
         the run folder stays locked while it trains and is free once it returns."""
         with holding_folder(self.run_lock, self.out):
             return self._train(stop_at)
 
     def _train(self, stop_at: int | None) -> dict:
-        config = self.config
-        end = config.steps if stop_at is None else min(stop_at, config.steps)
+        def end() -> int:  # a time budget may move the last step earlier
+            return self.last_step if stop_at is None else min(stop_at, self.last_step)
+
         epoch_start = time.perf_counter() - self.epoch_progress.seconds
-        bar = tqdm(total=config.steps, initial=self.step, desc=f"{self.kind} training", unit="step",
+        bar = tqdm(total=self.last_step, initial=self.step, desc=f"{self.kind} training", unit="step",
                    disable=not self.progress, dynamic_ncols=True)
         try:
-            if self.epoch_progress.steps > 0 and self.logged_step() < self.step and self.at_epoch_end(end):
+            if self.epoch_progress.steps > 0 and self.logged_step() < self.step and self.at_epoch_end(end()):
                 # Interrupted while evaluating: that epoch is evaluated (and logged) now.
                 self.finish_epoch(time.perf_counter() - epoch_start)
                 epoch_start = time.perf_counter()
-            while self.step < end:
+            while self.step < end():
                 self.epoch_progress.add(self.train_step(self.step))
                 self.step += 1
                 bar.update(1)
                 if self.step % 20 == 0:
                     bar.set_postfix(self.postfix())
-                if self.at_epoch_end(end):
+                if self.at_epoch_end(end()):
                     self.finish_epoch(time.perf_counter() - epoch_start)
                     epoch_start = time.perf_counter()
+                    bar.total = self.last_step
         except KeyboardInterrupt:
             bar.close()
             self.epoch_progress.seconds = time.perf_counter() - epoch_start
@@ -324,11 +362,14 @@ class TrainerBase:
 
     def at_epoch_end(self, end: int) -> bool:
         """Whether the step just taken ends an epoch (every ``eval_every`` steps, and the last)."""
-        return self.step % self.config.eval_every == 0 or self.step in (self.config.steps, end)
+        return self.step % self.config.eval_every == 0 or self.step in (self.last_step, end)
 
     def finish_epoch(self, seconds: float) -> None:
         """Evaluate, log and checkpoint the epoch in progress, then start the next one."""
         progress = self.epoch_progress
         progress.seconds = seconds
+        evaluation_start = time.perf_counter()
         self.end_epoch_on_all_ranks(progress.mean(), progress.steps, seconds)
+        if self.fit_to_budget(seconds + time.perf_counter() - evaluation_start) and self.is_main:
+            save_atomic(self.checkpoint(), self.out / "last.pt")  # resumes with the cut and the time spent
         self.epoch_progress = EpochProgress()

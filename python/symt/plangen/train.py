@@ -35,7 +35,7 @@ from ..folders import open_output_folder
 from ..model import PRESETS
 from ..tokens import collate, identity_assignment, rename
 from ..train import TrainConfig
-from ..training import CHECKPOINT_VERSION, TrainerBase, lr_at, pick_device, save_atomic
+from ..training import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
@@ -295,7 +295,7 @@ class PlanTrainer(TrainerBase):
         return ce, att, hid
 
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
-        row = {"step": self.step, "lr": lr_at(self.step - 1, self.config),
+        row = {"step": self.step, "lr": self.lr(self.step - 1),
                "contrastive_weight": self.contrastive_weight(self.step - 1),
                "train_ce": float(train[0]), "train_att": float(train[1]), "train_hid": float(train[2]),
                **self.validate(), "samples_per_second": steps * self.config.batch_size / max(seconds, 1e-9)}
