@@ -6,6 +6,9 @@
 # the IPC ones from `symt ipc-dataset --plan-time 10`), and leaves best.pt, log.csv, config.json
 # and curves.png of every run in $OUT as tarballs (the size limit is per file).
 # Usage there: OUT=out TIME_LIMIT=440 bash benchmarks/device/recipe_gpu.sh [NAME ...]
+# Round 5 ran as: OUT=$OUT THREADS=2 TIME_BUDGET=400 TIME_LIMIT=520 bash benchmarks/device/recipe_gpu.sh \
+#   ipc-bw-r5 ipc-fe-r5 ipc-mi-r5 ipc-tr-r5 ipc-bw-r5-w128 ipc-bw-r5-plans lg-r5 va-r5
+# (TIME_BUDGET: seconds of training per run, loading excluded; TIME_LIMIT: the hard stop).
 set -uo pipefail
 out=${OUT:?set OUT}
 source "$(dirname "$0")/prepare.sh"
@@ -16,7 +19,7 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(bw-r2 bw-r2-s1 bw-r2-nocl bw-r2-hashed bw-r2-L8 bw-r2-L12 bw-r2-w128
                                   bw-r2-w128-L8 bw-r2-b128 lg-r2 lg-r2-w128-L8 va-r2
                                   ipc-blocksworld ipc-ferry ipc-miconic ipc-transport)
-RUNS=$runs THREADS=1 TIME_LIMIT=${TIME_LIMIT:-0} bash benchmarks/training/recipe_study.sh "${names[@]}" > "$runs/round.out" 2>&1
+RUNS=$runs THREADS=${THREADS:-1} TIME_LIMIT=${TIME_LIMIT:-0} TIME_BUDGET=${TIME_BUDGET:-0} bash benchmarks/training/recipe_study.sh "${names[@]}" > "$runs/round.out" 2>&1
 grep "exit" "$runs/round.out"
 for name in "${names[@]}"; do
   tail -1 "$runs/$name/log.csv" 2>/dev/null | cut -c1-220 | sed "s/^/$name: /"
