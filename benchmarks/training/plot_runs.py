@@ -20,6 +20,8 @@ def main() -> int:
     parser.add_argument("runs", nargs="+", metavar="LABEL=RUN_FOLDER")
     parser.add_argument("--title", default="validation MSE against training time")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--machine", default="this 2-core CPU, runs sharing it",
+                        help="where the runs trained, for the time axis's label")
     args = parser.parse_args()
     fig, axis = plt.subplots(figsize=(7, 4.5))
     for spec in args.runs:
@@ -31,7 +33,7 @@ def main() -> int:
             elapsed += float(row["seconds"])
             minutes.append(elapsed / 60)
         axis.plot(minutes, [float(row["val_mse"]) for row in rows], marker="o", label=label)
-    axis.set_xlabel("training wall time (minutes, this 2-core CPU, runs sharing it)")
+    axis.set_xlabel(f"training wall time (minutes, {args.machine}; evaluation excluded)")
     axis.set_ylabel("validation MSE")
     axis.set_yscale("log")
     axis.set_title(args.title)

@@ -102,6 +102,10 @@ declare -A recipe=(
   [ipc-tr-r5]="data/ipc2023-transport $ipc_r5 --plan-weight 0"
   [ipc-bw-r5-w128]="data/ipc2023-blocksworld $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256"
   [ipc-bw-r5-plans]="data/ipc2023-blocksworld $ipc_r5 --plan-weight 0.25"
+  # ... and width 128 in the other three domains (a second, shorter GPU call: width won in Blocksworld)
+  [ipc-fe-r5-w128]="data/ipc2023-ferry $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256"
+  [ipc-mi-r5-w128]="data/ipc2023-miconic $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256"
+  [ipc-tr-r5-w128]="data/ipc2023-transport $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256"
   # Logistics (flat at MSE 17-18 at every size tried on the CPU) at width 128 and batch 256; Visitall
   # at batch 128 (on the CPU only batch 32 fitted)
   [lg-r5]="logistics $big_r5 --batch-size 256 --d-model 128 --d-ff 256"
