@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -77,7 +78,9 @@ def summary(results: dict, configs: list[str], levels: list[str]) -> str:
             runs = [results[level][t][config] for t in tasks]
             ratios = [rate(results[level][t][config]) / rate(results[level][t][first]) for t in tasks
                       if rate(results[level][t][config]) and rate(results[level][t][first])]
-            relative = f"{geometric_mean(ratios):.1f}× over {len(ratios)}" if ratios and config != first else "–"
+            # statistics' geometric mean: symt's geometric_mean counts values below 1 as 1 (expansions)
+            relative = (f"{statistics.geometric_mean(ratios):.2f}× over {len(ratios)}"
+                        if ratios and config != first else "–")
             common_runs = [results[level][t][config] for t in common]
             mean = geometric_mean([r["expansions"] for r in common_runs]) if common_runs else None
             timed = [r for r in runs if r.get("model_seconds")]
