@@ -126,6 +126,8 @@ def main() -> int:
                         help="plain GBFS (default) and/or symt-first (with h^FF's preferred operators; "
                         "adds the ff-pref baseline)")
     parser.add_argument("--no-baselines", action="store_true", help="symt configurations only")
+    parser.add_argument("--baselines", nargs="+", choices=["ff", "lama-first", "ff-pref"],
+                        help="only these baselines (default: ff and lama-first, and ff-pref with symt-first)")
     parser.add_argument("--max-tasks", type=int, help="every k-th task so that at most this many per level")
     parser.add_argument("--time-limit", type=int, default=30)
     parser.add_argument("--memory-limit", type=int, default=4096)
@@ -163,9 +165,9 @@ def main() -> int:
                 f"--evaluator hff=ff() --search batch_eager_greedy([symt(model={model}),hff],"
                 f"preferred=[hff],boost=1000,{max_time})")
     if not args.no_baselines:
-        searches.update(BASELINES)
-        if "symt-first" in args.symt_searches:
-            searches["ff-pref"] = FF_PREF
+        baselines = dict(BASELINES, **({"ff-pref": FF_PREF} if "symt-first" in args.symt_searches else {}))
+        searches.update({name: search for name, search in baselines.items()
+                         if args.baselines is None or name in args.baselines})
     domain_file = args.ipc_root / args.domain / "domain.pddl"
     results: dict = {"domain": args.domain, "time_limit": args.time_limit,
                      "memory_limit": args.memory_limit, "searches": searches}
