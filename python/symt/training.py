@@ -244,7 +244,7 @@ class TrainerBase:
         if budget <= 0:
             return False
         self.budget_elapsed += epoch_seconds
-        seconds_per_epoch = self.budget_elapsed / max(1, self.step) * self.config.eval_every
+        seconds_per_epoch = max(self.budget_elapsed, 1e-9) / max(1, self.step) * self.config.eval_every
         epochs_left = max(0, math.floor((budget - self.budget_elapsed) / seconds_per_epoch))
         self.budget_steps = min(self.last_step, max(self.step, self.step + epochs_left * self.config.eval_every))
         return True
