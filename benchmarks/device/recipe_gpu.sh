@@ -6,8 +6,10 @@
 # the IPC ones from `symt ipc-dataset --plan-time 10`), and leaves best.pt, log.csv, config.json
 # and curves.png of every run in $OUT as tarballs (the size limit is per file).
 # Usage there: OUT=out TIME_LIMIT=440 bash benchmarks/device/recipe_gpu.sh [NAME ...]
-# Round 5 ran as: OUT=$OUT THREADS=2 TIME_BUDGET=400 TIME_LIMIT=520 bash benchmarks/device/recipe_gpu.sh \
+# Round 5 ran as two calls: OUT=$OUT THREADS=2 TIME_BUDGET=380 TIME_LIMIT=480 bash benchmarks/device/recipe_gpu.sh \
 #   ipc-bw-r5 ipc-fe-r5 ipc-mi-r5 ipc-tr-r5 ipc-bw-r5-w128 ipc-bw-r5-plans lg-r5 va-r5
+# then OUT=$OUT THREADS=4 TIME_BUDGET=200 TIME_LIMIT=260 bash benchmarks/device/recipe_gpu.sh \
+#   ipc-fe-r5-w128 ipc-mi-r5-w128 ipc-tr-r5-w128
 # (TIME_BUDGET: seconds of training per run, loading excluded; TIME_LIMIT: the hard stop).
 set -uo pipefail
 out=${OUT:?set OUT}
