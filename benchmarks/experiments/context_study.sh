@@ -8,7 +8,8 @@
 # (ipc-<d>-student: 32 wide, 2 layers; ipc-<d>-half: the teacher's width, 2 layers, from its
 # weights) and several expansions per forward pass (K = 8). RESUME=1: keep the runs of earlier
 # results with the same searches (eval_ipc.py --resume), to add a student to a finished run.
-# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard] [student] [student-medium]
+# Part `lazy`: the shipped models with deferred evaluation (symt-first-lazy) on all 30 medium tasks.
+# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard] [student] [student-medium] [lazy]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
 runs=${RUNS:-runs/study}
@@ -70,6 +71,13 @@ for part in "${parts[@]}"; do
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks "${MEDIUM_TASKS:-6}" --time-limit 60 \
           --symt-searches symt-first --processes 2 ${RESUME:+--resume} --models $(students "$d") --out "$out/student-medium-$d"
       done ;;
-    *) echo "unknown part $part (speed, easy, medium, hard, student, student-medium)" >&2; exit 2 ;;
+    lazy)  # all 30 medium tasks: symt-first-lazy (symt() once per expanded state) with the shipped
+           # model against ff-pref and lama-first; symt-first's all-30 runs are in recipe_study/round5
+      for d in ${DOMAINS:-miconic transport blocksworld ferry}; do
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 30 --time-limit 60 \
+          --symt-searches symt-first-lazy --baselines ff-pref lama-first --processes 2 ${RESUME:+--resume} \
+          --models "shipped=ipc2023-$d" --out "$out/lazy30/medium-$d"
+      done ;;
+    *) echo "unknown part $part (speed, easy, medium, hard, student, student-medium, lazy)" >&2; exit 2 ;;
   esac
 done

@@ -7,7 +7,8 @@ whose ``best.pt`` is exported next to it as ``model.pt``). ``--expansions-per-ba
 each model with ``batch_eager_greedy(..., expansions_per_batch=K)`` for every K instead (issue 15:
 K-best-first search). ``--symt-searches gbfs symt-first`` also (or, without ``gbfs``, only) runs
 each model in the ``symt-first`` configuration (GBFS alternating symt() and h^FF queues with h^FF's
-preferred operators, successors evaluated in batches), and the baselines then include ``ff-pref``
+preferred operators, successors evaluated in batches), ``symt-first-lazy`` the same queues with
+deferred evaluation (``lazy_greedy``: symt() once per expanded state), and the baselines then include ``ff-pref``
 (h^FF with its preferred operators, the same queues without symt). Results go to a JSON file (per task and configuration: solved, plan length,
 expansions, wall seconds, states the model evaluated and its CPU seconds) and a Markdown summary
 per level: coverage, the model's evaluations per second over all its runs, and over the tasks
@@ -122,7 +123,8 @@ def main() -> int:
     parser.add_argument("--models", nargs="+", required=True, metavar="LABEL=PATH")
     parser.add_argument("--expansions-per-batch", type=int, nargs="+", metavar="K",
                         help="batch_eager_greedy with these K instead of eager_greedy")
-    parser.add_argument("--symt-searches", nargs="+", choices=["gbfs", "symt-first"], default=["gbfs"],
+    parser.add_argument("--symt-searches", nargs="+", choices=["gbfs", "symt-first", "symt-first-lazy"],
+                        default=["gbfs"],
                         help="plain GBFS (default) and/or symt-first (with h^FF's preferred operators; "
                         "adds the ff-pref baseline)")
     parser.add_argument("--no-baselines", action="store_true", help="symt configurations only")
@@ -164,8 +166,13 @@ def main() -> int:
             searches[f"symt-first:{label}"] = (
                 f"--evaluator hff=ff() --search batch_eager_greedy([symt(model={model}),hff],"
                 f"preferred=[hff],boost=1000,{max_time})")
+        if "symt-first-lazy" in args.symt_searches:
+            searches[f"symt-first-lazy:{label}"] = (
+                f"--evaluator hff=ff() --search lazy_greedy([symt(model={model}),hff],"
+                f"preferred=[hff],boost=1000,{max_time})")
     if not args.no_baselines:
-        baselines = dict(BASELINES, **({"ff-pref": FF_PREF} if "symt-first" in args.symt_searches else {}))
+        with_preferred = {"symt-first", "symt-first-lazy"} & set(args.symt_searches)
+        baselines = dict(BASELINES, **({"ff-pref": FF_PREF} if with_preferred else {}))
         searches.update({name: search for name, search in baselines.items()
                          if args.baselines is None or name in args.baselines})
     domain_file = args.ipc_root / args.domain / "domain.pddl"
