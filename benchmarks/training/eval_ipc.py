@@ -125,11 +125,12 @@ def main() -> int:
                         help="batch_eager_greedy with these K instead of eager_greedy")
     parser.add_argument("--symt-searches", nargs="+", choices=["gbfs", "symt-first", "symt-first-lazy"],
                         default=["gbfs"],
-                        help="plain GBFS (default) and/or symt-first (with h^FF's preferred operators; "
-                        "adds the ff-pref baseline)")
+                        help="plain GBFS (default) and/or symt-first, symt-first-lazy (with h^FF's "
+                        "preferred operators; either adds the ff-pref baseline)")
     parser.add_argument("--no-baselines", action="store_true", help="symt configurations only")
     parser.add_argument("--baselines", nargs="+", choices=["ff", "lama-first", "ff-pref"],
-                        help="only these baselines (default: ff and lama-first, and ff-pref with symt-first)")
+                        help="only these baselines (default: ff and lama-first, and ff-pref with symt-first or "
+                        "symt-first-lazy)")
     parser.add_argument("--max-tasks", type=int, help="every k-th task so that at most this many per level")
     parser.add_argument("--time-limit", type=int, default=30)
     parser.add_argument("--memory-limit", type=int, default=4096)
