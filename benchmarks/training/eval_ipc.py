@@ -39,11 +39,14 @@ from tqdm import tqdm
 from eval_recipe import run_fd
 from symt.experiments.metrics import geometric_mean
 from symt.export import export
+from symt.fd_configs import ALIASES
 from symt.models import resolve
 
 IPC_ROOT = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "ipc2023-learning"
 BASELINES = {"ff": "eager_greedy([ff()])", "lama-first": "--alias lama-first"}
 FF_PREF = "--evaluator hff=ff() --search eager_greedy([hff],preferred=[hff],boost=1000)"
+ALIAS_SEARCHES = {"symt-first", "symt-first-lazy"}
+"""The wrapper's aliases that ``--symt-searches`` runs with each model, as ``alias_search`` writes them."""
 
 
 def model_path(spec: str) -> Path:
@@ -53,6 +56,15 @@ def model_path(spec: str) -> Path:
         export(path / "best.pt", exported)
         return exported.resolve()
     return path.resolve() if path.is_file() else Path(resolve(spec)).resolve()
+
+
+def alias_search(alias: str, model: Path, max_time: str) -> str:
+    """The options of the wrapper's ``--alias`` (``symt.fd_configs``) with ``model`` and the
+    search's own time limit, in words without spaces (``run_fd`` splits them on whitespace)."""
+    config = ALIASES[alias]
+    search = config.search.replace(" ", "").replace("symt()", f"symt(model={model})")
+    evaluators = [f"--evaluator {definition}" for definition in config.evaluators]
+    return " ".join([*evaluators, "--search", f"{search[:-1]},{max_time})"])
 
 
 def rate(run: dict) -> float | None:
@@ -123,7 +135,7 @@ def main() -> int:
     parser.add_argument("--models", nargs="+", required=True, metavar="LABEL=PATH")
     parser.add_argument("--expansions-per-batch", type=int, nargs="+", metavar="K",
                         help="batch_eager_greedy with these K instead of eager_greedy")
-    parser.add_argument("--symt-searches", nargs="+", choices=["gbfs", "symt-first", "symt-first-lazy"],
+    parser.add_argument("--symt-searches", nargs="+", choices=["gbfs", *sorted(ALIAS_SEARCHES)],
                         default=["gbfs"],
                         help="plain GBFS (default) and/or symt-first, symt-first-lazy (with h^FF's "
                         "preferred operators; either adds the ff-pref baseline)")
@@ -163,16 +175,10 @@ def main() -> int:
                                                    f"expansions_per_batch={k}, {max_time})")
         else:
             searches[f"symt:{label}"] = f"eager_greedy([symt(model={model})], {max_time})"
-        if "symt-first" in args.symt_searches:
-            searches[f"symt-first:{label}"] = (
-                f"--evaluator hff=ff() --search batch_eager_greedy([symt(model={model}),hff],"
-                f"preferred=[hff],boost=1000,{max_time})")
-        if "symt-first-lazy" in args.symt_searches:
-            searches[f"symt-first-lazy:{label}"] = (
-                f"--evaluator hff=ff() --search lazy_greedy([symt(model={model}),hff],"
-                f"preferred=[hff],boost=1000,{max_time})")
+        for alias in sorted(ALIAS_SEARCHES & set(args.symt_searches)):
+            searches[f"{alias}:{label}"] = alias_search(alias, model, max_time)
     if not args.no_baselines:
-        with_preferred = {"symt-first", "symt-first-lazy"} & set(args.symt_searches)
+        with_preferred = ALIAS_SEARCHES & set(args.symt_searches)
         baselines = dict(BASELINES, **({"ff-pref": FF_PREF} if with_preferred else {}))
         searches.update({name: search for name, search in baselines.items()
                          if args.baselines is None or name in args.baselines})
