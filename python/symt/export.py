@@ -185,3 +185,72 @@ def precision_context(precision: str, device: str | torch.device = "cpu") -> Ite
             yield
     else:
         yield
+
+
+# ------------------------------------------------------------------------- another domain's names
+
+
+def _source_domain_for(meta: dict, where: str) -> Path:
+    """The shipped paper domain whose predicates are the model's (``retarget`` without a source)."""
+    from .generators.dataset import DOMAINS, domain_file
+    from .pddl import parse_domain
+    from .tokens import domain_signature
+
+    ours = [(p["name"], int(p["arity"])) for p in meta["predicates"]]
+    for name in DOMAINS:
+        path = domain_file(name)
+        if list(domain_signature(parse_domain(path)).predicates) == ours:
+            return path
+    raise SymtError(f"{where}: no shipped paper domain has the model's predicates; name the domain it "
+                    "was trained on with --source-domain FILE")
+
+
+def retarget(model_path: str | Path, target_domain: str | Path, out_path: str | Path,
+             source_domain: str | Path | None = None, fixed: dict[str, str] | None = None) -> tuple[dict, dict]:
+    """Write the exported heuristic ``model_path`` for ``target_domain``, a domain that is the
+    model's own up to the names of predicates and types (:mod:`symt.pddl.isomorphism` proves it).
+
+    Only names change: predicate ids, weights and the architecture stay, so the new file computes
+    the same values on a target task as the old one on the same task written in the source domain.
+    ``source_domain`` is the domain the model was trained on (default: the shipped paper domain
+    with the model's predicates); ``fixed`` pins names. Returns the new metadata and the names
+    that changed.
+    """
+    from .pddl import parse_domain
+    from .pddl.isomorphism import find_renaming
+    from .tokens import TYPE_PREFIX, domain_signature
+
+    path = Path(model_path)
+    module, meta = load_exported(path)
+    source_file = Path(source_domain) if source_domain is not None else _source_domain_for(meta, str(path))
+    source, target = parse_domain(source_file), parse_domain(target_domain)
+    ours = [(p["name"], int(p["arity"])) for p in meta["predicates"]]
+    theirs = list(domain_signature(source).predicates)
+    if sorted(ours) != sorted(theirs):
+        raise SymtError(f"{path}: the model's predicates ({', '.join(n for n, _ in ours)}) are not those of "
+                        f"{source_file} ({', '.join(n for n, _ in theirs)}); name its training domain with "
+                        "--source-domain")
+    renaming = find_renaming(source, target, fixed)
+
+    def renamed(name: str) -> str:
+        if name.startswith(TYPE_PREFIX):
+            return TYPE_PREFIX + renaming.types[name[len(TYPE_PREFIX):]]
+        return renaming.predicates[name]
+
+    meta = json.loads(json.dumps(meta))
+    for predicate in meta["predicates"]:
+        predicate["name"] = renamed(predicate["name"])
+    changed = renaming.changed()
+    meta["retargeted"] = {"from_domain": meta["domain"], "from_file": source_file.name, "renamed": changed,
+                          "previous": meta.get("retargeted")}
+    meta["domain"] = target.name
+    # Format 3 on: the plugin checks the task context against the module's own attributes.
+    if hasattr(module, "symt_predicate_names"):
+        module.symt_predicate_names = [p["name"] for p in meta["predicates"]]
+        module.symt_domain = meta["domain"]
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    torch.jit.save(module, str(tmp), _extra_files={META_FILE: json.dumps(meta, indent=1)})
+    tmp.replace(out)
+    return meta, changed
