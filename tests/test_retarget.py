@@ -160,6 +160,7 @@ def test_retargeted_model_gives_the_same_values(tmp_path: Path, ipc_named_blocks
     assert [p["name"] for p in meta["predicates"]] == ["on", "on-table", "clear", "arm-empty", "holding"]
     _, reloaded = load_exported(tmp_path / "ipc.pt")
     assert reloaded["retargeted"]["from_domain"] == "blocks"
+    assert reloaded["retargeted"]["from_model"] == "paper"
     walk = random_walk(paper_domain, paper_problem, 40)
     renamed = [{(PAPER_TO_IPC_BLOCKS.get(p, p), args) for p, args in state} for state in walk]
     before = state_values(model, paper_domain, paper_problem, walk)

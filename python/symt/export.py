@@ -241,8 +241,8 @@ def retarget(model_path: str | Path, target_domain: str | Path, out_path: str | 
     for predicate in meta["predicates"]:
         predicate["name"] = renamed(predicate["name"])
     changed = renaming.changed()
-    meta["retargeted"] = {"from_domain": meta["domain"], "from_file": source_file.name, "renamed": changed,
-                          "previous": meta.get("retargeted")}
+    meta["retargeted"] = {"from_model": path.stem, "from_domain": meta["domain"], "from_file": source_file.name,
+                          "renamed": changed, "previous": meta.get("retargeted")}
     meta["domain"] = target.name
     # Format 3 on: the plugin checks the task context against the module's own attributes.
     if hasattr(module, "symt_predicate_names"):
