@@ -252,3 +252,13 @@ def test_plugin_runs_a_retargeted_model_with_the_same_values(tmp_path: Path,
     expected = state_values(model, paper_domain, paper_problem, [s for _, s in sample])
     assert max(abs(raw - value) for (raw, _), value in zip(sample, expected, strict=True)) <= 1e-4
     assert run_val(ipc_domain, ipc_problem, tmp_path / "sas_plan").valid
+
+
+def test_no_fit_error_points_to_retarget_for_a_renamed_paper_domain(tmp_path: Path) -> None:
+    from symt.models import select_heuristic
+
+    renamed = tmp_path / "domain.pddl"
+    renamed.write_text(rename_words(domain_file("blocksworld").read_text(), {"ontable": "on-tbl"}))
+    with pytest.raises(SymtError, match=r"the domain of 'blocksworld' up to names: ontable -> on-tbl; "
+                                        r"`symt retarget blocksworld .*domain.pddl MODEL.pt`"):
+        select_heuristic(renamed)

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..errors import SymtError
 from ..formats import model_file_kind, read_model_meta, read_planner_meta
+from ..pddl import Domain
 
 MODEL_DIR = Path(__file__).resolve().parent
 TRAINING_FILE = MODEL_DIR / "training.json"
@@ -174,8 +175,17 @@ def training_sizes(name: str) -> str | None:
 
     Paper domains: the sizes and task count of the paper's training split
     (``2,4,6,8 balls (4 tasks)``); ``ipc2023-<domain>``: the IPC training problems used
-    (``IPC 2023 training/easy p01–p24 (24 tasks, 2–7 objects)``, from ``training.json``).
+    (``IPC 2023 training/easy p01–p24 (24 tasks, 2–7 objects)``, from ``training.json``); a model
+    written by ``symt retarget``: its source model's, named.
     """
+    path = shipped().get(name)
+    if path is not None and _is_heuristic_file(path):
+        retargeted = read_model_meta(path).get("retargeted")
+        if isinstance(retargeted, dict) and retargeted.get("from_model"):
+            # A model written for another domain's names (symt retarget): it learned what its
+            # source model learned.
+            source = training_sizes(str(retargeted["from_model"]))
+            return f"{source}, as '{retargeted['from_model']}' (symt retarget)" if source else None
     domain = paper_domain(name)
     if domain is not None:
         from ..generators.splits import split_plan
@@ -203,6 +213,26 @@ def _format_predicates(predicates: list[tuple[str, int]] | tuple[tuple[str, int]
     return " ".join(shown)
 
 
+def _same_up_to_names(domain: Domain, candidates: list[ModelInfo]) -> str:
+    """A hint for a domain that a shipped paper-domain model's domain is, up to names."""
+    from ..generators.dataset import domain_file as paper_domain_file
+    from ..pddl import parse_domain
+    from ..pddl.isomorphism import find_renaming
+
+    for candidate in candidates:
+        source = paper_domain(candidate.name)
+        if source is None:
+            continue
+        try:
+            renaming = find_renaming(parse_domain(paper_domain_file(source)), domain)
+        except SymtError:
+            continue
+        renamed = ", ".join(f"{a} -> {b}" for a, b in renaming.changed().items())
+        return (f" (but it is the domain of '{candidate.name}' up to names: {renamed}; "
+                f"`symt retarget {candidate.name} {domain.filename} MODEL.pt` writes that model for it)")
+    return ""
+
+
 def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: str | Path | None,
             what: str, how_to_get_one: str) -> tuple[Path, str]:
     """The ranking shared by :func:`select_heuristic` and :func:`select_planner`."""
@@ -225,6 +255,8 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
             if len(missing) <= NEAR_MISS < len(ours):
                 closest = f" (nearly: '{best.name}' lacks {_format_predicates(missing)})"
         actions = " and action schemas" if what != "heuristic" else ""
+        if what == "heuristic":
+            closest += _same_up_to_names(domain, candidates)
         raise SymtError(
             f"no shipped {what} model fits {where}: none knows all its predicates{actions} "
             f"({_format_predicates(signature.predicates, 6)}){closest}; shipped {what} models: "
