@@ -262,3 +262,10 @@ def test_no_fit_error_points_to_retarget_for_a_renamed_paper_domain(tmp_path: Pa
     with pytest.raises(SymtError, match=r"the domain of 'blocksworld' up to names: ontable -> on-tbl; "
                                         r"`symt retarget blocksworld .*domain.pddl MODEL.pt`"):
         select_heuristic(renamed)
+
+
+def test_a_plan_generator_is_refused_by_name(tmp_path: Path, ipc_named_blocks: tuple[Path, ...]) -> None:
+    from symt.models import resolve
+
+    with pytest.raises(SymtError, match="not an exported SymT-E heuristic: a plan generator"):
+        retarget(resolve("blocksworld-ed"), ipc_named_blocks[2], tmp_path / "x.pt")

@@ -216,11 +216,17 @@ def retarget(model_path: str | Path, target_domain: str | Path, out_path: str | 
     with the model's predicates); ``fixed`` pins names. Returns the new metadata and the names
     that changed.
     """
+    from .formats import model_file_kind
     from .pddl import parse_domain
     from .pddl.isomorphism import find_renaming
     from .tokens import TYPE_PREFIX, domain_signature
 
     path = Path(model_path)
+    kind = model_file_kind(path) if path.is_file() else "heuristic"
+    if kind != "heuristic":
+        what = {"planner": "a plan generator (SymT-ED or PlanGPT)",
+                "checkpoint": "a training checkpoint; export it first with `symt export`"}.get(kind, "not a symt model")
+        raise SymtError(f"{path}: not an exported SymT-E heuristic: {what}")
     module, meta = load_exported(path)
     source_file = Path(source_domain) if source_domain is not None else _source_domain_for(meta, str(path))
     source, target = parse_domain(source_file), parse_domain(target_domain)

@@ -25,10 +25,13 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import SymtError
 from ..formats import model_file_kind, read_model_meta, read_planner_meta
-from ..pddl import Domain
+
+if TYPE_CHECKING:
+    from ..pddl import Domain
 
 MODEL_DIR = Path(__file__).resolve().parent
 TRAINING_FILE = MODEL_DIR / "training.json"
