@@ -113,6 +113,8 @@ def _signature_matches(source: Domain, target: Domain, renaming: Renaming) -> bo
         mapped = tuple(frozenset(_map_type(x, renaming.types) for x in q.types) for q in params)
         if mapped != tuple(frozenset(q.types) for q in target.predicates[renaming.predicates[p]]):
             return False
+    if len(source.constants) != len(target.constants):
+        return False
     for c, ctypes in source.constants.items():
         if c not in target.constants or {_map_type(x, renaming.types) for x in ctypes} != set(target.constants[c]):
             return False
