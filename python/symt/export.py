@@ -118,12 +118,17 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
         # the metadata and the context-cache methods.
         methods = ["encode_context", "forward_states"] if model.context_attention else []
         scripted = torch.jit.freeze(torch.jit.script(exported), preserved_attrs=[*attributes, *methods])
+    _save(scripted, meta, out_path)
+    return meta
+
+
+def _save(module: torch.jit.ScriptModule, meta: dict, out_path: str | Path) -> None:
+    """Write a model file with its ``symt.json`` atomically: a reader never sees half a model."""
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
-    torch.jit.save(scripted, str(tmp), _extra_files={META_FILE: json.dumps(meta, indent=1)})
+    torch.jit.save(module, str(tmp), _extra_files={META_FILE: json.dumps(meta, indent=1)})
     tmp.replace(out)
-    return meta
 
 
 def load_exported(path: str | Path, device: str | torch.device = "cpu") -> tuple[torch.jit.ScriptModule, dict]:
@@ -194,12 +199,12 @@ def _source_domain_for(meta: dict, where: str) -> Path:
     """The shipped paper domain whose predicates are the model's (``retarget`` without a source)."""
     from .generators.dataset import DOMAINS, domain_file
     from .pddl import parse_domain
-    from .tokens import domain_signature
+    from .tokens import Signature, domain_signature
 
-    ours = [(p["name"], int(p["arity"])) for p in meta["predicates"]]
+    ours = Signature.from_json(meta).predicates
     for name in DOMAINS:
         path = domain_file(name)
-        if list(domain_signature(parse_domain(path)).predicates) == ours:
+        if domain_signature(parse_domain(path)).predicates == ours:
             return path
     raise SymtError(f"{where}: no shipped paper domain has the model's predicates; name the domain it "
                     "was trained on with --source-domain FILE")
@@ -219,7 +224,7 @@ def retarget(model_path: str | Path, target_domain: str | Path, out_path: str | 
     from .formats import model_file_kind
     from .pddl import parse_domain
     from .pddl.isomorphism import find_renaming
-    from .tokens import TYPE_PREFIX, domain_signature
+    from .tokens import TYPE_PREFIX, Signature, domain_signature
 
     path = Path(model_path)
     kind = model_file_kind(path) if path.is_file() else "heuristic"
@@ -230,8 +235,8 @@ def retarget(model_path: str | Path, target_domain: str | Path, out_path: str | 
     module, meta = load_exported(path)
     source_file = Path(source_domain) if source_domain is not None else _source_domain_for(meta, str(path))
     source, target = parse_domain(source_file), parse_domain(target_domain)
-    ours = [(p["name"], int(p["arity"])) for p in meta["predicates"]]
-    theirs = list(domain_signature(source).predicates)
+    ours = Signature.from_json(meta).predicates
+    theirs = domain_signature(source).predicates
     if sorted(ours) != sorted(theirs):
         raise SymtError(f"{path}: the model's predicates ({', '.join(n for n, _ in ours)}) are not those of "
                         f"{source_file} ({', '.join(n for n, _ in theirs)}); name its training domain with "
@@ -254,9 +259,5 @@ def retarget(model_path: str | Path, target_domain: str | Path, out_path: str | 
     if hasattr(module, "symt_predicate_names"):
         module.symt_predicate_names = [p["name"] for p in meta["predicates"]]
         module.symt_domain = meta["domain"]
-    out = Path(out_path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    torch.jit.save(module, str(tmp), _extra_files={META_FILE: json.dumps(meta, indent=1)})
-    tmp.replace(out)
+    _save(module, meta, out_path)
     return meta, changed
