@@ -75,31 +75,32 @@ def _action_key(action: ActionSchema, order: tuple[int, ...], renaming: Renaming
     )
 
 
-def _actions_match(source: Domain, target: Domain, renaming: Renaming) -> bool:
+def _target_keys(target: Domain) -> list[tuple]:
+    """Each target action's key, its parameters in declared order (the same for every renaming)."""
+    return [_action_key(action, tuple(range(len(action.parameters))), None) for action in target.actions]
+
+
+def _actions_match(source: Domain, target_keys: list[tuple], renaming: Renaming) -> bool:
     """Whether a one-to-one matching of the actions exists under ``renaming``."""
-    target_keys: list[set[tuple]] = []
-    for action in target.actions:
-        identity = tuple(range(len(action.parameters)))
-        target_keys.append({_action_key(action, identity, None)})
     source_keys = []
     for action in source.actions:
         n = len(action.parameters)
         source_keys.append({_action_key(action, order, renaming) for order in itertools.permutations(range(n))})
     # Few actions per domain: plain backtracking over the bipartite matching suffices.
-    used = [False] * len(target.actions)
+    used = [False] * len(target_keys)
 
     def assign(i: int) -> bool:
         if i == len(source_keys):
             return True
-        for j, keys in enumerate(target_keys):
-            if not used[j] and keys & source_keys[i]:
+        for j, key in enumerate(target_keys):
+            if not used[j] and key in source_keys[i]:
                 used[j] = True
                 if assign(i + 1):
                     return True
                 used[j] = False
         return False
 
-    return len(source.actions) == len(target.actions) and assign(0)
+    return len(source.actions) == len(target_keys) and assign(0)
 
 
 def _signature_matches(source: Domain, target: Domain, renaming: Renaming) -> bool:
@@ -170,12 +171,13 @@ def _search(source: Domain, target: Domain, predicate_groups: list, type_groups:
         if not limit:
             return []
         raise SymtError(f"{where}: --map pins a name to one of another arity")
+    target_keys = _target_keys(target)
     found: list[tuple[int, Renaming]] = []
     for p_parts in itertools.product(*predicate_options):
         predicates = {k: v for part in p_parts for k, v in part.items()}
         for t_parts in itertools.product(*type_options):
             renaming = Renaming(predicates, {k: v for part in t_parts for k, v in part.items()})
-            if _signature_matches(source, target, renaming) and _actions_match(source, target, renaming):
+            if _signature_matches(source, target, renaming) and _actions_match(source, target_keys, renaming):
                 kept = sum(a == b for a, b in (*renaming.predicates.items(), *renaming.types.items()))
                 found.append((kept, renaming))
     return found
