@@ -171,12 +171,14 @@ def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
 
 # ------------------------------------------------------------------ the symt() heuristic plugin
 
-def random_model(domain: str, out: Path, vocab_size: int = 40, seed: int = 0, context: bool = False) -> Path:
-    """An untrained SymT-E for ``domain``, exported by symt's own exporter (weights do not matter
-    for these tests, only that plugin and Python compute the same function). ``context``: static,
-    type and goal atoms attend only among themselves, and the plugin caches them."""
+def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
+                 context: bool = False) -> Path:
+    """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
+    symt's own exporter (weights do not matter for these tests, only that plugin and Python
+    compute the same function). ``context``: static, type and goal atoms attend only among
+    themselves, and the plugin caches them."""
     torch.manual_seed(seed)
-    parsed = parse_domain(domain_file(domain))
+    parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     signature = domain_signature(parsed)
     config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
                          vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,

@@ -16,24 +16,20 @@ import pytest
 import torch
 
 from symt.errors import SymtError
-from symt.export import export, load_exported, retarget
+from symt.export import load_exported, retarget
 from symt.generators import domain_file, generate_task
 from symt.guidance import plan_with_exported_model
-from symt.model import ModelConfig, SymTE
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.pddl.isomorphism import find_renaming
 from symt.tokens import (
     Signature,
     collate,
-    context_predicate_ids,
-    domain_signature,
     encode_task,
     identity_assignment,
     rename,
 )
+from test_fast_downward import IPC_ROOT, random_model, read_trace
 
-SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
-IPC_ROOT = SHARED / "benchmarks" / "ipc2023-learning"
 PAPER_TO_IPC_BLOCKS = {"ontable": "on-table", "handempty": "arm-empty", "pick-up": "pickup",
                        "put-down": "putdown", "blocks": "blocksworld"}
 needs_ipc = pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
@@ -43,22 +39,6 @@ def rename_words(text: str, names: dict[str, str]) -> str:
     """PDDL text with whole names replaced (``on`` is not a prefix of ``on-table``)."""
     pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])")
     return pattern.sub(lambda m: names[m.group(1)], text)
-
-
-def random_model(domain: Path, out: Path, seed: int = 0, context: bool = False) -> Path:
-    """An untrained SymT-E for ``domain``, exported by symt's exporter: only the function matters."""
-    torch.manual_seed(seed)
-    parsed = parse_domain(domain)
-    signature = domain_signature(parsed)
-    config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
-                         vocab_size=40, d_model=32, n_heads=4, n_layers=2, d_ff=64, d_embed=16, k=16,
-                         readout_hidden=32, target_scale=10.0,
-                         context_predicates=context_predicate_ids(signature, parsed) if context else None)
-    checkpoint = out.with_suffix(".ckpt")
-    torch.save({"model_config": config.to_dict(), "model": SymTE(config).state_dict(),
-                "signature": signature.to_json()}, checkpoint)
-    export(checkpoint, out)
-    return out
 
 
 def state_values(model: Path, domain: Path, problem: Path, states: list[set[tuple[str, tuple[str, ...]]]]
@@ -239,15 +219,14 @@ def test_plugin_runs_a_retargeted_model_with_the_same_values(tmp_path: Path,
          f"eager_greedy([symt(model={tmp_path / 'ipc.pt'}, scale=100)], max_time=20)"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300, env=dict(os.environ, SYMT_TRACE=str(trace)))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    paper_names = {v: k for k, v in PAPER_TO_IPC_BLOCKS.items()}
     traced = []
-    for line in trace.read_text().splitlines():
-        raw, atoms = line.split("\t")
+    for raw, atoms in read_trace(trace):
         state = set()
-        for atom in atoms.split(";") if atoms else []:
+        for atom in atoms:
             name, args = atom.rstrip(")").split("(")
-            state.add(({v: k for k, v in PAPER_TO_IPC_BLOCKS.items()}.get(name, name),
-                       tuple(a.strip() for a in args.split(",") if a.strip())))
-        traced.append((float(raw), state))
+            state.add((paper_names.get(name, name), tuple(a.strip() for a in args.split(",") if a.strip())))
+        traced.append((raw, state))
     sample = random.Random(0).sample(traced, min(40, len(traced)))
     expected = state_values(model, paper_domain, paper_problem, [s for _, s in sample])
     assert max(abs(raw - value) for (raw, _), value in zip(sample, expected, strict=True)) <= 1e-4
