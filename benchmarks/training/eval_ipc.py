@@ -8,7 +8,7 @@ each model with ``batch_eager_greedy(..., expansions_per_batch=K)`` for every K 
 K-best-first search). ``--symt-searches gbfs symt-first`` also (or, without ``gbfs``, only) runs
 each model in the ``symt-first`` configuration (GBFS alternating symt() and h^FF queues with h^FF's
 preferred operators, successors evaluated in batches), ``symt-first-lazy`` the same queues with
-deferred evaluation (``lazy_greedy``: symt() once per expanded state), and the baselines then include ``ff-pref``
+deferred evaluation (``lazy_greedy``: symt() once per expanded state), ``symt-lama-first`` lama-first with a symt() queue added; any of them adds the baseline ``ff-pref``
 (h^FF with its preferred operators, the same queues without symt). Results go to a JSON file (per task and configuration: solved, plan length,
 expansions, wall seconds, states the model evaluated and its CPU seconds) and a Markdown summary
 per level: coverage, the model's evaluations per second over all its runs, and over the tasks
@@ -45,7 +45,7 @@ from symt.models import resolve
 IPC_ROOT = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "ipc2023-learning"
 BASELINES = {"ff": "eager_greedy([ff()])", "lama-first": "--alias lama-first"}
 FF_PREF = "--evaluator hff=ff() --search eager_greedy([hff],preferred=[hff],boost=1000)"
-ALIAS_SEARCHES = {"symt-first", "symt-first-lazy"}
+ALIAS_SEARCHES = set(ALIASES) - {"symt-gbfs"}
 """The wrapper's aliases that ``--symt-searches`` runs with each model, as ``alias_search`` writes them."""
 
 

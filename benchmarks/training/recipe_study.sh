@@ -54,6 +54,8 @@ declare -A recipe=(
   [bw-r2-w128]="$bw_hinge --seed 0 --steps 14000 --d-model 128 --d-ff 256"
   [bw-r2-w128-L8]="$bw_hinge --seed 0 --steps 8000 --d-model 128 --d-ff 256 --n-layers 8"
   [bw-r2-b128]="$bw_hinge --seed 0 --steps 10000 --batch-size 128 --lr 1e-3"
+  # Round 6 (this CPU): the shipped bw-r2-b128 recipe with hashed object codes (no object limit)
+  [bw-r6-hashed]="$bw_hinge --seed 0 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed"
   # Logistics and Visitall: hashed objects with the hinge ranking loss; Logistics also deeper and wider
   [lg-r2]="logistics --seed 0 --steps 16000 --lr 1e-3 --object-identity hashed --w-rank 1"
   [lg-r2-w128-L8]="logistics --seed 0 --steps 8000 --lr 1e-3 --object-identity hashed --w-rank 1 --d-model 128 --d-ff 256 --n-layers 8"
