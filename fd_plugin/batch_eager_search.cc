@@ -10,8 +10,12 @@
 #include "pruning_method.h"
 
 #include "algorithms/ordered_set.h"
+#include "evaluators/g_evaluator.h"
+#include "open_lists/alternation_open_list.h"
+#include "open_lists/type_based_open_list.h"
 #include "search_engines/search_common.h"
 #include "task_utils/successor_generator.h"
+#include "utils/rng_options.h"
 
 #include <algorithm>
 #include <cassert>
@@ -205,6 +209,37 @@ void BatchEagerSearch::reward_progress() {
     open_list->boost_preferred();
 }
 
+/*
+  eager_greedy's open list, plus, with type_based=true, a type-based exploration queue
+  (Xie, Mueller and Holte, AAAI 2014) in the same alternation: it buckets open states by the
+  values of the evaluators and g, and pops a random state of a random bucket. A learned heuristic
+  has large plateaus and local minima on tasks larger than its training tasks, and GBFS never
+  leaves a region whose values look good; the exploration queue expands states the heuristic
+  ranks low. The alternation is flat, so that boosting still reaches the preferred queues.
+  Equivalent to eager(alt([single(h1), ..., type_based([h1, ..., g()])])).
+*/
+static shared_ptr<OpenListFactory> create_open_list_factory(const Options &opts) {
+    if (!opts.get<bool>("type_based"))
+        return search_common::create_greedy_open_list_factory(opts);
+    vector<shared_ptr<Evaluator>> evals = opts.get_list<shared_ptr<Evaluator>>("evals");
+    bool use_preferred = !opts.get_list<shared_ptr<Evaluator>>("preferred").empty();
+    vector<shared_ptr<OpenListFactory>> sublists;
+    for (const shared_ptr<Evaluator> &evaluator : evals) {
+        sublists.push_back(search_common::create_standard_scalar_open_list_factory(evaluator, false));
+        if (use_preferred)
+            sublists.push_back(search_common::create_standard_scalar_open_list_factory(evaluator, true));
+    }
+    Options type_based_options;
+    evals.push_back(make_shared<g_evaluator::GEvaluator>());
+    type_based_options.set("evaluators", evals);
+    type_based_options.set("random_seed", opts.get<int>("random_seed"));
+    sublists.push_back(make_shared<type_based_open_list::TypeBasedOpenListFactory>(type_based_options));
+    Options alternation_options;
+    alternation_options.set("sublists", sublists);
+    alternation_options.set("boost", opts.get<int>("boost"));
+    return make_shared<alternation_open_list::AlternationOpenListFactory>(alternation_options);
+}
+
 static shared_ptr<SearchEngine> _parse(OptionParser &parser) {
     parser.document_synopsis(
         "Greedy search (eager), successors evaluated in batches",
@@ -220,6 +255,12 @@ static shared_ptr<SearchEngine> _parse(OptionParser &parser) {
         "expand this many best open states together and evaluate all their new successors in "
         "one forward pass (K-best-first search); 1 is eager_greedy's expansion order",
         "1", Bounds("1", "infinity"));
+    parser.add_option<bool>(
+        "type_based",
+        "alternate with a type-based exploration queue over the evaluators and g "
+        "(Xie, Mueller and Holte 2014): eager(alt([single(h), type_based([h, g()])]))",
+        "false");
+    utils::add_rng_options(parser);
     SearchEngine::add_pruning_option(parser);
     SearchEngine::add_options_to_parser(parser);
     Options opts = parser.parse();
@@ -227,7 +268,7 @@ static shared_ptr<SearchEngine> _parse(OptionParser &parser) {
 
     shared_ptr<BatchEagerSearch> engine;
     if (!parser.dry_run()) {
-        opts.set("open", search_common::create_greedy_open_list_factory(opts));
+        opts.set("open", create_open_list_factory(opts));
         engine = make_shared<BatchEagerSearch>(opts);
     }
     return engine;

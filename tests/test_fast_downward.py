@@ -314,6 +314,51 @@ def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Pa
 
 
 @pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("preferred", [False, True], ids=["plain", "preferred"])
+def test_type_based_exploration_is_fast_downwards_alternation(tmp_path: Path, preferred: bool) -> None:
+    """batch_eager_greedy(..., type_based=true) is Fast Downward's own eager search on
+    alt([single(h), ..., type_based([h, ..., g()])]): the same expansions and plan (the same
+    random choices, from the same default seed). h^FF stands in for symt() here: its values are
+    exact, while a batched forward pass may round a value differently from a single one, which
+    sends the exploration queue's random choices elsewhere."""
+    problem = write_task(tmp_path, "blocksworld", 7, seed=3)
+    if preferred:
+        batched = ["--evaluator", "h=ff()", "--search",
+                   "batch_eager_greedy([h], preferred=[h], boost=1000, type_based=true)"]
+        stock = ["--evaluator", "h=ff()", "--search",
+                 "eager(alt([single(h), single(h, pref_only=true), type_based([h, g()])], boost=1000), "
+                 "preferred=[h])"]
+    else:
+        batched = ["--search", "batch_eager_greedy([ff()], type_based=true)"]
+        stock = ["--evaluator", "h=ff()", "--search", "eager(alt([single(h), type_based([h, g()])]))"]
+    runs = {}
+    for name, options in (("batched", batched), ("stock", stock)):
+        workdir = tmp_path / name
+        workdir.mkdir()
+        result = fast_downward(workdir, str(domain_file("blocksworld")), str(problem), *options)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+        runs[name] = (search_stats(result.stdout), (workdir / "sas_plan").read_text())
+    assert runs["batched"] == runs["stock"]
+    assert run_val(domain_file("blocksworld"), problem, tmp_path / "batched" / "sas_plan").valid
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_type_based_exploration_with_symt_batches(tmp_path: Path, models: dict[str, Path]) -> None:
+    """With symt() the exploration queue reads the batch's cached values: a valid plan, every
+    evaluated state through the model in fewer forward passes than states."""
+    problem = write_task(tmp_path, "blocksworld", 6, seed=3)
+    result = fast_downward(tmp_path, str(domain_file("blocksworld")), str(problem), "--search",
+                           f"batch_eager_greedy([symt(model={models['blocksworld']}, scale=100)], type_based=true)")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    line = [line for line in result.stdout.splitlines() if "forward passes" in line][-1]
+    states, passes = int(line.split()[1]), int(line.split()[4])
+    evaluated = int(search_stats(result.stdout)["Evaluated"].split()[1])
+    assert states <= evaluated  # goal states get 0 without the model
+    assert passes < states
+    assert run_val(domain_file("blocksworld"), problem, tmp_path / "sas_plan").valid
+
+
+@pytest.mark.usefixtures("fd_built")
 def test_k_best_expansion_batches_more_states_per_pass(tmp_path: Path, models: dict[str, Path]) -> None:
     """expansions_per_batch=K expands the K best open states together: a valid plan, and more
     states per forward pass than one expansion at a time (K = 1, eager_greedy's order)."""
