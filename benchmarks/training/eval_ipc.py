@@ -45,6 +45,8 @@ from symt.models import resolve
 IPC_ROOT = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "ipc2023-learning"
 BASELINES = {"ff": "eager_greedy([ff()])", "lama-first": "--alias lama-first"}
 FF_PREF = "--evaluator hff=ff() --search eager_greedy([hff],preferred=[hff],boost=1000)"
+FF_EXPLORE = "batch_eager_greedy([ff()],type_based=true)"
+"""symt-explore's open lists with h^FF: only with ``--baselines ff-explore``."""
 ALIAS_SEARCHES = set(ALIASES) - {"symt-gbfs"}
 """The wrapper's aliases that ``--symt-searches`` runs with each model, as ``alias_search`` writes them."""
 
@@ -140,7 +142,7 @@ def main() -> int:
                         help="plain GBFS (default) and/or symt-first, symt-first-lazy (with h^FF's "
                         "preferred operators; either adds the ff-pref baseline)")
     parser.add_argument("--no-baselines", action="store_true", help="symt configurations only")
-    parser.add_argument("--baselines", nargs="+", choices=["ff", "lama-first", "ff-pref"],
+    parser.add_argument("--baselines", nargs="+", choices=["ff", "lama-first", "ff-pref", "ff-explore"],
                         help="only these baselines (default: ff and lama-first, and ff-pref with symt-first or "
                         "symt-first-lazy)")
     parser.add_argument("--max-tasks", type=int, help="every k-th task so that at most this many per level")
@@ -180,6 +182,8 @@ def main() -> int:
     if not args.no_baselines:
         with_preferred = ALIAS_SEARCHES & set(args.symt_searches)
         baselines = dict(BASELINES, **({"ff-pref": FF_PREF} if with_preferred else {}))
+        if args.baselines and "ff-explore" in args.baselines:
+            baselines["ff-explore"] = FF_EXPLORE
         searches.update({name: search for name, search in baselines.items()
                          if args.baselines is None or name in args.baselines})
     domain_file = args.ipc_root / args.domain / "domain.pddl"

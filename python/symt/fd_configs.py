@@ -17,6 +17,11 @@ the alias's search string and write ``symt(model=PATH)``.
   ``lama-first``): a successor is inserted with its parent's values and evaluated only when it is
   expanded, so ``symt()`` runs once per expanded state instead of once per generated state, one
   state per forward pass (there is no batch to form).
+* ``symt-explore`` -- ``symt-gbfs`` with a type-based exploration queue in alternation
+  (``batch_eager_greedy([symt()], type_based=true)``; Xie, Mueller and Holte 2014): every other
+  expansion is a random open state of a random (h, g) bucket, which gets GBFS out of the
+  plateaus and local minima that a learned heuristic has on tasks larger than its training
+  tasks. The learned heuristic is still the only one.
 * ``symt-lama-first`` -- ``lama-first`` (the driver's alias: lazy GBFS on h^FF and the landmark
   count heuristic, h^FF's preferred operators, unit costs, no reopening) with ``symt()`` as a third
   queue. It asks whether the learned heuristic adds anything to LAMA's, the strongest satisficing
@@ -61,6 +66,9 @@ ALIASES: dict[str, SearchAlias] = {
         SearchAlias("symt-first-lazy", "lazy_greedy([symt(), hff], preferred=[hff], boost=1000)",
                     "symt-first with deferred evaluation: symt() once per expanded state",
                     evaluators=("hff=ff()",)),
+        SearchAlias("symt-explore", "batch_eager_greedy([symt()], type_based=true)",
+                    "symt-gbfs alternating with a type-based exploration queue over (symt(), g) "
+                    "(Xie, Mueller and Holte 2014)"),
         SearchAlias("symt-lama-first",
                     "lazy_greedy([symt(), hff, hlm], preferred=[hff, hlm], cost_type=one, reopen_closed=false)",
                     "lama-first with a symt() queue beside its h^FF and landmark queues",

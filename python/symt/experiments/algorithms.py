@@ -86,6 +86,9 @@ ALGORITHMS: dict[str, Algorithm] = {
                   evaluators=("hff=ff()",),
                   description="GBFS with h^FF and its preferred operators (boost 1000): symt-first "
                               "without the symt() queue"),
+        Algorithm("ff-explore", "fd", search="batch_eager_greedy([ff()], type_based=true)",
+                  description="GBFS with h^FF alternating with a type-based exploration queue: "
+                              "symt-explore with h^FF instead of symt()"),
         Algorithm("lama-first", "fd", driver_options=("--alias", "lama-first"),
                   description="LAMA's first iteration (lazy GBFS, h^FF + landmarks, preferred operators)"),
         Algorithm("add", "fd", search="eager_greedy([add()])", description="GBFS with h^add"),
