@@ -212,11 +212,11 @@ void BatchEagerSearch::reward_progress() {
 /*
   eager_greedy's open list, plus, with type_based=true, a type-based exploration queue
   (Xie, Mueller and Holte, AAAI 2014) in the same alternation: it buckets open states by the
-  values of the evaluators and g, and pops a random state of a random bucket. A learned heuristic
-  has large plateaus and local minima on tasks larger than its training tasks, and GBFS never
-  leaves a region whose values look good; the exploration queue expands states the heuristic
-  ranks low. The alternation is flat, so that boosting still reaches the preferred queues.
-  Equivalent to eager(alt([single(h1), ..., type_based([h1, ..., g()])])).
+  values of the evaluators and g, and pops a random state of a random bucket, so that GBFS also
+  expands states its heuristic ranks low and can leave plateaus. Whether that pays depends on the
+  heuristic: benchmarks/results/explore/ measures it for h^FF and the shipped models. The
+  alternation is flat, so that boosting still reaches the preferred queues. Equivalent to
+  eager(alt([single(h1), ..., type_based([h1, ..., g()])])).
 */
 static shared_ptr<OpenListFactory> create_open_list_factory(const Options &opts) {
     if (!opts.get<bool>("type_based"))

@@ -344,8 +344,8 @@ def test_type_based_exploration_is_fast_downwards_alternation(tmp_path: Path, pr
 
 @pytest.mark.usefixtures("fd_built")
 def test_type_based_exploration_with_symt_batches(tmp_path: Path, models: dict[str, Path]) -> None:
-    """With symt() the exploration queue reads the batch's cached values: a valid plan, every
-    evaluated state through the model in fewer forward passes than states."""
+    """With symt() the exploration queue reads the batch's cached values: a valid plan, no more
+    model states than evaluated states, and fewer forward passes than model states."""
     problem = write_task(tmp_path, "blocksworld", 6, seed=3)
     result = fast_downward(tmp_path, str(domain_file("blocksworld")), str(problem), "--search",
                            f"batch_eager_greedy([symt(model={models['blocksworld']}, scale=100)], type_based=true)")

@@ -8,8 +8,10 @@ each model with ``batch_eager_greedy(..., expansions_per_batch=K)`` for every K 
 K-best-first search). ``--symt-searches gbfs symt-first`` also (or, without ``gbfs``, only) runs
 each model in the ``symt-first`` configuration (GBFS alternating symt() and h^FF queues with h^FF's
 preferred operators, successors evaluated in batches), ``symt-first-lazy`` the same queues with
-deferred evaluation (``lazy_greedy``: symt() once per expanded state), ``symt-lama-first`` lama-first with a symt() queue added; any of them adds the baseline ``ff-pref``
-(h^FF with its preferred operators, the same queues without symt). Results go to a JSON file (per task and configuration: solved, plan length,
+deferred evaluation (``lazy_greedy``: symt() once per expanded state), ``symt-lama-first`` lama-first with a
+symt() queue added, ``symt-explore`` plain GBFS with a type-based exploration queue. An alias with
+preferred operators adds the baseline ``ff-pref`` (h^FF with its preferred operators, the
+symt-first queues without symt); ``--baselines ff-explore`` gives symt-explore's open lists with h^FF. Results go to a JSON file (per task and configuration: solved, plan length,
 expansions, wall seconds, states the model evaluated and its CPU seconds) and a Markdown summary
 per level: coverage, the model's evaluations per second over all its runs, and over the tasks
 every configuration solves, the geometric mean of expansions, the summed wall time and the summed
@@ -139,12 +141,12 @@ def main() -> int:
                         help="batch_eager_greedy with these K instead of eager_greedy")
     parser.add_argument("--symt-searches", nargs="+", choices=["gbfs", *sorted(ALIAS_SEARCHES)],
                         default=["gbfs"],
-                        help="plain GBFS (default) and/or symt-first, symt-first-lazy (with h^FF's "
-                        "preferred operators; either adds the ff-pref baseline)")
+                        help="plain GBFS (default) and/or the wrapper's aliases (an alias with "
+                        "preferred operators adds the ff-pref baseline)")
     parser.add_argument("--no-baselines", action="store_true", help="symt configurations only")
     parser.add_argument("--baselines", nargs="+", choices=["ff", "lama-first", "ff-pref", "ff-explore"],
-                        help="only these baselines (default: ff and lama-first, and ff-pref with symt-first or "
-                        "symt-first-lazy)")
+                        help="only these baselines (default: ff and lama-first, and ff-pref with an alias "
+                        "that uses preferred operators; ff-explore only when named)")
     parser.add_argument("--max-tasks", type=int, help="every k-th task so that at most this many per level")
     parser.add_argument("--time-limit", type=int, default=30)
     parser.add_argument("--memory-limit", type=int, default=4096)
@@ -180,7 +182,8 @@ def main() -> int:
         for alias in sorted(ALIAS_SEARCHES & set(args.symt_searches)):
             searches[f"{alias}:{label}"] = alias_search(alias, model, max_time)
     if not args.no_baselines:
-        with_preferred = ALIAS_SEARCHES & set(args.symt_searches)
+        with_preferred = any("preferred=" in ALIASES[alias].search
+                             for alias in ALIAS_SEARCHES & set(args.symt_searches))
         baselines = dict(BASELINES, **({"ff-pref": FF_PREF} if with_preferred else {}))
         if args.baselines and "ff-explore" in args.baselines:
             baselines["ff-explore"] = FF_EXPLORE

@@ -19,9 +19,9 @@ the alias's search string and write ``symt(model=PATH)``.
   state per forward pass (there is no batch to form).
 * ``symt-explore`` -- ``symt-gbfs`` with a type-based exploration queue in alternation
   (``batch_eager_greedy([symt()], type_based=true)``; Xie, Mueller and Holte 2014): every other
-  expansion is a random open state of a random (h, g) bucket, which gets GBFS out of the
-  plateaus and local minima that a learned heuristic has on tasks larger than its training
-  tasks. The learned heuristic is still the only one.
+  expansion is a random open state of a random (h, g) bucket, the standard remedy for GBFS
+  stuck on plateaus. The learned heuristic is still the only one. It helps h^FF on IPC
+  Blocksworld but not the shipped models (``benchmarks/results/explore/``).
 * ``symt-lama-first`` -- ``lama-first`` (the driver's alias: lazy GBFS on h^FF and the landmark
   count heuristic, h^FF's preferred operators, unit costs, no reopening) with ``symt()`` as a third
   queue. It asks whether the learned heuristic adds anything to LAMA's, the strongest satisficing
