@@ -241,6 +241,14 @@ def search_stats(output: str) -> dict[str, str]:
     return {line.split(" ")[0]: line for line in output.splitlines() if line.startswith(keys)}
 
 
+def model_stats(output: str) -> tuple[int, int]:
+    """(states, forward passes) from symt()'s last statistics line: "symt: N states in P forward
+    passes, ..."."""
+    line = [line for line in output.splitlines() if "forward passes" in line][-1]
+    words = line.split()
+    return int(words[1]), int(words[4])
+
+
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("domain", "size", "model"), [
     ("gripper", 4, "gripper"), ("visitall", 6, "visitall"), ("logistics", 3, "logistics"),
@@ -301,13 +309,8 @@ def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Pa
     assert batch_plan == plain_plan
     assert search_stats(batch_out) == search_stats(plain_out)
 
-    def forward_passes(output: str) -> tuple[int, int]:
-        line = [line for line in output.splitlines() if "forward passes" in line][-1]
-        words = line.split()
-        return int(words[1]), int(words[4])
-
-    plain_states, plain_passes = forward_passes(plain_out)
-    batch_states, batch_passes = forward_passes(batch_out)
+    plain_states, plain_passes = model_stats(plain_out)
+    batch_states, batch_passes = model_stats(batch_out)
     assert plain_states == plain_passes and batch_states == plain_states
     assert batch_passes < plain_passes
     assert run_val(domain_file(domain), problem, tmp_path / "batch_eager_greedy" / "sas_plan").valid
@@ -350,8 +353,7 @@ def test_type_based_exploration_with_symt_batches(tmp_path: Path, models: dict[s
     result = fast_downward(tmp_path, str(domain_file("blocksworld")), str(problem), "--search",
                            f"batch_eager_greedy([symt(model={models['blocksworld']}, scale=100)], type_based=true)")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    line = [line for line in result.stdout.splitlines() if "forward passes" in line][-1]
-    states, passes = int(line.split()[1]), int(line.split()[4])
+    states, passes = model_stats(result.stdout)
     evaluated = int(search_stats(result.stdout)["Evaluated"].split()[1])
     assert states <= evaluated  # goal states get 0 without the model
     assert passes < states
@@ -372,8 +374,7 @@ def test_k_best_expansion_batches_more_states_per_pass(tmp_path: Path, models: d
                                f"expansions_per_batch={k})")
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr
         assert run_val(domain_file("blocksworld"), problem, workdir / "sas_plan").valid
-        line = [line for line in result.stdout.splitlines() if "forward passes" in line][-1]
-        states, passes = int(line.split()[1]), int(line.split()[4])
+        states, passes = model_stats(result.stdout)
         expanded = int(search_stats(result.stdout)["Expanded"].split()[1])
         assert passes <= expanded  # at most one pass per expansion (K = 1) or per K expansions
         per_pass[k] = states / passes
