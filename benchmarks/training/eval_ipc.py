@@ -184,11 +184,10 @@ def main() -> int:
     if not args.no_baselines:
         with_preferred = any("preferred=" in ALIASES[alias].search
                              for alias in ALIAS_SEARCHES & set(args.symt_searches))
-        baselines = dict(BASELINES, **({"ff-pref": FF_PREF} if with_preferred else {}))
-        if args.baselines and "ff-explore" in args.baselines:
-            baselines["ff-explore"] = FF_EXPLORE
-        searches.update({name: search for name, search in baselines.items()
-                         if args.baselines is None or name in args.baselines})
+        defaults = dict(BASELINES, **({"ff-pref": FF_PREF} if with_preferred else {}))
+        available = dict(defaults, **{"ff-explore": FF_EXPLORE})
+        chosen = args.baselines or list(defaults)
+        searches.update({name: search for name, search in available.items() if name in chosen})
     domain_file = args.ipc_root / args.domain / "domain.pddl"
     results: dict = {"domain": args.domain, "time_limit": args.time_limit,
                      "memory_limit": args.memory_limit, "searches": searches}
