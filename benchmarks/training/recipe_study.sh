@@ -112,6 +112,15 @@ declare -A recipe=(
   # at batch 128 (on the CPU only batch 32 fitted)
   [lg-r5]="logistics $big_r5 --batch-size 256 --d-model 128 --d-ff 256"
   [va-r5]="visitall $big_r5 --batch-size 128"
+  # Round 7 (the lent GPU, one call, TIME_BUDGET cutting each schedule): bw-r6-hashed in full with a
+  # second seed, the same at width 128 and at batch 256; Visitall at batch 128 with a validation
+  # that fits the budget (6 greedy tasks); Logistics at the "medium" size (width 128, 6
+  # applications of the shared layer) and batch 256, a size the CPU could not try.
+  [bw-r6-hashed-s1]="$bw_hinge --seed 1 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed"
+  [bw-r7-hashed-w128]="$bw_hinge --seed 0 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed --d-model 128 --d-ff 256"
+  [bw-r7-hashed-b256]="$bw_hinge --seed 0 --steps 10000 --batch-size 256 --lr 1e-3 --object-identity hashed"
+  [va-r7]="visitall --seed 0 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --coverage-tasks 6"
+  [lg-r7-medium]="logistics --seed 0 --steps 10000 --batch-size 256 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --preset medium"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
