@@ -120,6 +120,11 @@ declare -A recipe=(
   [bw-r7-hashed-w128]="$bw_hinge --seed 0 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed --d-model 128 --d-ff 256"
   [bw-r7-hashed-b256]="$bw_hinge --seed 0 --steps 10000 --batch-size 256 --lr 1e-3 --object-identity hashed"
   [va-r7]="visitall --seed 0 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --coverage-tasks 6"
+  # ... a second, shorter call on the warm machine: the width-128 hashed recipe's second seed and at
+  # batch 256, and Visitall at width 128
+  [bw-r7-hashed-w128-s1]="$bw_hinge --seed 1 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed --d-model 128 --d-ff 256"
+  [bw-r7-hashed-w128-b256]="$bw_hinge --seed 0 --steps 10000 --batch-size 256 --lr 1e-3 --object-identity hashed --d-model 128 --d-ff 256"
+  [va-r7-w128]="visitall --seed 0 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --coverage-tasks 6 --d-model 128 --d-ff 256"
   [lg-r7-medium]="logistics --seed 0 --steps 10000 --batch-size 256 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --preset medium"
 )
 mkdir -p "$runs"
