@@ -11,6 +11,11 @@
 # then OUT=$OUT THREADS=4 TIME_BUDGET=200 TIME_LIMIT=260 bash benchmarks/device/recipe_gpu.sh \
 #   ipc-fe-r5-w128 ipc-mi-r5-w128 ipc-tr-r5-w128
 # (TIME_BUDGET: seconds of training per run, loading excluded; TIME_LIMIT: the hard stop).
+# Round 7 carried data/ (symt generate blocksworld, logistics, visitall) and .whl/, in two calls:
+# OUT=$OUT THREADS=2 TIME_BUDGET=380 TIME_LIMIT=460 EXTRA="--eval-every 1000" bash benchmarks/device/recipe_gpu.sh \
+#   bw-r6-hashed bw-r6-hashed-s1 bw-r7-hashed-w128 bw-r7-hashed-b256 va-r7 lg-r7-medium
+# then OUT=$OUT THREADS=4 TIME_BUDGET=250 TIME_LIMIT=300 EXTRA="--eval-every 1000" bash benchmarks/device/recipe_gpu.sh \
+#   bw-r7-hashed-w128-s1 bw-r7-hashed-w128-b256 va-r7-w128
 set -uo pipefail
 out=${OUT:?set OUT}
 source "$(dirname "$0")/prepare.sh"
