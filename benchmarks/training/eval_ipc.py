@@ -8,10 +8,11 @@ each model with ``batch_eager_greedy(..., expansions_per_batch=K)`` for every K 
 K-best-first search). ``--symt-searches gbfs symt-first`` also (or, without ``gbfs``, only) runs
 each model in the ``symt-first`` configuration (GBFS alternating symt() and h^FF queues with h^FF's
 preferred operators, successors evaluated in batches), ``symt-first-lazy`` the same queues with
-deferred evaluation (``lazy_greedy``: symt() once per expanded state), ``symt-lama-first`` lama-first with a
-symt() queue added, ``symt-explore`` plain GBFS with a type-based exploration queue. An alias with
-preferred operators adds the baseline ``ff-pref`` (h^FF with its preferred operators, the
-symt-first queues without symt); ``--baselines ff-explore`` gives symt-explore's open lists with h^FF. Results go to a JSON file (per task and configuration: solved, plan length,
+deferred evaluation (``lazy_greedy``: symt() once per expanded state), ``symt-lama-first``
+lama-first with a symt() queue added, ``symt-explore`` plain GBFS with a type-based exploration
+queue. An alias with preferred operators adds the baseline ``ff-pref`` (h^FF with its preferred
+operators, the symt-first queues without symt); ``--baselines ff-explore`` gives symt-explore's
+open lists with h^FF. Results go to a JSON file (per task and configuration: solved, plan length,
 expansions, wall seconds, states the model evaluated and its CPU seconds) and a Markdown summary
 per level: coverage, the model's evaluations per second over all its runs, and over the tasks
 every configuration solves, the geometric mean of expansions, the summed wall time and the summed
