@@ -126,6 +126,10 @@ declare -A recipe=(
   [bw-r7-hashed-w128-b256]="$bw_hinge --seed 0 --steps 10000 --batch-size 256 --lr 1e-3 --object-identity hashed --d-model 128 --d-ff 256"
   [va-r7-w128]="visitall --seed 0 --steps 10000 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --coverage-tasks 6 --d-model 128 --d-ff 256"
   [lg-r7-medium]="logistics --seed 0 --steps 10000 --batch-size 256 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --preset medium"
+  # Round 8 (this CPU, side by side, one thread each): Visitall's shipped recipe (va-r3) trained with
+  # 8 and 12 applications of the shared layer (grid distances need hops), steps set to about an hour
+  [va-r8-L8]="visitall --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --n-layers 8 --eval-every 1000 --coverage-tasks 10"
+  [va-r8-L12]="visitall --seed 0 --steps 3000 --lr 1e-3 --object-identity hashed --w-rank 1 --n-layers 12 --eval-every 1000 --coverage-tasks 10"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
