@@ -193,3 +193,20 @@ def test_hinge_ranking_is_zero_at_hstar_and_logistic_is_not():
     # A closer successor scored 0.5 below its sibling still violates the one-step margin ...
     h = torch.tensor([0.0, 2.0, 2.5, 2.0, 2.5, 1.0, 1.5])
     assert float(ranking_loss(h, target, pairs, "hinge")) == pytest.approx((0.5 + 0.5 + 0.0) / 3)
+
+
+def test_size_weighted_task_draws_follow_size_to_the_power(gripper_dataset):
+    data = load_dataset(gripper_dataset, progress=False, vocab_size=20)
+    tasks = data.split("train")
+    uniform = PairSampler(tasks, 20, "rename-one", seed=1)
+    weighted = PairSampler(tasks, 20, "rename-one", seed=1, task_size_power=2)
+    # Power 0 keeps the paper's draw, number for number.
+    assert np.array_equal(uniform.task_ids(np.random.default_rng(5), 50),
+                          np.random.default_rng(5).integers(len(tasks), size=50))
+    sizes = np.array([t.size for t in tasks], dtype=float)
+    draws = weighted.task_ids(np.random.default_rng(0), 20_000)
+    observed = np.bincount(draws, minlength=len(tasks)) / len(draws)
+    assert np.allclose(observed, sizes**2 / np.sum(sizes**2), atol=0.01)
+    assert weighted.batch(0, 16).num_sampled == 16
+    with pytest.raises(SymtError, match="must not be negative"):
+        PairSampler(tasks, 20, "rename-one", seed=1, task_size_power=-1)

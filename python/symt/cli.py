@@ -703,6 +703,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ranking loss over sibling pairs: hinge with a one-step margin (default) or logistic")
     p.add_argument("--plan-weight", type=float_in(0, 1),
                    help="share of samples from plan-labelled tasks, where the dataset has them (0.25)")
+    p.add_argument("--task-size-power", type=float_in(0), metavar="P",
+                   help="draw a training task with probability proportional to its size (manifest "
+                   "'size': blocks, balls, cells, packages) to the power P (0: uniformly, the paper's)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")

@@ -227,7 +227,7 @@ class PairSampler:
     """Draws training batches of (X, X', h*) as the paper describes."""
 
     def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False,
-                 plan_weight: float = DEFAULT_PLAN_WEIGHT):
+                 plan_weight: float = DEFAULT_PLAN_WEIGHT, task_size_power: float = 0.0):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -237,6 +237,14 @@ class PairSampler:
         if not 0 <= plan_weight <= 1:
             raise SymtError(f"the plan weight must lie in [0, 1] (got {plan_weight})")
         self.plan_weight = plan_weight if self.tasks and self.plan_tasks else float(not self.tasks)
+        if task_size_power < 0:
+            raise SymtError(f"the task size power must not be negative (got {task_size_power})")
+        # The paper draws training tasks uniformly; a positive power draws a task with probability
+        # proportional to size**power, so that the largest training tasks, the nearest to the
+        # sizes a model is tested on, are seen more often.
+        self.task_size_power = task_size_power
+        sizes = np.array([max(1, t.size) for t in self.tasks], dtype=np.float64)
+        self.task_probabilities = sizes**task_size_power / np.sum(sizes**task_size_power) if self.tasks else None
         self.vocab_size = vocab_size
         self.mode = mode
         self.seed = seed
@@ -271,14 +279,20 @@ class PairSampler:
         other = plan.siblings[position][rng.integers(len(plan.siblings[position]))]
         return [(plan.states[position + 1], float(plan.length - position - 1)), (other, math.nan)]
 
+    def task_ids(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` indices into the exhaustive tasks: uniform (the paper's draw) or size-weighted."""
+        if self.task_size_power == 0:
+            return rng.integers(len(self.tasks), size=count)
+        return rng.choice(len(self.tasks), size=count, p=self.task_probabilities)
+
     def batch(self, step: int, batch_size: int) -> Batch:
         rng = np.random.default_rng(derive_seed(self.seed, "batch", step))
         if self.plan_weight == 0:  # the paper's sampler, draw for draw
-            chosen = [self.tasks[i] for i in rng.integers(len(self.tasks), size=batch_size)]
+            chosen = [self.tasks[i] for i in self.task_ids(rng, batch_size)]
         else:
             from_plan = rng.random(batch_size) < self.plan_weight
             plan_ids = rng.integers(len(self.plan_tasks), size=batch_size)
-            ids = rng.integers(max(1, len(self.tasks)), size=batch_size)
+            ids = self.task_ids(rng, batch_size) if self.tasks else np.zeros(batch_size, dtype=np.int64)
             chosen = [self.plan_tasks[p] if f else self.tasks[i] for f, p, i in zip(from_plan, plan_ids, ids)]
         rows, rows_renamed, targets, upper = [], [], [], []
         sibling_rows: list[np.ndarray] = []
@@ -332,9 +346,9 @@ class PairSampler:
         for i, data in enumerate(self.tasks):
             space = data.space
             assert space is not None
-            states = space.sampler(derive_seed(self.seed, "stats", i)).sample_states(
-                max(1, exhaustive_samples // len(self.tasks))
-            )
+            share = (exhaustive_samples // len(self.tasks) if self.task_size_power == 0
+                     else round(exhaustive_samples * float(self.task_probabilities[i])))
+            states = space.sampler(derive_seed(self.seed, "stats", i)).sample_states(max(1, share))
             values.append(space.hstar[states])
         if self.plan_tasks and self.plan_weight > 0:
             rng = np.random.default_rng(derive_seed(self.seed, "plan-stats"))

@@ -83,6 +83,9 @@ class TrainConfig:
     rank_loss: str = "hinge"
     plan_weight: float = DEFAULT_PLAN_WEIGHT
     """Share of samples drawn from plan-labelled tasks when the dataset has them (``symt.data``)."""
+    task_size_power: float = 0.0
+    """Draw a training task with probability proportional to its size to this power (0: uniformly,
+    as the paper does; ``symt.data.PairSampler``)."""
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
@@ -154,7 +157,7 @@ class Trainer(TrainerBase):
     by MSE, L_att, L_hid, ranking accuracy and greedy coverage. Multi-GPU through torchrun (DDP)."""
 
     kind = "symt-e"
-    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight", "task_size_power",
                    "context_attention", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
@@ -203,7 +206,8 @@ class Trainer(TrainerBase):
         )
         mode = config.rename if config.contrastive else "off"
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
-                                   ranking=config.w_rank > 0, plan_weight=config.plan_weight)
+                                   ranking=config.w_rank > 0, plan_weight=config.plan_weight,
+                                   task_size_power=config.task_size_power)
         self.val_batches = fixed_validation_batches(
             self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states
