@@ -281,8 +281,9 @@ class PairSampler:
 
     def task_ids(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` indices into the exhaustive tasks: uniform (the paper's draw) or size-weighted."""
-        if self.task_size_power == 0:
-            return rng.integers(len(self.tasks), size=count)
+        if self.task_size_power == 0 or not self.tasks:
+            # A dataset of plan-labelled tasks alone still draws here, to keep its batches as before.
+            return rng.integers(max(1, len(self.tasks)), size=count)
         return rng.choice(len(self.tasks), size=count, p=self.task_probabilities)
 
     def batch(self, step: int, batch_size: int) -> Batch:
@@ -292,7 +293,7 @@ class PairSampler:
         else:
             from_plan = rng.random(batch_size) < self.plan_weight
             plan_ids = rng.integers(len(self.plan_tasks), size=batch_size)
-            ids = self.task_ids(rng, batch_size) if self.tasks else np.zeros(batch_size, dtype=np.int64)
+            ids = self.task_ids(rng, batch_size)
             chosen = [self.plan_tasks[p] if f else self.tasks[i] for f, p, i in zip(from_plan, plan_ids, ids)]
         rows, rows_renamed, targets, upper = [], [], [], []
         sibling_rows: list[np.ndarray] = []

@@ -157,8 +157,8 @@ class Trainer(TrainerBase):
     by MSE, L_att, L_hid, ranking accuracy and greedy coverage. Multi-GPU through torchrun (DDP)."""
 
     kind = "symt-e"
-    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight", "task_size_power",
-                   "context_attention", "teacher", "w_teacher", "init_from_teacher")
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
+                   "task_size_power", "context_attention", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
