@@ -21,9 +21,8 @@ import torch
 
 from symt.data import load_dataset
 from symt.export import load_exported
-from symt.guidance import StateEvaluator
+from symt.guidance import exported_state_evaluator
 from symt.models import resolve
-from symt.tokens import Signature, encode_task
 
 BUCKETS = ((0, 5), (5, 10), (10, 15), (15, 20), (20, 1_000))
 
@@ -48,8 +47,8 @@ def main() -> int:
         space = task_data.space
         if space is None:
             continue
-        evaluator = StateEvaluator(encode_task(task_data.task, Signature.from_json(meta), dataset.domain),
-                                   module, int(meta["vocab_size"]))
+        evaluator = exported_state_evaluator(module, meta, dataset.domain, task_data.task,
+                                             str(task_data.problem_file))
         sample = rng.choice(space.num_states, size=min(args.states, space.num_states), replace=False)
         ids = [int(i) for i in sample if np.isfinite(space.hstar[i])]
         states = [space.state_set(i) for i in ids]

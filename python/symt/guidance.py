@@ -108,6 +108,28 @@ def greedy_heuristic_guidance(
     return PlanResult(plan, True, "goal reached", evaluator.count)
 
 
+def exported_state_evaluator(
+    module: Evaluator, meta: dict, domain: Domain, task: GroundTask, where: str | None = None,
+) -> StateEvaluator:
+    """A :class:`StateEvaluator` of ``task`` for an exported model and its ``symt.json``.
+
+    ``where`` names the task in errors (default: the problem name), e.g. its file. A
+    context-attention model's context is encoded here, once, under the caller's precision.
+    """
+    vocab_size = int(meta["vocab_size"])
+    check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
+    encoded = encode_task(task, Signature.from_json(meta), domain)
+    if not getattr(module, "symt_context_cache", 0):
+        return StateEvaluator(encoded, module, vocab_size)
+    # A context-attention model (format 4): the task's static, type and goal atoms are encoded
+    # once, and each state sends only its fluent atoms, as in the plugin.
+    fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
+    pred, args, _ = collate([fixed], vocab_size)
+    with torch.inference_mode():
+        cache = module.encode_context(pred[0], args[0])
+    return StateEvaluator(encoded, partial(module.forward_states, *cache), vocab_size, fluent_only=True)
+
+
 def plan_with_exported_model(
     module: Evaluator, meta: dict, domain: Domain, task: GroundTask, max_steps: int = MAX_STEPS,
     where: str | None = None, precision: str = "fp32",
@@ -119,18 +141,6 @@ def plan_with_exported_model(
     """
     from .export import precision_context
 
-    vocab_size = int(meta["vocab_size"])
-    check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
-    encoded = encode_task(task, Signature.from_json(meta), domain)
     with precision_context(precision):
-        evaluator = StateEvaluator(encoded, module, vocab_size)
-        if getattr(module, "symt_context_cache", 0):
-            # A context-attention model (format 4): the task's static, type and goal atoms are
-            # encoded once, and each state sends only its fluent atoms, as in the plugin.
-            fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
-            pred, args, _ = collate([fixed], vocab_size)
-            with torch.inference_mode():
-                cache = module.encode_context(pred[0], args[0])
-            evaluator = StateEvaluator(encoded, partial(module.forward_states, *cache), vocab_size,
-                                       fluent_only=True)
+        evaluator = exported_state_evaluator(module, meta, domain, task, where)
         return greedy_heuristic_guidance(task, evaluator, max_steps)
