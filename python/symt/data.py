@@ -243,8 +243,8 @@ class PairSampler:
         # proportional to size**power, so that the largest training tasks, the nearest to the
         # sizes a model is tested on, are seen more often.
         self.task_size_power = task_size_power
-        sizes = np.array([max(1, t.size) for t in self.tasks], dtype=np.float64)
-        self.task_probabilities = sizes**task_size_power / np.sum(sizes**task_size_power) if self.tasks else None
+        weights = np.array([max(1, t.size) for t in self.tasks], dtype=np.float64) ** task_size_power
+        self.task_probabilities = weights / weights.sum() if self.tasks else None
         self.vocab_size = vocab_size
         self.mode = mode
         self.seed = seed
