@@ -15,6 +15,7 @@ from symt.generators import (
     DOMAINS,
     blocksworld,
     domain_file,
+    generate_sized_tasks,
     generate_split_tasks,
     generate_task,
     write_dataset,
@@ -142,6 +143,34 @@ def test_task_reproducible_from_recorded_seed(all_tasks, domain):
         assert generate_task(domain, t.size, t.seed, t.name) == t.pddl
         seeds.add(t.seed)
     assert len(seeds) == len(all_tasks[domain][::7])
+
+
+def test_sized_tasks_outside_the_splits(all_tasks):
+    """Tasks at a size no split uses (extend_with_plans.py): distinct up to renaming, named and
+    seeded apart from every split's, reproducible from their recorded seeds."""
+    tasks = generate_sized_tasks("visitall", "planned", 21, 19, seed=0)
+    assert [t.name for t in tasks] == [f"visitall-planned-n21-{i}" for i in range(19)]
+    keys = set()
+    for t in tasks:
+        p = parse(t.pddl)
+        cells = p["objects"]
+        edges = {(a[1], a[2]) for a in p["init"] if a[0] == "connected"}
+        rows, cols, coords = grid_coordinates(cells, edges)
+        (robot,) = [a[1] for a in p["init"] if a[0] == "at-robot"]
+        i, j = coords[robot]
+        if rows > cols:  # the embedding may come out transposed
+            rows, cols, i, j = cols, rows, j, i
+        keys.add(((rows, cols), min((a, b) for a in (i, rows - 1 - i) for b in (j, cols - 1 - j))))
+        assert generate_task("visitall", 21, t.seed, t.name) == t.pddl
+    # shapes first (1 x 21 and 3 x 7 get 10 and 9 tasks), distinct start orbits within a shape:
+    # 1 x 21 has 11 start orbits, 3 x 7 only 2 x 4 = 8
+    per_shape = Counter(shape for shape, _ in keys)
+    counts = Counter((t.info["rows"], t.info["cols"]) for t in tasks)
+    assert sorted(counts.values()) == [9, 10]
+    assert per_shape[(1, 21)] == min(counts[(1, 21)], 11)
+    assert per_shape[(3, 7)] == min(counts[(3, 7)], 8)
+    assert {t.seed for t in tasks}.isdisjoint({t.seed for t in all_tasks["visitall"]})
+    assert [t.pddl for t in tasks] == [t.pddl for t in generate_sized_tasks("visitall", "planned", 21, 19)]
 
 
 def test_unknown_domain():

@@ -133,6 +133,12 @@ declare -A recipe=(
   # ... and at the shipped depth with training tasks drawn in proportion to their size squared
   # (cells): the 16-cell grids, nearest to validation's 18 and 20, get 29 % of the draws instead of 11 %
   [va-r8-size2]="visitall --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --task-size-power 2 --eval-every 1000 --coverage-tasks 10"
+  # Round 9 (this CPU): the shipped recipe on Visitall's training split plus 60 tasks of 17, 19, 21, 22
+  # and 23 cells (sizes of no split) labelled by A*/LM-cut plans; make the dataset first with
+  # benchmarks/training/extend_with_plans.py --data data/visitall --sizes 17 19 21 22 23 --per-size 12
+  #   --plan-time 120 --out data/visitall-plans
+  [va-r9-plans]="data/visitall-plans --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --eval-every 1000 --coverage-tasks 10"
+  [va-r9-plans-w50]="data/visitall-plans --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --plan-weight 0.5 --eval-every 1000 --coverage-tasks 10"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

@@ -161,6 +161,14 @@ def _generate_size(
     return tasks
 
 
+def generate_sized_tasks(domain: str, label: str, size: int, count: int, seed: int = 0) -> list[GeneratedTask]:
+    """``count`` tasks of ``size`` outside the paper's splits, named and seeded under ``label``
+    (for example ``planned``: tasks at sizes no split uses, labelled later by plans). The same rules
+    as a split's tasks: distinct up to renaming where possible, each a pure function of its seed."""
+    _check_domain(domain)
+    return _generate_size(domain, label, size, count, seed)
+
+
 def generate_split_tasks(domain: str, seed: int = 0) -> list[GeneratedTask]:
     """All tasks of every split of ``domain``: splits in ``SPLITS`` order, then size, then index."""
     _check_domain(domain)
