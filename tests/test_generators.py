@@ -146,7 +146,7 @@ def test_task_reproducible_from_recorded_seed(all_tasks, domain):
 
 
 def test_sized_tasks_outside_the_splits(all_tasks):
-    """Tasks at a size no split uses (extend_with_plans.py): distinct up to renaming, named and
+    """Tasks at a size no split uses (extend_dataset.py): distinct up to renaming, named and
     seeded apart from every split's, reproducible from their recorded seeds."""
     tasks = generate_sized_tasks("visitall", "planned", 21, 19, seed=0)
     assert [t.name for t in tasks] == [f"visitall-planned-n21-{i}" for i in range(19)]

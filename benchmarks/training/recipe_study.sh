@@ -135,9 +135,15 @@ declare -A recipe=(
   [va-r8-size2]="visitall --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --task-size-power 2 --eval-every 1000 --coverage-tasks 10"
   # Round 9 (this CPU): the shipped recipe on Visitall's training split plus 60 tasks of 17, 19, 21, 22
   # and 23 cells (sizes of no split) labelled by A*/LM-cut plans; make the dataset first with
-  # benchmarks/training/extend_with_plans.py --data data/visitall --sizes 17 19 21 22 23 --per-size 12
+  # benchmarks/training/extend_dataset.py --data data/visitall --sizes 17 19 21 22 23 --per-size 12
   #   --plan-time 120 --out data/visitall-plans
   [va-r9-plans]="data/visitall-plans --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --eval-every 1000 --coverage-tasks 10"
+  # ... and the same 60 tasks labelled exhaustively (uniform goal distance, exact h*: 3 x 7 has 1.2 M
+  # states), from extend_dataset.py ... --labels exhaustive --out data/visitall-larger
+  [va-r9-larger]="data/visitall-larger --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --eval-every 1000 --coverage-tasks 10"
+  # ... and a 32-wide, 2-layer Blocksworld student of the shipped round-7 model (hashed, width 128):
+  # a model cheap enough per state for IPC medium (issue 15, direction 3), retargeted to IPC names
+  [bw-r9-student]="$bw_hinge --seed 0 --steps 12000 --lr 1e-3 --object-identity hashed $student --teacher ${TEACHER:-runs/gpu7/bw-r7-hashed-w128-s1/best.pt}"
   [va-r9-plans-w50]="data/visitall-plans --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --plan-weight 0.5 --eval-every 1000 --coverage-tasks 10"
 )
 mkdir -p "$runs"

@@ -1,20 +1,27 @@
-"""A paper dataset plus plan-labelled training tasks at sizes that no split uses (issue 12, part 2).
+"""A paper dataset plus training tasks at sizes that no split uses, labelled by plans or exhaustively.
 
 The paper's training tasks stop where exhaustive expansion stops (Visitall: 16 cells), and the
 validation tasks (18 and 20 cells) already need goal distances the training states never have.
 This script writes a copy of a dataset folder whose training split also holds generated tasks at
 ``--sizes`` (Visitall: 17, 19, 21, 22 and 23 cells, which lie between validation and
-extrapolation and belong to no split, so no test task's size is trained on). Each new task is
-labelled by a plan from the project's Fast Downward, exactly as ``symt ipc-dataset`` labels IPC
-training problems (:func:`symt.experiments.ipc.plan_for`: A* with LM-cut, whose plan is optimal so
-its remaining lengths are h*, else lama-first, whose remaining lengths are upper bounds). The
-sampler draws these tasks with probability ``symt train --plan-weight`` (default 0.25).
+extrapolation and belong to no split, so no test task's size is trained on).
 
-``labels.json`` in the output lists, for every new task, which search labelled it, its plan length
-and the time it took. The original tasks are copied unchanged; their manifest entries come first.
+``--labels plans`` (issue 12, part 2): each new task is labelled by a plan from the project's Fast
+Downward, exactly as ``symt ipc-dataset`` labels IPC training problems
+(:func:`symt.experiments.ipc.plan_for`: A* with LM-cut, whose plan is optimal so its remaining
+lengths are h*, else lama-first, whose remaining lengths are upper bounds). The sampler draws these
+tasks with probability ``symt train --plan-weight`` (default 0.25). Their states are the states
+along one optimal plan and their siblings, not a uniform draw from the state space.
 
-Usage: .venv/bin/python benchmarks/training/extend_with_plans.py --data data/visitall \
-    --sizes 17 19 21 22 23 --per-size 12 --out data/visitall-plans
+``--labels exhaustive``: each new task is an ordinary training task, expanded whole when training
+loads it (``symt train --max-states``), so its states are drawn like every other training task's:
+uniform goal distance, exact h*. Visitall's 3 x 7 and 2 x 11 grids have 1.2 M and 0.6 M states.
+
+``labels.json`` in the output lists, for every new task, its labels and why. The original tasks are
+copied unchanged; their manifest entries come first.
+
+Usage: .venv/bin/python benchmarks/training/extend_dataset.py --data data/visitall \
+    --sizes 17 19 21 22 23 --per-size 12 [--labels exhaustive] --out data/visitall-plans
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", required=True)
     parser.add_argument("--per-size", type=int, default=12, help="tasks per size (12)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--labels", choices=["plans", "exhaustive"], default="plans")
     parser.add_argument("--plan-time", type=int, default=60, help="seconds per search (60)")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
@@ -57,7 +65,6 @@ def main() -> int:
         raise SymtError(f"--out {args.out} exists; remove it or pick another folder")
     shutil.copytree(args.data, args.out, ignore=shutil.ignore_patterns(".lock"))
     (args.out / "train").mkdir(exist_ok=True)
-    (args.out / "plans").mkdir()
 
     tasks = [task for size in args.sizes
              for task in generate_sized_tasks(domain, LABEL, size, args.per_size, args.seed)]
@@ -68,20 +75,27 @@ def main() -> int:
         return task, *plan_for(args.out / "domain.pddl", args.out / "train" / f"{task.name}.pddl",
                                args.out / "plans" / f"{task.name}.plan", args.plan_time)
 
-    with ThreadPoolExecutor(args.processes) as pool:
-        results = list(tqdm(pool.map(label, tasks), total=len(tasks), desc="planning", unit="task"))
+    if args.labels == "plans":
+        (args.out / "plans").mkdir()
+        with ThreadPoolExecutor(args.processes) as pool:
+            results = list(tqdm(pool.map(label, tasks), total=len(tasks), desc="planning", unit="task"))
+    else:
+        results = [(task, "exhaustive", "expanded whole when training loads it") for task in tasks]
     sources: dict[str, dict] = {}
     for task, labels, why in results:
         sources[task.name] = {"size": task.size, "labels": labels or "none", "why": why}
         if labels is None:
             (args.out / "train" / f"{task.name}.pddl").unlink()
             continue
-        manifest.append({
+        entry = {
             "domain": domain, "name": task.name, "split": "train", "size": task.size,
             "index": task.index, "seed": task.seed, "file": f"train/{task.name}.pddl",
             "num_objects": task.num_objects, "optimal_plan_length": None, "labels": labels,
-            "plan_file": f"plans/{task.name}.plan", "info": task.info,
-        })
+            "info": task.info,
+        }
+        if labels != "exhaustive":
+            entry["plan_file"] = f"plans/{task.name}.plan"
+        manifest.append(entry)
     (args.out / "labels.json").write_text(json.dumps(sources, indent=1) + "\n")
     tmp = args.out / "manifest.json.tmp"
     tmp.write_text(json.dumps(manifest, indent=1) + "\n")
