@@ -1,7 +1,7 @@
 """A paper dataset plus training tasks at sizes that no split uses, labelled by plans or exhaustively.
 
-The paper's training tasks stop where exhaustive expansion stops (Visitall: 16 cells), and the
-validation tasks (18 and 20 cells) already need goal distances the training states never have.
+The paper's Visitall training tasks stop at 16 cells, and the validation tasks (18 and 20 cells)
+already need goal distances the training states never have.
 This script writes a copy of a dataset folder whose training split also holds generated tasks at
 ``--sizes`` (Visitall: 17, 19, 21, 22 and 23 cells, which lie between validation and
 extrapolation and belong to no split, so no test task's size is trained on).
@@ -40,7 +40,9 @@ from symt.experiments.ipc import plan_for
 from symt.generators import generate_sized_tasks, split_plan
 
 LABEL = "planned"
-"""The split label the new tasks are named and seeded under (``visitall-planned-n17-0``)."""
+"""The split label the new tasks are named and seeded under (``visitall-planned-n17-0``), whatever
+``--labels`` says, so that both labellings of one ``--sizes``/``--per-size``/``--seed`` hold the
+same tasks."""
 
 
 def main() -> int:
@@ -55,6 +57,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
 
+    if not (args.data / "manifest.json").is_file():
+        raise SymtError(f"--data {args.data}: no manifest.json (make the dataset with `symt generate`)")
     manifest = json.loads((args.data / "manifest.json").read_text())
     domain = manifest[0]["domain"]
     used = {size for _, pairs in split_plan(domain) for size, _ in pairs}
