@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -37,7 +36,7 @@ from tqdm import tqdm
 
 from symt.errors import SymtError
 from symt.experiments.ipc import plan_for
-from symt.generators import generate_sized_tasks, split_plan
+from symt.generators import generate_sized_tasks, split_plan, write_manifest
 
 LABEL = "planned"
 """The split label the new tasks are named and seeded under (``visitall-planned-n17-0``), whatever
@@ -101,9 +100,7 @@ def main() -> int:
             entry["plan_file"] = f"plans/{task.name}.plan"
         manifest.append(entry)
     (args.out / "labels.json").write_text(json.dumps(sources, indent=1) + "\n")
-    tmp = args.out / "manifest.json.tmp"
-    tmp.write_text(json.dumps(manifest, indent=1) + "\n")
-    os.replace(tmp, args.out / "manifest.json")
+    write_manifest(args.out, manifest)
     counts: dict[str, int] = {}
     for source in sources.values():
         counts[source["labels"]] = counts.get(source["labels"], 0) + 1

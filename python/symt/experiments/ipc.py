@@ -29,6 +29,7 @@ from tqdm import tqdm
 
 from ..errors import StateLimitError, SymtError
 from ..fast_downward import fast_downward_command
+from ..generators import write_manifest
 from ..pddl import ground, parse_domain, parse_problem
 from ..pddl.validate import read_plan
 
@@ -212,8 +213,4 @@ def write_training_dataset(
         "reason": f"state space larger than {max_states:,} states and no plan within {plan_time} s",
         "problems": [p.name for p in skipped],
     }, indent=1) + "\n")
-    manifest = out_dir / "manifest.json"
-    tmp = manifest.with_suffix(".tmp")
-    tmp.write_text(json.dumps(entries, indent=1) + "\n")
-    tmp.replace(manifest)
-    return manifest
+    return write_manifest(out_dir, entries)

@@ -17,6 +17,7 @@ from symt.generators.dataset import (
     task_name,
     task_seed,
     write_dataset,
+    write_manifest,
 )
 from symt.generators.splits import SPLITS, split_plan
 
@@ -32,4 +33,5 @@ __all__ = [
     "split_plan",
     "task_name",
     "write_dataset",
+    "write_manifest",
 ]

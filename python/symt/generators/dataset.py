@@ -261,7 +261,14 @@ def _write_tasks(out_dir: Path, domain: str, tasks: list[GeneratedTask],
                 "info": task.info,
             }
         )
-    manifest = out_dir / "manifest.json"
-    (out_dir / "manifest.json.tmp").write_text(json.dumps(entries, indent=1) + "\n")
-    os.replace(out_dir / "manifest.json.tmp", manifest)
+    return write_manifest(out_dir, entries)
+
+
+def write_manifest(out_dir: Path, entries: list[dict]) -> Path:
+    """Write ``out_dir/manifest.json`` atomically (a reader never sees half a manifest, and a folder
+    without one holds no complete dataset); return its path."""
+    manifest = Path(out_dir) / "manifest.json"
+    tmp = manifest.with_name("manifest.json.tmp")
+    tmp.write_text(json.dumps(entries, indent=1) + "\n")
+    os.replace(tmp, manifest)
     return manifest
