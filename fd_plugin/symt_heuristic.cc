@@ -26,9 +26,10 @@ namespace symt {
 // Model formats 2 and 3 only add metadata: the inputs are those of version 1. From version 3 the
 // metadata the plugin needs are typed attributes of the module; versions 1 and 2 keep them only in
 // symt.json, which the wrapper reads and copies into the task context. Version 4 says whether the
-// model caches the task's fixed atoms (symt_context_cache).
+// model caches the task's fixed atoms (symt_context_cache). Version 5's encode_context returns one
+// more tensor (the folded type table), which forward_states takes next: the cache is passed whole.
 static const int MIN_FORMAT_VERSION = 1;
-static const int MAX_FORMAT_VERSION = 4;
+static const int MAX_FORMAT_VERSION = 5;
 static const int ATTRIBUTES_SINCE = 3;
 static const int CONTEXT_CACHE_SINCE = 4;
 static const int CONTEXT_VERSION = 2;
@@ -524,10 +525,14 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
         at::Tensor pred = torch::from_blob(pred_buffer.data(), {batch, n}, torch::kInt64);
         at::Tensor args = torch::from_blob(args_buffer.data(), {batch, n, m}, torch::kInt64);
         at::Tensor mask = torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool);
-        at::Tensor out = cache_context
-            ? run_model("forward_states", {context_cache[0], context_cache[1], context_cache[2],
-                                           pred, args, mask})
-            : run_model("forward", {pred, args, mask});
+        at::Tensor out;
+        if (cache_context) {
+            vector<torch::jit::IValue> inputs(context_cache.begin(), context_cache.end());
+            inputs.insert(inputs.end(), {pred, args, mask});
+            out = run_model("forward_states", move(inputs));
+        } else {
+            out = run_model("forward", {pred, args, mask});
+        }
         out = out.to(torch::kFloat64).contiguous().reshape({-1});
         model_seconds += process_cpu_seconds() - start;
         if (out.numel() != batch)

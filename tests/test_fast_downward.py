@@ -36,6 +36,7 @@ from symt.tokens import (
     encode_task,
     identity_assignment,
     rename,
+    type_predicate_ids,
 )
 from symt.val import run_val
 
@@ -172,18 +173,20 @@ def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
 # ------------------------------------------------------------------ the symt() heuristic plugin
 
 def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
-                 context: bool = False) -> Path:
+                 context: bool = False, fold_types: bool = False) -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
-    themselves, and the plugin caches them."""
+    themselves, and the plugin caches them. ``fold_types``: type atoms are folded into their
+    objects (format 5)."""
     torch.manual_seed(seed)
     parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     signature = domain_signature(parsed)
     config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
                          vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
                          d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
-                         context_predicates=context_predicate_ids(signature, parsed) if context else None)
+                         context_predicates=context_predicate_ids(signature, parsed) if context else None,
+                         type_predicates=type_predicate_ids(signature) if fold_types else None)
     model = SymTE(config)
     checkpoint = out.with_suffix(".ckpt")
     torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
@@ -208,11 +211,12 @@ def write_task(tmp_path: Path, domain: str, size: int, seed: int = 1) -> Path:
     return problem
 
 
-def python_values(model: Path, domain: str, problem: Path, traced: list[tuple[float, list[str]]]
+def python_values(model: Path, domain: str | Path, problem: Path, traced: list[tuple[float, list[str]]]
                   ) -> list[float]:
-    """The Python model's values for traced states (fluent atoms named as Fast Downward names them)."""
+    """The Python model's values for traced states (fluent atoms named as Fast Downward names
+    them), by its full forward pass on all atoms; ``domain``: a paper domain's name or a file."""
     module, meta = load_exported(model)
-    parsed_domain = parse_domain(domain_file(domain))
+    parsed_domain = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     task = ground(parsed_domain, parse_problem(problem, parsed_domain))
     encoded = encode_task(task, Signature.from_json(meta), parsed_domain)
     vocab = meta["vocab_size"]
@@ -290,6 +294,35 @@ def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path
                  for a in atoms}
         assert not task.is_goal({task.fluent_index[atom] for atom in names})
     assert run_val(domain_file(domain), problem, tmp_path / "sas_plan").valid
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("context", [False, True], ids=["forward", "cached"])
+def test_plugin_folds_type_atoms_as_python_does(tmp_path: Path, context: bool) -> None:
+    """A type-folding model (format 5) of typed IPC Transport: the plugin gives the values of
+    Python's full forward pass on all atoms, type atoms included, both when it sends every atom
+    through ``forward`` and when it caches the context (``encode_context`` then returns the type
+    table, which ``forward_states`` takes)."""
+    transport = SHARED / "benchmarks" / "ipc2023-learning" / "transport"
+    if not transport.is_dir():
+        pytest.skip("../shared/benchmarks/ipc2023-learning is missing")
+    domain, problem = transport / "domain.pddl", transport / "testing" / "easy" / "p01.pddl"
+    model = random_model(domain, tmp_path / "folded.pt", vocab_size=60, seed=30 + context,
+                         context=context, fold_types=True)
+    meta = read_model_meta(model)
+    assert meta["format_version"] == 5 and len(meta["model"]["type_predicates"]) >= 3
+    trace = tmp_path / "trace.tsv"
+    result = fast_downward(tmp_path, str(domain), str(problem), "--search",
+                           f"eager_greedy([symt(model={model}, scale=100)], max_time=20)",
+                           env=dict(os.environ, SYMT_TRACE=str(trace)))
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    traced = read_trace(trace)
+    sample = random.Random(0).sample(traced, min(40, len(traced)))
+    assert len(sample) >= 5
+    expected = python_values(model, domain, problem, sample)
+    assert max(abs(raw - value) for (raw, _), value in zip(sample, expected)) <= 1e-4
+    assert ("cached once" in result.stdout) == context
+    assert run_val(domain, problem, tmp_path / "sas_plan").valid
 
 
 @pytest.mark.usefixtures("fd_built")
@@ -413,9 +446,9 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     no_meta = out / "no-meta.pt"  # TorchScript, but neither symt.json nor symt attributes
     torch.jit.save(torch.jit.script(torch.nn.Linear(2, 1)), str(no_meta))
     module, meta = load_exported(models["gripper"])
-    module.symt_format_version = 5
+    module.symt_format_version = 6
     future = out / "future.pt"
-    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=5))})
+    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=6))})
     truncated = out / "truncated.pt"
     truncated.write_bytes(models["gripper"].read_bytes()[:30_000])
     checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.train)
@@ -431,7 +464,7 @@ BAD_INPUTS = [
     ("no-meta", "gripper", "without symt metadata"),
     ("planner", "gripper", "gripper-ed.pt: a plan-generation model (SymT-ED or PlanGPT), not a heuristic"),
     ("checkpoint", "gripper", "best.pt: a training checkpoint; export it first: symt export"),
-    ("future", "gripper", "model format version 5 is not supported"),
+    ("future", "gripper", "model format version 6 is not supported"),
     ("visitall", "gripper", "of task 'gripper-4' is unknown to the model (trained for domain 'grid-visit-all')"),
     ("gripper", "gripper-50", "has 54 objects but the model's object vocabulary has only 40 tokens"),
 ]
@@ -535,14 +568,14 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     ("gripper", "context", None),
     ("corrupt", "context", "not a readable TorchScript model"),
     ("no-meta", "context", "without symt metadata"),
-    ("future", "context", "model format version 5 is not supported"),
+    ("future", "context", "model format version 6 is not supported"),
     ("visitall", "context", "task context was written for a model of domain 'gripper'"),
     ("missing", "context", "model file not found"),
     ("gripper", None, "no task context for symt(model="),
     ("gripper", "cut-off", "the file ends where an object name was expected (cut off?)"),
     ("gripper", "bad-number", ":4: max_arity must be an integer, found 'two'"),
     ("gripper", "version-1", ":1: not a symt task context"),
-    ("shipped-v1", "context", "task context was written for a format-4 model, but"),
+    ("shipped-v1", "context", "task context was written for a format-5 model, but"),
     ("shipped-v1", "shipped-v1", None),
 ])
 def test_plugin_itself_rejects_bad_input_cleanly(tmp_path: Path, models: dict[str, Path],

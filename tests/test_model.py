@@ -112,6 +112,61 @@ def test_context_attention_keeps_invariances_and_changes_the_function():
     assert "is_context" not in checkpoint_keys and checkpoint_keys == set(full_model.state_dict())
 
 
+TYPE_PREDICATES = [3, 4]
+"""Of the tiny models' predicates, 3 and 4 stand for ``type:<t>`` predicates in the folding tests."""
+
+
+def typed_rows(rng: np.random.Generator, n: int, vocab: int = 20) -> np.ndarray:
+    """A state of ``n`` atoms of predicates 0-2 and 5-13, plus one or two type atoms (predicates
+    3 and 4, unary) for each of its objects but the last, renamed to tokens."""
+    rows = random_batch(rng, [n], vocab)[0]
+    rows = rows[~np.isin(rows[:, 0], TYPE_PREDICATES)]
+    objects = sorted({int(o) for o in rows[:, 1:].ravel() if o < vocab})
+    types = [[t, o, vocab] for o in objects[:-1] for t in TYPE_PREDICATES[: 1 + o % 2]]
+    return np.concatenate([rows, np.array(types, dtype=rows.dtype)])
+
+
+def test_folded_types_are_the_objects_embeddings_plus_their_types():
+    """Independent of the folding code: a table model with folded types gives the same value as
+    the same weights without folding on the state less its type atoms, once every object's row
+    of the embedding table holds its own embedding plus its types' predicate embeddings."""
+    rng = np.random.default_rng(7)
+    rows = typed_rows(rng, 14)
+    folded = tiny_model(type_predicates=TYPE_PREDICATES)
+    plain = tiny_model()  # the same seed: the same weights
+    with torch.no_grad():
+        table = plain.object_embedding.weight
+        for row in rows[np.isin(rows[:, 0], TYPE_PREDICATES)]:
+            table[int(row[1])] += plain.pred_embedding.weight[int(row[0])]
+        untyped = rows[~np.isin(rows[:, 0], TYPE_PREDICATES)]
+        expected = float(plain(*collate([untyped], 20))[0][0])
+        value = float(folded(*collate([rows], 20))[0][0])
+        shuffled = float(folded(*collate([rows[rng.permutation(len(rows))]], 20))[0][0])
+        unfolded = float(tiny_model()(*collate([rows], 20))[0][0])
+    assert len(rows) - len(untyped) >= 4
+    assert value == pytest.approx(expected, abs=1e-5) and shuffled == pytest.approx(value, abs=1e-5)
+    assert abs(unfolded - value) > 1e-4  # type atoms as tokens are another function
+
+
+def test_folded_types_with_the_context_cache_give_the_full_models_values():
+    """Folding and the context cache together (format 5): encode_context keeps the type atoms out
+    of the cache and returns the type table, forward_states reads it, and the values are those of
+    forward on all atoms."""
+    model = tiny_model(context_predicates=[*CONTEXT_PREDICATES, *TYPE_PREDICATES],
+                       type_predicates=TYPE_PREDICATES)
+    rng = np.random.default_rng(8)
+    everything = [typed_rows(rng, n) for n in (20, 9, 15)]
+    context_ids = [*CONTEXT_PREDICATES, *TYPE_PREDICATES]
+    context = np.concatenate([r[np.isin(r[:, 0], context_ids)] for r in everything])
+    states = [r[~np.isin(r[:, 0], context_ids)] for r in everything]
+    with torch.no_grad():
+        full = [float(model(*collate([np.concatenate([s, context])], 20))[0][0]) for s in states]
+        cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
+        cached = model.forward_states(*cache, *collate(states, 20))
+    assert len(cache) == 4 and cache[0].shape[2] == int(np.isin(context[:, 0], CONTEXT_PREDICATES).sum())
+    assert cached.tolist() == pytest.approx(full, abs=1e-5)
+
+
 def test_contrastive_terms_match_the_definition():
     model = tiny_model(dropout=0.0)
     rng = np.random.default_rng(2)
@@ -277,11 +332,11 @@ def test_export_matches_python_model(exported):
 
     module, meta = load_exported(exported / "model.pt")
     model, _ = load_checkpoint_model(exported / "run" / "best.pt")
-    assert meta["format_version"] == 4 and meta["model"]["object_identity"] == "table" and meta["domain"] == "gripper"
+    assert meta["format_version"] == 5 and meta["model"]["object_identity"] == "table" and meta["domain"] == "gripper"
     assert [p["name"] for p in meta["predicates"]][:3] == ["room", "ball", "gripper"]
     # Format 3 on: what the plugin needs, as typed attributes of the module itself; format 4 adds
     # whether the module caches a task context (not this full-attention model).
-    assert module.symt_format == "symt-heuristic" and module.symt_format_version == 4
+    assert module.symt_format == "symt-heuristic" and module.symt_format_version == 5
     assert module.symt_context_cache == 0 and not hasattr(module, "forward_states")
     assert module.symt_domain == "gripper" and module.symt_vocab_size == meta["vocab_size"]
     assert module.symt_predicate_names == [p["name"] for p in meta["predicates"]]

@@ -90,7 +90,7 @@ def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_da
         Trainer(config_for(gripper_dataset, tmp_path / "r", **{**options, "w_rank": 0.5}), resume=True,
                 progress=False)
     meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
-    assert meta["format_version"] == 4 and meta["model"]["object_identity"] == "hashed"
+    assert meta["format_version"] == 5 and meta["model"]["object_identity"] == "hashed"
     module, _ = load_exported(tmp_path / "m.pt")
     python_model, _ = load_checkpoint_model(tmp_path / "r" / "best.pt")
     rows = [rename(np.array([[0, 0, 1], [1, 2, -1]]), np.arange(3), HASHED_TOKEN_SPACE)]
@@ -101,7 +101,7 @@ def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_da
 
 def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path):
     """--context-attention: the model's context is the static, type and goal atoms of the
-    task (exactly EncodedTask.fixed_rows), and the exported format-4 module's cached path gives
+    task (exactly EncodedTask.fixed_rows), and the exported format-5 module's cached path gives
     forward's values."""
     trainer = Trainer(config_for(gripper_dataset, tmp_path / "r", steps=30, context_attention=True),
                       progress=False)
@@ -112,7 +112,7 @@ def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path):
     assert not bool(model.is_context[torch.from_numpy(data.fluent_rows[:, 0])].any())
     meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
     module, _ = load_exported(tmp_path / "m.pt")
-    assert meta["format_version"] == 4 and module.symt_context_cache == 1
+    assert meta["format_version"] == 5 and module.symt_context_cache == 1
     assert meta["model"]["context_predicates"] == sorted(meta["model"]["context_predicates"])
     vocab = meta["vocab_size"]
     names = np.arange(data.num_objects)

@@ -10,7 +10,8 @@
 # results with the same searches (eval_ipc.py --resume), to add a student to a finished run.
 # Part `lazy`: the shipped models with deferred evaluation (symt-first-lazy) on all 30 medium tasks;
 # `lazy-hard`: the same on section 5's hard tasks.
-# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard] [student] [student-medium] [lazy] [lazy-hard]
+# Part `fold` (direction 2): Transport models whose type atoms are folded into the objects.
+# Usage: [DOMAINS="miconic ..."] bash benchmarks/experiments/context_study.sh [speed] [easy] [medium] [hard] [student] [student-medium] [lazy] [lazy-hard] [fold]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
 runs=${RUNS:-runs/study}
@@ -66,6 +67,18 @@ for part in "${parts[@]}"; do
           --expansions-per-batch 1 8 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/student-speed-$d"
         $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
           --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/student-easy-$d"
+      done ;;
+    fold)  # direction 2: type atoms folded into the objects (recipe_study.sh ipc-tr-fold, ipc-tr-fold3)
+           # against today's model and the shipped context model, as in `speed` and `easy`
+      for d in ${DOMAINS:-transport}; do
+        models=("$(before "$d")" "context=ipc2023-$d")
+        for name in fold fold3; do
+          if [ -f "$runs/ipc-${short[$d]}-$name/best.pt" ]; then models+=("$name=$runs/ipc-${short[$d]}-$name"); fi
+        done
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
+          --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/fold-speed-$d"
+        $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
+          --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/fold-easy-$d"
       done ;;
     student-medium)  # coverage of symt-first with the student, as in `medium`
       for d in ${DOMAINS:-blocksworld transport}; do

@@ -94,6 +94,10 @@ declare -A recipe=(
   # (--init-from-teacher): a fine-tune of 4,000 steps at a lower learning rate.
   [ipc-tr-half]="data/ipc2023-transport $ipc_shipped --context-attention --n-layers 2 --steps 4000 --lr 3e-4 --teacher $runs/ipc-tr-ctx/best.pt --init-from-teacher"
   [ipc-bw-half]="data/ipc2023-blocksworld $ipc_shipped --context-attention --n-layers 2 --steps 4000 --lr 3e-4 --teacher $runs/ipc-bw-ctx/best.pt --init-from-teacher"
+  # Direction 2 (fewer tokens): the shipped Transport context model's recipe with its type atoms
+  # folded into the objects' embeddings (--fold-types), at the shipped depth and at 3 applications.
+  [ipc-tr-fold]="data/ipc2023-transport $ipc_shipped --context-attention --fold-types"
+  [ipc-tr-fold3]="data/ipc2023-transport $ipc_shipped --context-attention --fold-types --n-layers 3"
   # Round 5 (the lent GPU: benchmarks/device/recipe_gpu.sh with TIME_BUDGET): hashed objects (any
   # number of objects, so the IPC hard tasks run) with the state-independent context of issue 15,
   # batch 128 and the hinge ranking loss, on the exhaustively labelled data; Blocksworld also wider

@@ -712,6 +712,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--context-attention", action="store_true", default=None,
                    help="static, type and goal atoms attend only among themselves, so that search "
                    "computes them once per task (issue 15; default: every atom attends to every atom)")
+    p.add_argument("--fold-types", action="store_true", default=None,
+                   help="add the embedding of each of an object's types to the object's embedding "
+                   "instead of reading its type:<t> atoms as tokens: fewer tokens in typed domains "
+                   "(issue 15; default: type atoms are tokens)")
     p.add_argument("--teacher", help="a SymT-E training checkpoint (a run's best.pt) whose values the "
                    "model also learns, on every sampled state and its siblings: a smaller model for "
                    "search distilled from a larger one (issue 15)")

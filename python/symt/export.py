@@ -23,6 +23,13 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   share [k] of the readout's sum), and ``forward_states(keys, values, pooled, pred, args, mask)``
   returns h [B] of states given by their fluent atoms only. ``forward`` on all atoms gives the
   same values, so readers of version 3 run version 4 unchanged.
+* version 5: ``encode_context`` returns a fourth tensor, the table [V', d_embed] of folded type
+  embeddings (``symt train --fold-types``: a model whose ``type:<t>`` atoms are added to their
+  object's embedding instead of being tokens; one zero row otherwise), and ``forward_states``
+  takes it after ``pooled``: ``forward_states(keys, values, pooled, type_table, pred, args,
+  mask)``. A reader passes ``encode_context``'s tensors, however many, before the state's, so it
+  runs versions 4 and 5 alike. The inputs of ``forward`` are unchanged: a type-folding model still
+  receives its type atoms and folds them itself.
 
 A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
 domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).

@@ -36,9 +36,9 @@ from .pddl.grounding import fixed_part
 from .tokens import Signature, check_vocabulary, encode_task, identity_assignment, rename
 
 FORMAT = "symt-heuristic"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """The version ``symt export`` writes (see ``symt.export``)."""
-READABLE_FORMAT_VERSIONS = (1, 2, 3, 4)
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5)
 ATTRIBUTES_SINCE = 3
 """The first model format version whose module carries :func:`module_attributes`."""
 CONTEXT_CACHE_SINCE = 4

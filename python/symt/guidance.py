@@ -121,7 +121,7 @@ def exported_state_evaluator(
     encoded = encode_task(task, Signature.from_json(meta), domain)
     if not getattr(module, "symt_context_cache", 0):
         return StateEvaluator(encoded, module, vocab_size)
-    # A context-attention model (format 4): the task's static, type and goal atoms are encoded
+    # A context-attention model (format 4 on): the task's static, type and goal atoms are encoded
     # once, and each state sends only its fluent atoms, as in the plugin.
     fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
     pred, args, _ = collate([fixed], vocab_size)

@@ -13,7 +13,12 @@
   the same in every state of a task (static, type and goal atoms) attend only among themselves,
   so their keys and values at every layer are computed once per task (:meth:`SymTE.encode_context`)
   and a state costs only its fluent atoms against all atoms (:meth:`SymTE.forward_states`), not
-  all atoms squared. Attention stays free of positions, so the model stays permutation-equivariant.
+  all atoms squared. Attention stays free of positions, so the model stays permutation-equivariant;
+* optionally (``type_predicates``, issue 15, "fewer tokens") *type atoms folded into objects*:
+  an object's ``type:<t>`` atoms are not tokens of their own; the embedding of each of its types
+  is added to the object's embedding wherever it is an argument, so a typed task has one token per
+  atom of its domain's predicates. The inputs stay the same (type atoms are dropped inside), so
+  every caller and the plugin feed a folded model as any other.
 
 ``forward(..., return_internals=True)`` also returns every attention map and every layer's first
 ``k`` hidden dimensions, which the contrastive loss compares between renamed copies.
@@ -52,6 +57,9 @@ class ModelConfig:
     """Predicate ids (``0..2P-1``) whose atoms are the same in every state of a task
     (``symt.tokens.context_predicate_ids``): those atoms attend only among themselves. None: every
     atom attends to every atom (the paper)."""
+    type_predicates: list[int] | None = None
+    """The ``type:<t>`` predicate ids (``symt.tokens.type_predicate_ids``) whose atoms are folded
+    into their object's embedding instead of being tokens. None: type atoms are tokens (the paper)."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -182,18 +190,44 @@ class AtomEncoder(nn.Module):
             is_context[torch.tensor(config.context_predicates, dtype=torch.long)] = True
         # Not persistent: derived from the config, so checkpoints of either kind load unchanged.
         self.register_buffer("is_context", is_context, persistent=False)
+        self.fold_types = bool(config.type_predicates)
+        is_type = torch.zeros(2 * config.num_predicates, dtype=torch.bool)
+        if config.type_predicates:
+            is_type[torch.tensor(config.type_predicates, dtype=torch.long)] = True
+        self.register_buffer("is_type", is_type, persistent=False)
 
-    def embed(self, pred: Tensor, args: Tensor) -> Tensor:
+    def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
+        """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""
+        return mask & ~self.is_type[pred] if self.fold_types else mask
+
+    def folded_types(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        """[B,N,m,d_embed]: for every argument slot, the sum of the type embeddings of the
+        object there, read off the batch's own type atoms (zero without folding or for padding)."""
+        b, n, m = args.shape
+        is_type = (self.is_type[pred] & mask).to(self.atom_projection.weight.dtype)
+        vectors = self.pred_embedding(pred) * is_type.unsqueeze(-1)  # [B,N,d_embed]
+        # A type atom's only argument is its object; padding tokens never equal a real object.
+        same = args.reshape(b, n * m, 1) == args[:, None, :, 0]  # [B, N*m, N]
+        return (same.to(vectors.dtype) @ vectors).view(b, n, m, -1)
+
+    def embed(self, pred: Tensor, args: Tensor, types: Tensor | None = None) -> Tensor:
+        """Atom tokens [B,N,d]; ``types`` [B,N,m,d_embed] is added to the object embeddings."""
         b, n = pred.shape
-        parts = [self.pred_embedding(pred).unsqueeze(2), self.object_embedding(args)]
+        objects = self.object_embedding(args)
+        if types is not None:
+            objects = objects + types
+        parts = [self.pred_embedding(pred).unsqueeze(2), objects]
         return self.atom_projection(torch.cat(parts, dim=2).reshape(b, n, -1))
 
     def encode(
         self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
     ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor]]:
         """Atom states [B,N,d], the key bias for attending to them (0 for atoms, -inf for padding,
-        [B,1,1,N]), and with ``return_internals`` every attention map and every layer's hidden[:k]."""
-        x = self.embed(pred, args)
+        [B,1,1,N]), and with ``return_internals`` every attention map and every layer's hidden[:k].
+        A type-folding model takes its type atoms out of ``mask`` (:meth:`token_mask`) itself."""
+        types = self.folded_types(pred, args, mask) if self.fold_types else None
+        mask = self.token_mask(pred, mask)
+        x = self.embed(pred, args, types)
         key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
         key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
         bias = key_bias
@@ -243,15 +277,30 @@ class SymTE(AtomEncoder):
     ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
         """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
         x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
+        mask = self.token_mask(pred, mask)
         pooled = (x[..., : self.k] * mask.unsqueeze(-1).to(x.dtype)).sum(dim=1)
         h = self.readout(pooled).squeeze(-1) * self.target_scale
         return h, attentions, hiddens
 
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m], all of context
-        predicates): their keys and values at every layer, each [L,heads,C,head_dim], and their
-        share [k] of the readout's sum. Computed once per task; see :meth:`forward_states`."""
-        x = self.embed(pred[None], args[None])
+        predicates): their keys and values at every layer, each [L,heads,C',head_dim], their
+        share [k] of the readout's sum, and the table [V',d_embed] of every object token's folded
+        type embeddings (one zero row without folding; its last row is zero, for objects without
+        type atoms and padding). C' = C less the type atoms of a type-folding model. Computed
+        once per task; see :meth:`forward_states`."""
+        table = torch.zeros(1, self.pred_embedding.embedding_dim, device=pred.device)
+        types: Tensor | None = None
+        if self.fold_types:
+            is_type = self.is_type[pred]
+            owners = args[:, 0][is_type]
+            if owners.numel() > 0:
+                table = torch.zeros(int(owners.max()) + 2, table.shape[1], device=pred.device)
+                table = table.index_add(0, owners, self.pred_embedding(pred[is_type]))
+            keep = ~is_type
+            pred, args = pred[keep], args[keep]
+            types = self.table_types(table, args)[None]
+        x = self.embed(pred[None], args[None], types)
         no_bias = torch.zeros(1, 1, 1, pred.shape[0], dtype=x.dtype, device=x.device)
         keys: list[Tensor] = []
         values: list[Tensor] = []
@@ -260,15 +309,23 @@ class SymTE(AtomEncoder):
             keys.append(k[0])
             values.append(v[0])
             x = self.layer.mix(x, q, k, v, no_bias)
-        return torch.stack(keys), torch.stack(values), x[0, :, : self.k].sum(dim=0)
+        return torch.stack(keys), torch.stack(values), x[0, :, : self.k].sum(dim=0), table
+
+    @staticmethod
+    def table_types(table: Tensor, args: Tensor) -> Tensor:
+        """[..., m, d_embed]: the folded type embeddings of ``args``' objects from
+        :meth:`encode_context`'s table; tokens past it (padding, untyped objects) get its zero last row."""
+        last = table.shape[0] - 1
+        return table[torch.where(args < last, args, torch.full_like(args, last))]
 
     def forward_states(
-        self, keys: Tensor, values: Tensor, pooled_context: Tensor, pred: Tensor, args: Tensor, mask: Tensor
+        self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
+        pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
         :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values
         as :meth:`forward` on fluent and context atoms together, for a context-attention model."""
-        x = self.embed(pred, args)
+        x = self.embed(pred, args, self.table_types(type_table, args) if self.fold_types else None)
         b = x.shape[0]
         num_context = keys.shape[2]
         bias = torch.zeros(b, num_context + pred.shape[1], dtype=x.dtype, device=x.device)
@@ -326,13 +383,14 @@ class ExportedContextSymTE(ExportedSymTE):
     calls instead of ``forward``."""
 
     @torch.jit.export
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         if not bool(self.model.is_context[pred].all()):
             raise ValueError("encode_context: an atom of the context is not of a context predicate")
         return self.model.encode_context(pred, args)
 
     @torch.jit.export
     def forward_states(
-        self, keys: Tensor, values: Tensor, pooled_context: Tensor, pred: Tensor, args: Tensor, mask: Tensor
+        self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
+        pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
-        return self.model.forward_states(keys, values, pooled_context, pred, args, mask)
+        return self.model.forward_states(keys, values, pooled_context, type_table, pred, args, mask)

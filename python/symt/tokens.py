@@ -83,6 +83,12 @@ def context_predicate_ids(signature: Signature, domain: Domain) -> list[int]:
     return ids + list(range(signature.num_predicates, 2 * signature.num_predicates))
 
 
+def type_predicate_ids(signature: Signature) -> list[int]:
+    """The ids of the ``type:<t>`` predicates, whose atoms a type-folding model
+    (``ModelConfig.type_predicates``) adds to their object's embedding instead of reading as tokens."""
+    return [i for i, (name, _) in enumerate(signature.predicates) if name.startswith(TYPE_PREFIX)]
+
+
 @dataclass
 class EncodedTask:
     """A grounded task in index form, ready to turn states into token rows quickly."""

@@ -50,7 +50,7 @@ from .model import (
     SymTE,
     contrastive_terms,
 )
-from .tokens import HASHED_TOKEN_SPACE, context_predicate_ids
+from .tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
 from .training import TrainerBase, pick_device, save_atomic
 
 RANK_LOSSES = ("hinge", "logistic")
@@ -89,6 +89,8 @@ class TrainConfig:
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
+    fold_types: bool = False
+    """``type:<t>`` atoms are added to their object's embedding, not tokens (``ModelConfig.type_predicates``)."""
     teacher: str | None = None
     """A SymT-E training checkpoint whose values the model also learns (a smaller model for
     search, issue 15): MSE to the teacher's value on every sampled state and sibling."""
@@ -158,7 +160,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "context_attention", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "context_attention", "fold_types", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -230,6 +232,7 @@ class Trainer(TrainerBase):
                 object_identity=config.object_identity,
                 context_predicates=(context_predicate_ids(self.dataset.signature, self.dataset.domain)
                                     if config.context_attention else None),
+                type_predicates=type_predicate_ids(self.dataset.signature) if config.fold_types else None,
                 **options,
             )
 
@@ -302,7 +305,8 @@ class Trainer(TrainerBase):
             if weight > 0:
                 att, hid = contrastive_terms(
                     [a[:sampled] for a in attentions], [a[rows:] for a in attentions],
-                    [x[:sampled] for x in hiddens], [x[rows:] for x in hiddens], batch.mask[:sampled])
+                    [x[:sampled] for x in hiddens], [x[rows:] for x in hiddens],
+                    self.model.token_mask(batch.pred[:sampled], batch.mask[:sampled]))
             predicted = h  # X and its siblings, then X'
             target = torch.cat([batch.target, batch.target[:sampled]])
             upper = None if batch.upper_bound is None else torch.cat([batch.upper_bound, batch.upper_bound[:sampled]])
@@ -362,7 +366,8 @@ class Trainer(TrainerBase):
             _, attentions2, hiddens2 = self.model(batch.pred, args, batch.mask, return_internals=True)
             n = batch.num_sampled
             att, hid = contrastive_terms([a[:n] for a in attentions], [a[:n] for a in attentions2],
-                                         [x[:n] for x in hiddens], [x[:n] for x in hiddens2], batch.mask[:n])
+                                         [x[:n] for x in hiddens], [x[:n] for x in hiddens2],
+                                         self.model.token_mask(batch.pred[:n], batch.mask[:n]))
             mse_sum += float(F.mse_loss(h[:n], batch.target[:n], reduction="sum"))
             att_sum += float(att) * n
             hid_sum += float(hid) * n
