@@ -35,6 +35,15 @@ students() {  # LABEL=PATH for each trained student run of a domain (STUDENTS: w
     if [ -f "$runs/ipc-${short[$1]}-$name/best.pt" ]; then echo "$name=$runs/ipc-${short[$1]}-$name"; fi
   done
 }
+speed_and_easy() {  # NAME DOMAIN "K ..." LABEL=PATH...: plain GBFS, evaluations/s on every 5th
+                    # medium task with K expansions per batch, guidance on every 3rd easy task with K = 1
+  local name=$1 d=$2 ks=$3
+  shift 3
+  $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
+    --expansions-per-batch $ks --no-baselines --processes 2 ${RESUME:+--resume} --models "$@" --out "$out/$name-speed-$d"
+  $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
+    --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "$@" --out "$out/$name-easy-$d"
+}
 mkdir -p "$out"
 for part in "${parts[@]}"; do
   case $part in
@@ -62,23 +71,12 @@ for part in "${parts[@]}"; do
       done ;;
     student)  # evaluations/s and guidance: today's, context and student models, K = 1 and 8
       for d in ${DOMAINS:-blocksworld transport}; do
-        models=("$(before "$d")" "context=$runs/ipc-${short[$d]}-ctx" $(students "$d"))
-        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
-          --expansions-per-batch 1 8 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/student-speed-$d"
-        $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
-          --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/student-easy-$d"
+        speed_and_easy student "$d" "1 8" "$(before "$d")" "context=$runs/ipc-${short[$d]}-ctx" $(students "$d")
       done ;;
     fold)  # direction 2: type atoms folded into the objects (recipe_study.sh ipc-tr-fold, ipc-tr-fold3)
            # against today's model and the shipped context model, as in `speed` and `easy`
       for d in ${DOMAINS:-transport}; do
-        models=("$(before "$d")" "context=ipc2023-$d")
-        for name in fold fold3; do
-          if [ -f "$runs/ipc-${short[$d]}-$name/best.pt" ]; then models+=("$name=$runs/ipc-${short[$d]}-$name"); fi
-        done
-        $py benchmarks/training/eval_ipc.py --domain "$d" --levels medium --max-tasks 6 --time-limit 60 \
-          --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/fold-speed-$d"
-        $py benchmarks/training/eval_ipc.py --domain "$d" --levels easy --max-tasks 10 --time-limit 60 \
-          --expansions-per-batch 1 --no-baselines --processes 2 ${RESUME:+--resume} --models "${models[@]}" --out "$out/fold-easy-$d"
+        speed_and_easy fold "$d" 1 "$(before "$d")" "context=ipc2023-$d" $(STUDENTS="fold fold3" students "$d")
       done ;;
     student-medium)  # coverage of symt-first with the student, as in `medium`
       for d in ${DOMAINS:-blocksworld transport}; do
