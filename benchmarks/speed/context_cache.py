@@ -87,10 +87,11 @@ def main() -> int:
                     **PRESETS["small"])
         torch.manual_seed(0)
         full_model = SymTE(ModelConfig(**base)).eval()
-        context_model = SymTE(ModelConfig(**base, context_predicates=context_predicate_ids(signature, domain)))
+        context_ids = context_predicate_ids(signature, domain)
+        context_model = SymTE(ModelConfig(**base, context_predicates=context_ids))
         context_model.load_state_dict(full_model.state_dict())
         context_model.eval()
-        folded_model = SymTE(ModelConfig(**base, context_predicates=context_predicate_ids(signature, domain),
+        folded_model = SymTE(ModelConfig(**base, context_predicates=context_ids,
                                          type_predicates=type_predicate_ids(signature)))
         folded_model.load_state_dict(full_model.state_dict())
         folded_model.eval()
