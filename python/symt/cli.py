@@ -138,6 +138,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         optimal_lengths=None if args.no_optimal else lengths,
         progress=not args.quiet,
         force=args.force,
+        extra_styles=args.styles or (),
     )
     print(f"wrote {manifest}")
     return 0
@@ -616,6 +617,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-optimal", action="store_true", help="skip optimal plan lengths")
     p.add_argument("--force", action="store_true",
                    help="replace a dataset in --out that was made with other settings")
+    p.add_argument("--styles", nargs="+", metavar="STYLE",
+                   help="add as many training tasks again in each of these task styles (blocksworld: "
+                   "towers, partial; logistics: wide); the paper's tasks and the other splits stay as they are")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_generate)
 
@@ -706,6 +710,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--task-size-power", type=float_in(0), metavar="P",
                    help="draw a training task with probability proportional to its size (manifest "
                    "'size': blocks, balls, cells, packages) to the power P (0: uniformly, the paper's)")
+    p.add_argument("--goal-phrasing", type=float_in(0, 1), metavar="P",
+                   help="show a sampled state's task with probability P under another phrasing of its "
+                   "goal with the same reachable goal states (implied atoms such as a tower base's "
+                   "ontable left out or added; exact, so h* is unchanged: symt.phrasing) (0: as written)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")

@@ -27,6 +27,12 @@ plan's next step may be worse than a sibling. Sampling: with probability ``plan_
 slot draws a plan-labelled task, otherwise an exhaustive one (each uniformly), and then a plan
 position uniformly — the plan analogue of the uniform goal distance.
 
+With ``goal_phrasing`` p > 0, a sampled exhaustive task is shown with probability p under another
+phrasing of its goal with the same reachable goal states (:mod:`symt.phrasing`: implied atoms left
+out or added, such as a Blocksworld tower's base ``ontable`` or the top's ``clear``), drawn from a
+fixed set of phrasings per task; h* and the sibling pairs are unchanged, so the labels stay exact.
+The state, its renamed copy and its siblings share the phrasing.
+
 Every batch is a pure function of ``(seed, step)``, which makes ``--resume`` exact.
 """
 
@@ -36,7 +42,7 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -81,6 +87,9 @@ class TaskData:
     """None when the state space is larger than the expansion limit (no h* available)."""
     plan: PlanLabels | None = None
     """States along a plan, for a training task labelled by a plan instead of its state space."""
+    goal_phrasings: list[np.ndarray] = field(default_factory=list)
+    """Alternatives to ``encoded.fixed_rows`` that state the goal in other, equivalent ways
+    (:func:`attach_goal_phrasings`); empty unless training asks for them."""
 
     @property
     def task(self) -> GroundTask:
@@ -120,6 +129,38 @@ def plan_labels(task: GroundTask, plan_file: Path, exact: bool) -> PlanLabels:
         states.append(following)
         state = following
     return PlanLabels([np.array(sorted(s), dtype=np.int64) for s in states], siblings, exact)
+
+
+def phrased_fixed_rows(encoded: EncodedTask, goal_fluents: np.ndarray) -> np.ndarray:
+    """``encoded.fixed_rows`` with the fluent goal atoms replaced by ``goal_fluents`` (fluent
+    indices); static goal atoms, static and type atoms are kept."""
+    task = encoded.task
+    num_goal = len(task.goal_atoms)
+    rest = encoded.fixed_rows[: len(encoded.fixed_rows) - num_goal]
+    goal_rows = encoded.fixed_rows[len(rest):]
+    static_goal = goal_rows[[atom not in task.fluent_index for atom in task.goal_atoms]]
+    fluent_goal = encoded.fluent_rows[np.asarray(goal_fluents, dtype=np.int64)].copy()
+    fluent_goal[:, 0] += encoded.signature.num_predicates
+    return np.concatenate([rest, static_goal, fluent_goal], axis=0)
+
+
+def attach_goal_phrasings(tasks: Iterable[TaskData], count: int, seed: int) -> int:
+    """Give every expanded task with a reachable goal ``count`` random equivalent phrasings of its
+    goal (``TaskData.goal_phrasings``), each a pure function of ``seed`` and the task's name.
+    Returns the number of tasks that got phrasings (a task with a negative goal gets none)."""
+    from .phrasing import GoalPhrasings
+
+    done = 0
+    for data in tasks:
+        if data.space is None or data.plan is not None:
+            continue
+        phrasings = GoalPhrasings.of(data.space)
+        if phrasings is None:
+            continue
+        rng = np.random.default_rng(derive_seed(seed, "goal-phrasing", data.name))
+        data.goal_phrasings = [phrased_fixed_rows(data.encoded, phrasings.sample(rng)) for _ in range(count)]
+        done += 1
+    return done
 
 
 @dataclass
@@ -227,7 +268,8 @@ class PairSampler:
     """Draws training batches of (X, X', h*) as the paper describes."""
 
     def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False,
-                 plan_weight: float = DEFAULT_PLAN_WEIGHT, task_size_power: float = 0.0):
+                 plan_weight: float = DEFAULT_PLAN_WEIGHT, task_size_power: float = 0.0,
+                 goal_phrasing: float = 0.0):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -245,6 +287,9 @@ class PairSampler:
         self.task_size_power = task_size_power
         weights = np.array([max(1, t.size) for t in self.tasks], dtype=np.float64) ** task_size_power
         self.task_probabilities = weights / weights.sum() if self.tasks else None
+        if not 0 <= goal_phrasing <= 1:
+            raise SymtError(f"the goal-phrasing probability must lie in [0, 1] (got {goal_phrasing})")
+        self.goal_phrasing = goal_phrasing
         self.vocab_size = vocab_size
         self.mode = mode
         self.seed = seed
@@ -299,6 +344,11 @@ class PairSampler:
         sibling_rows: list[np.ndarray] = []
         sibling_targets: list[float] = []
         for slot, data in enumerate(chosen):
+            fixed = data.encoded.fixed_rows
+            if self.goal_phrasing > 0 and data.goal_phrasings:
+                # Drawn only when asked for, so that the batches of runs without it stay as they were.
+                rephrase, which = rng.random() < self.goal_phrasing, rng.integers(len(data.goal_phrasings))
+                fixed = data.goal_phrasings[which] if rephrase else fixed
             if data.plan is None:
                 assert data.space is not None
                 position = data.space.sampler(derive_seed(self.seed, "state", step, slot)).sample_state()
@@ -306,7 +356,7 @@ class PairSampler:
             else:  # a plan position uniformly: the plan's analogue of a uniform goal distance
                 position = int(rng.integers(data.plan.length + 1))
                 facts, target = data.plan.states[position], float(data.plan.length - position)
-            state_rows = data.encoded.state_rows(facts)
+            state_rows = np.concatenate([data.encoded.fluent_rows[np.asarray(facts, dtype=np.int64)], fixed])
             n = data.encoded.num_objects
             if self.mode == "rename-one":
                 first = identity_assignment(n)
@@ -324,7 +374,8 @@ class PairSampler:
             # meets unseen tokens on tasks with more objects than any training task.
             pair_names = random_tokens(rng, n, self.vocab_size) if siblings else first
             for sibling_facts, sibling_target in siblings:
-                sibling_rows.append(rename(data.encoded.state_rows(sibling_facts), pair_names, self.vocab_size))
+                rows_of_sibling = np.concatenate([data.encoded.fluent_rows[np.asarray(sibling_facts, dtype=np.int64)], fixed])
+                sibling_rows.append(rename(rows_of_sibling, pair_names, self.vocab_size))
                 sibling_targets.append(sibling_target)
         # One collate for X, siblings and X', so that all share one padded length.
         pred, args, mask = collate(rows + sibling_rows + rows_renamed, self.vocab_size)

@@ -36,6 +36,7 @@ from .data import (
     DEFAULT_PLAN_WEIGHT,
     Dataset,
     PairSampler,
+    attach_goal_phrasings,
     derive_seed,
     fixed_validation_batches,
     load_dataset,
@@ -86,6 +87,10 @@ class TrainConfig:
     task_size_power: float = 0.0
     """Draw a training task with probability proportional to its size to this power (0: uniformly,
     as the paper does; ``symt.data.PairSampler``)."""
+    goal_phrasing: float = 0.0
+    """Probability of showing a sampled state's task under another, equivalent phrasing of its goal
+    (``symt.phrasing``; 0: as written, the paper's)."""
+    goal_phrasings_per_task: int = 32
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
@@ -160,7 +165,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "context_attention", "fold_types", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "context_attention", "fold_types", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -207,9 +212,11 @@ class Trainer(TrainerBase):
             vocab_size=config.vocab_size, progress=progress,
         )
         mode = config.rename if config.contrastive else "off"
+        if config.goal_phrasing > 0:
+            attach_goal_phrasings(self.dataset.split("train"), config.goal_phrasings_per_task, config.seed)
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
                                    ranking=config.w_rank > 0, plan_weight=config.plan_weight,
-                                   task_size_power=config.task_size_power)
+                                   task_size_power=config.task_size_power, goal_phrasing=config.goal_phrasing)
         self.val_batches = fixed_validation_batches(
             self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states

@@ -63,11 +63,12 @@ OUTCOMES: tuple[str, ...] = (
 
 # Tables list suites and groups in these orders (unknown ones follow in order of first
 # appearance), so that splits read from easy to hard instead of alphabetically.
-SUITE_ORDER: tuple[str, ...] = ("paper", "ipc2023")
+SUITE_ORDER: tuple[str, ...] = ("paper", "variants", "ipc2023")
 GROUP_ORDER: tuple[str, ...] = (
     "validation",
     "interpolation",
     "extrapolation",
+    "as-generated",
     "easy",
     "medium",
     "hard",

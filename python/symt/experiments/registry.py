@@ -52,6 +52,9 @@ _PLANS = PLAN_GENERATION + PLAN_GENERATION_ABLATION
 _IPC_ALGORITHMS = ("symt", "ff", "lama-first")
 _CONFIGS = ("symt-batch", "symt-first", "symt-first-lazy", "ff", "ff-pref", "lama-first")
 """Search configurations with symt() (the fast-downward aliases) against Fast Downward's own."""
+_VARIANTS = ("as-generated", "no-base", "spelt-out", "towers", "partial", "table-start", "wide")
+"""Every variant of :data:`symt.generators.variants.VARIANTS` (each domain runs those it has)."""
+_VARIANT_ALGORITHMS = ("symt-guidance", "symt-batch", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
     e.name: e
@@ -81,6 +84,14 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "spread over the 30)"),
         NamedExperiment("configs-smoke", "paper", PAPER_DOMAINS, ("extrapolation",), _CONFIGS, 1, 20, 2048,
                         "the configuration comparison on the smallest extrapolation task per domain"),
+        NamedExperiment("variants", "variants", PAPER_DOMAINS, _VARIANTS, _VARIANT_ALGORITHMS, 10, 60, 4096,
+                        "the shipped models on the paper's extrapolation tasks as generated and as other "
+                        "generators and people would write or pose them (symt.generators.variants: implied "
+                        "goal atoms left out or added, other goals, starts and object ratios; 10 tasks per "
+                        "domain and variant, evenly spread over the sizes): greedy guidance and plain GBFS "
+                        "against ff and lama-first"),
+        NamedExperiment("variants-smoke", "variants", PAPER_DOMAINS, _VARIANTS, _VARIANT_ALGORITHMS, 1, 10, 2048,
+                        "the variants experiment on the smallest extrapolation task per domain and variant"),
         NamedExperiment("ipc-all", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
                         None, 300, 4096, "IPC 2023 learning track, all ten domains (trains missing models)"),
     )
@@ -145,13 +156,16 @@ def make_spec(
     if experiment.suite == "paper":
         tasks = suites.paper_tasks(Path(out) / "tasks", list(experiment.domains), list(experiment.groups),
                                    experiment.max_tasks)
+    elif experiment.suite == "variants":
+        tasks = suites.variant_tasks(Path(out) / "tasks", list(experiment.domains), list(experiment.groups),
+                                     experiment.max_tasks)
     else:
         tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
                                  experiment.max_tasks)
     models: dict[tuple[str, str, str], str] = {}
     for family in sorted({a.model for a in chosen if a.model}):
         for domain in experiment.domains:
-            if experiment.suite == "paper":
+            if experiment.suite in ("paper", "variants"):
                 path = paper_model(domain, family)
             elif family == "symt-e":
                 path = ensure_ipc_model(domain, ipc_root, Path(out) / "models", Path("runs"))

@@ -11,6 +11,15 @@
   implied by the ``on`` atoms (the bottom block carries a block, so it can be neither held nor on
   another block), but stating it makes the goal a complete description of the target tower.
 * A task whose initial state already satisfies the goal is rejected and resampled.
+
+Other goal styles (:data:`STYLES`, issue 32: goals as other generators and people write them;
+the paper's splits use ``tower`` only):
+
+* ``towers``: the goal is itself a uniformly random arrangement of all blocks into towers (often
+  several), each stated by its ``on`` atoms and its base's ``ontable``;
+* ``partial``: only a random subset of 2..n-1 blocks is in the goal, arranged uniformly at random
+  into towers among themselves; each base's ``ontable`` is stated or not at random (unlike in a
+  complete goal, it is then a real requirement, not an implied one).
 """
 
 from __future__ import annotations
@@ -23,6 +32,9 @@ from math import comb, factorial
 from symt.generators._problem import Atom, Problem
 
 PDDL_DOMAIN = "blocks"
+
+STYLES: tuple[str, ...] = ("tower", "towers", "partial")
+"""Goal styles, the paper's first (see the module docstring)."""
 
 Tower = list[int]
 """Blocks of one tower, bottom first."""
@@ -69,16 +81,18 @@ def canonical_state(towers: list[Tower]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(tuple(t) for t in towers))
 
 
-def num_distinct(n: int) -> int:
+def num_distinct(n: int, style: str = "tower") -> int | None:
     """Number of distinct ``n``-block tasks up to renaming (initial state relative to the goal
-    order; the state that already satisfies the goal is excluded)."""
-    return num_states(n) - 1
+    order; the state that already satisfies the goal is excluded); None for the other styles."""
+    return num_states(n) - 1 if style == "tower" else None
 
 
-def generate(n: int, rng: random.Random) -> Problem:
+def generate(n: int, rng: random.Random, style: str = "tower") -> Problem:
     """A Blocksworld problem with ``n >= 2`` blocks (see the module docstring)."""
     if n < 2:
         raise ValueError("blocksworld needs at least 2 blocks (with 1 the goal always holds)")
+    if style != "tower":
+        return _generate_other_goal(n, rng, style)
     while True:
         towers = sample_state(n, rng)
         order = list(range(n))
@@ -104,6 +118,40 @@ def generate(n: int, rng: random.Random) -> Problem:
         key=key,
         info={"num_towers": len(towers)},
     )
+
+
+def _generate_other_goal(n: int, rng: random.Random, style: str) -> Problem:
+    """A ``towers`` or ``partial`` task (module docstring); ``partial`` needs ``n >= 3``."""
+    if style not in STYLES:
+        raise ValueError(f"unknown blocksworld goal style {style!r} (choose from {', '.join(STYLES)})")
+    if style == "partial" and n < 3:
+        raise ValueError("the partial goal style needs at least 3 blocks")
+    names = [f"b{i}" for i in range(n)]
+    while True:
+        towers = sample_state(n, rng)
+        if style == "towers":
+            in_goal = list(range(n))
+        else:
+            in_goal = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
+        goal_towers = [[in_goal[i] for i in tower] for tower in sample_state(len(in_goal), rng)]
+        state_bases = [t[0] for t in goal_towers]
+        stated_bases = [b for b in state_bases if style == "towers" or rng.random() < 0.5]
+        goal: list[Atom] = [("ontable", names[b]) for b in stated_bases]
+        for tower in goal_towers:
+            goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
+        if not goal:
+            continue  # a partial goal of single blocks whose bases were left out: empty
+        init: list[Atom] = [("handempty",)]
+        for tower in towers:
+            init.append(("ontable", names[tower[0]]))
+            init.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
+            init.append(("clear", names[tower[-1]]))
+        if not set(goal) <= set(init):
+            break
+    # Distinct as labelled tasks (a canonical form up to renaming is not needed at these counts).
+    key = (style, canonical_state(towers), tuple(sorted(goal)))
+    return Problem(objects=names, init=init, goal=goal, key=key,
+                   info={"num_towers": len(towers), "style": style, "goal_towers": len(goal_towers)})
 
 
 def tower_reversal_problem(n: int, name: str | None = None) -> str:

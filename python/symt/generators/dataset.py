@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -93,27 +93,45 @@ def task_seed(
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def _generate(domain: str, size: int, seed: int, name: str) -> tuple[Problem, str]:
-    """The abstract problem and its PDDL text for one task seed."""
+def styles(domain: str) -> tuple[str, ...]:
+    """The task styles of ``domain``'s generator (``STYLES`` of its module), the paper's first:
+    other goals or structures than the paper's, as other generators and people write them (issue 32)."""
+    return tuple(getattr(_check_domain(domain), "STYLES", ("paper",)))
+
+
+def _check_style(domain: str, style: str | None) -> str | None:
+    """``style``, or None for the paper's; :class:`SymtError` for one the generator lacks."""
+    known = styles(domain)
+    if style is None or style == known[0]:
+        return None
+    if style not in known:
+        raise SymtError(f"{domain} has no task style {style!r}; its styles: {', '.join(known)}")
+    return style
+
+
+def _generate(domain: str, size: int, seed: int, name: str, style: str | None = None) -> tuple[Problem, str]:
+    """The abstract problem and its PDDL text for one task seed (``style``: None for the paper's)."""
     module = _check_domain(domain)
     rng = random.Random(seed)
-    problem: Problem = module.generate(size, rng)
+    problem: Problem = module.generate(size, rng) if style is None else module.generate(size, rng, style)
     return problem, render(problem, module.PDDL_DOMAIN, name, rng)
 
 
-def generate_task(domain: str, size: int, seed: int, name: str) -> str:
-    """The PDDL text of one task; reproduces a dataset task from its recorded seed and name."""
-    return _generate(domain, size, seed, name)[1]
+def generate_task(domain: str, size: int, seed: int, name: str, style: str | None = None) -> str:
+    """The PDDL text of one task; reproduces a dataset task from its recorded seed, name and task
+    style (the manifest's ``info.style``; absent for the paper's)."""
+    return _generate(domain, size, seed, name, _check_style(domain, style))[1]
 
 
 def _generate_size(
-    domain: str, split: str, size: int, count: int, base_seed: int
+    domain: str, split: str, size: int, count: int, base_seed: int, style: str | None = None
 ) -> list[GeneratedTask]:
-    """``count`` tasks of one split and size, distinct up to renaming where possible."""
+    """``count`` tasks of one split and size, distinct up to renaming where possible (distinct as
+    written for a goal style other than the paper's)."""
     module = _MODULES[domain]
-    distinct: int | None = module.num_distinct(size)
+    distinct: int | None = module.num_distinct(size) if style is None else module.num_distinct(size, style)
     all_classes: list[tuple[Hashable, Hashable]] | None = (
-        module.classes(size) if hasattr(module, "classes") else None
+        module.classes(size) if hasattr(module, "classes") and style is None else None
     )
     uses: dict[Hashable, int] = {}
     group_uses: dict[Hashable, int] = {}
@@ -128,7 +146,7 @@ def _generate_size(
         attempt = 0
         while True:
             seed = task_seed(domain, base_seed, split, size, index, attempt)
-            problem, text = _generate(domain, size, seed, name)
+            problem, text = _generate(domain, size, seed, name, style)
             used = uses.get(problem.key, 0)
             if best is not None:
                 if score(problem.key) == best:
@@ -169,14 +187,33 @@ def generate_sized_tasks(domain: str, label: str, size: int, count: int, seed: i
     return _generate_size(domain, label, size, count, seed)
 
 
-def generate_split_tasks(domain: str, seed: int = 0) -> list[GeneratedTask]:
-    """All tasks of every split of ``domain``: splits in ``SPLITS`` order, then size, then index."""
+def generate_split_tasks(domain: str, seed: int = 0, extra_styles: Sequence[str] = ()) -> list[GeneratedTask]:
+    """All tasks of every split of ``domain``: splits in ``SPLITS`` order, then size, then index.
+
+    Each style of ``extra_styles`` adds as many training tasks again, of the training split's
+    sizes, in that task style (named ``<domain>-train-<style>-n<size>-<index>``); the paper's tasks
+    and every other split stay exactly as they are, so the paper's tables stay comparable."""
     _check_domain(domain)
+    styles = [_check_style(domain, style) for style in extra_styles]
     tasks: list[GeneratedTask] = []
     for split, pairs in split_plan(domain):
         for size, count in pairs:
             tasks.extend(_generate_size(domain, split, size, count, seed))
+        if split != "train":
+            continue
+        for style in dict.fromkeys(s for s in styles if s is not None):
+            for size, count in pairs:
+                for task in _generate_size(domain, f"train-{style}", size, count, seed, style):
+                    task.split = "train"
+                    tasks.append(task)
     return tasks
+
+
+def generate_style_tasks(domain: str, style: str, size: int, count: int, seed: int = 0,
+                         label: str | None = None) -> list[GeneratedTask]:
+    """``count`` tasks of ``size`` in task ``style`` outside the paper's splits (for evaluating
+    models on other phrasings, issue 32), named and seeded under ``label`` (default ``style``)."""
+    return _generate_size(domain, label or style, size, count, seed, _check_style(domain, style))
 
 
 def _check_replaceable(out_dir: Path, tasks: list[GeneratedTask], with_lengths: bool) -> None:
@@ -211,6 +248,7 @@ def write_dataset(
     optimal_lengths: Callable[[Path, Path], int | None] | None = None,
     progress: bool = True,
     force: bool = False,
+    extra_styles: Sequence[str] = (),
 ) -> Path:
     """Write every task of ``domain`` under ``out_dir`` and return the manifest's path.
 
@@ -225,7 +263,7 @@ def write_dataset(
     change is refused (:class:`SymtError`) unless ``force``. The manifest is written last and
     atomically, so a folder without one holds no complete dataset.
     """
-    tasks = generate_split_tasks(domain, seed)
+    tasks = generate_split_tasks(domain, seed, extra_styles)
     out_dir = Path(out_dir)
     lock = open_output_folder(out_dir, writer="symt generate", kind="dataset folder")
     with holding_folder(lock, out_dir):

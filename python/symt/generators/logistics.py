@@ -13,6 +13,9 @@ With 2 cities a package can be at 4 locations or in 3 vehicles, so there are at 
 ``7**g * 2 * 2 * 2`` states: 134,456 for ``g = 5`` (the largest training size) and 941,192 for
 ``g = 6`` (validation), small enough to expand the whole state space.
 
+Style ``wide`` (:data:`STYLES`, issue 32: ratios other generators make and the paper's never does):
+``4`` cities and ``2`` airplanes whatever ``g``, so that small tasks have more vehicles than packages.
+
 The initial state lists the type predicates ``package truck airplane airport location city``
 (airports are also ``location``s) and ``(in-city location city)`` for every location.
 """
@@ -31,26 +34,33 @@ LOCATIONS_PER_CITY = 2
 
 NUM_AIRPLANES = 1
 
+STYLES: tuple[str, ...] = ("paper", "wide")
+"""Task styles, the paper's first (see the module docstring)."""
+WIDE_CITIES, WIDE_AIRPLANES = 4, 2
+
 
 def num_cities(g: int) -> int:
     """Number of cities used for ``g`` packages."""
     return 2 if g <= 7 else 3
 
 
-def num_distinct(g: int) -> int | None:
+def num_distinct(g: int, style: str = "paper") -> int | None:
     """Number of distinct tasks up to renaming, or ``None`` when not computed."""
     return None
 
 
-def generate(g: int, rng: random.Random) -> Problem:
+def generate(g: int, rng: random.Random, style: str = "paper") -> Problem:
     """A Logistics problem with ``g >= 1`` packages (see the module docstring)."""
     if g < 1:
         raise ValueError("logistics needs at least 1 package")
-    nc = num_cities(g)
+    if style not in STYLES:
+        raise ValueError(f"unknown logistics style {style!r} (choose from {', '.join(STYLES)})")
+    nc = num_cities(g) if style == "paper" else WIDE_CITIES
+    num_airplanes = NUM_AIRPLANES if style == "paper" else WIDE_AIRPLANES
     # A location is (city, kind); kind 0 is the airport.
     all_locs = [(c, k) for c in range(nc) for k in range(LOCATIONS_PER_CITY)]
     truck_pos = [rng.randrange(LOCATIONS_PER_CITY) for _ in range(nc)]  # kind within own city
-    plane_pos = [rng.randrange(nc) for _ in range(NUM_AIRPLANES)]  # city of its airport
+    plane_pos = [rng.randrange(nc) for _ in range(num_airplanes)]  # city of its airport
     packages: list[tuple[tuple[int, int], tuple[int, int]]] = []
     for _ in range(g):
         start = rng.choice(all_locs)
@@ -64,7 +74,7 @@ def generate(g: int, rng: random.Random) -> Problem:
         return f"airport{c}" if k == 0 else f"loc{c}-{k}"
 
     trucks = [f"truck{c}" for c in range(nc)]
-    planes = [f"plane{a}" for a in range(NUM_AIRPLANES)]
+    planes = [f"plane{a}" for a in range(num_airplanes)]
     pkgs = [f"pkg{i}" for i in range(g)]
 
     init: list[Atom] = [("city", c) for c in city]
@@ -89,7 +99,8 @@ def generate(g: int, rng: random.Random) -> Problem:
         init=init,
         goal=goal,
         key=_canonical_key(nc, truck_pos, plane_pos, packages),
-        info={"cities": nc, "locations_per_city": LOCATIONS_PER_CITY, "airplanes": NUM_AIRPLANES},
+        info={"cities": nc, "locations_per_city": LOCATIONS_PER_CITY, "airplanes": num_airplanes,
+              **({} if style == "paper" else {"style": style})},
     )
 
 
