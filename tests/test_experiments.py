@@ -252,3 +252,29 @@ def test_plan_generators_run_as_experiment_algorithms(tmp_path: Path) -> None:
     text = report.write_report(records, tmp_path / "report", "plans").read_text()
     assert "Plan generation, laid out like the paper's tables" in text
     assert "SymT-ED regrounding" in text
+
+
+def test_variant_suite_runs_a_given_model_in_place_of_the_shipped_one(tmp_path: Path) -> None:
+    """``symt experiment variants-smoke --model DOMAIN=FILE``: the variant tasks (the same
+    extrapolation task as generated and without its goal base), run with the given model file,
+    which the report names; a malformed or missing --model is one line before any work."""
+    import subprocess
+
+    candidate = paper_model("blocksworld", "symt-e-nocl")
+    command = [sys.executable, "-m", "symt.cli", "experiment", "variants-smoke", "--domains", "blocksworld",
+               "--groups", "as-generated", "no-base", "--algorithms", "symt-guidance", "--time-limit", "20",
+               "--out", str(tmp_path / "exp"), "--model", f"blocksworld={candidate}"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    records = report.read_csv(tmp_path / "exp" / "report" / "runs.csv")
+    assert sorted(r["group"] for r in records) == ["as-generated", "no-base"]
+    assert all(r["suite"] == "variants" and r["size"] == 9 for r in records)
+    assert "Models: blocksworld-nocl.pt" in (tmp_path / "exp" / "report" / "report.md").read_text()
+    tasks = {p.parent.name: p.read_text() for p in (tmp_path / "exp" / "tasks" / "blocksworld").glob("*/*.pddl")}
+    assert tasks["no-base"].count("(ontable") == tasks["as-generated"].count("(ontable") - 1
+    for bad, message in ((f"blocksworld{candidate}", "expected DOMAIN=MODEL_FILE"),
+                         ("blocksworld=/no/such.pt", "no such model file"),
+                         (f"gripper={candidate}", "not a domain of this experiment")):
+        refused = subprocess.run(command[:-1] + [bad], capture_output=True, text=True, timeout=120, check=False)
+        assert refused.returncode == 2 and message in refused.stderr, refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1

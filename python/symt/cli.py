@@ -304,7 +304,13 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     )
     out = args.out or Path("experiments") / args.name
     check_output_folder(out, "experiment folder")
-    spec = registry.make_spec(experiment, out, args.ipc_root, args.processes)
+    models = {}
+    for item in args.model or ():
+        domain, sep, path = item.partition("=")
+        if not sep or not domain or not path:
+            raise SymtError(f"--model {item}: expected DOMAIN=MODEL_FILE")
+        models[domain] = path
+    spec = registry.make_spec(experiment, out, args.ipc_root, args.processes, models)
     try:
         records = runner.run_experiment(spec, out, fresh=args.fresh)
     except KeyboardInterrupt:
@@ -688,6 +694,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--algorithms", nargs="+", help="restrict to these algorithms")
     p.add_argument("--ipc-root", type=Path, default=None,
                    help="IPC 2023 learning-track folder (default ../shared/benchmarks/ipc2023-learning)")
+    p.add_argument("--model", action="append", metavar="DOMAIN=FILE",
+                   help="run this SymT-E model file instead of the shipped one for DOMAIN (repeatable): "
+                   "a candidate measured before it is shipped; the report names every model file")
     p.add_argument("--fresh", action="store_true", help="delete earlier results of this experiment folder")
     p.add_argument("--analysis", type=Path, help="a Markdown file with a written analysis to put into the report")
     p.set_defaults(func=cmd_experiment)

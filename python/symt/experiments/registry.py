@@ -148,9 +148,19 @@ def paper_model(domain: str, family: str = "symt-e") -> Path:
 
 def make_spec(
     experiment: NamedExperiment, out: Path, ipc_root: Path | None = None, processes: int = 2,
+    heuristic_models: dict[str, str] | None = None,
 ) -> ExperimentSpec:
     """The runs of ``experiment``: its tasks (generated into ``out/tasks`` for the paper suite),
-    algorithms and models (IPC models trained first when missing)."""
+    algorithms and models (IPC models trained first when missing). ``heuristic_models`` maps a
+    domain to a SymT-E model file used instead of the shipped one (a candidate before shipping)."""
+    heuristic_models = dict(heuristic_models or {})
+    unknown = sorted(set(heuristic_models) - set(experiment.domains))
+    if unknown:
+        raise SymtError(f"--model for {', '.join(unknown)}: not a domain of this experiment "
+                        f"({', '.join(experiment.domains)})")
+    for domain, path in heuristic_models.items():
+        if not Path(path).is_file():
+            raise SymtError(f"--model {domain}={path}: no such model file")
     ipc_root = Path(ipc_root) if ipc_root else suites.DEFAULT_IPC_ROOT
     chosen = algorithms(list(experiment.algorithms))
     if experiment.suite == "paper":
@@ -165,7 +175,9 @@ def make_spec(
     models: dict[tuple[str, str, str], str] = {}
     for family in sorted({a.model for a in chosen if a.model}):
         for domain in experiment.domains:
-            if experiment.suite in ("paper", "variants"):
+            if family == "symt-e" and domain in heuristic_models:
+                path = Path(heuristic_models[domain])
+            elif experiment.suite in ("paper", "variants"):
                 path = paper_model(domain, family)
             elif family == "symt-e":
                 path = ensure_ipc_model(domain, ipc_root, Path(out) / "models", Path("runs"))
