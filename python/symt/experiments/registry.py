@@ -84,10 +84,10 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "spread over the 30)"),
         NamedExperiment("configs-smoke", "paper", PAPER_DOMAINS, ("extrapolation",), _CONFIGS, 1, 20, 2048,
                         "the configuration comparison on the smallest extrapolation task per domain"),
-        NamedExperiment("variants", "variants", PAPER_DOMAINS, _VARIANTS, _VARIANT_ALGORITHMS, 10, 60, 4096,
+        NamedExperiment("variants", "variants", PAPER_DOMAINS, _VARIANTS, _VARIANT_ALGORITHMS, 5, 60, 4096,
                         "the shipped models on the paper's extrapolation tasks as generated and as other "
                         "generators and people would write or pose them (symt.generators.variants: implied "
-                        "goal atoms left out or added, other goals, starts and object ratios; 10 tasks per "
+                        "goal atoms left out or added, other goals, starts and object ratios; 5 tasks per "
                         "domain and variant, evenly spread over the sizes): greedy guidance and plain GBFS "
                         "against ff and lama-first"),
         NamedExperiment("variants-smoke", "variants", PAPER_DOMAINS, _VARIANTS, _VARIANT_ALGORITHMS, 1, 10, 2048,
