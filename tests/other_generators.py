@@ -8,8 +8,8 @@ Deliberately independent of symt (no import from it) and written in other habits
   of a random existing tower (not uniform over states); the goal is
   - ``tower``: one tower of all blocks stated by its ``on`` atoms only (the base's ``ontable``
     left out, as many hand-written and generated tasks do), or
-  - ``towers``: two or more towers, each stated by its ``on`` atoms and ``clear`` of its top, as the
-    IPC 2023 learning-track tasks do.
+  - ``towers``: two to four towers, each stated in full by its ``on`` atoms, its base's ``ontable``
+    and its top's ``clear``, as the IPC 2023 learning-track tasks do.
 * **Logistics** (after the IPC 1998 ``logistics`` generator): ``c`` cities of ``s`` locations each
   (the first one the airport), one truck per city, ``a`` airplanes at random airports, and ``p``
   packages at random locations with a random goal location each; objects declared by kind.
@@ -48,7 +48,7 @@ def blocksworld_task(n: int, rng: random.Random, style: str = "tower", name: str
         for tower in goal_towers:
             goal += [f"(on {upper} {lower})" for lower, upper in zip(tower, tower[1:], strict=False)]
             if style == "towers":
-                goal.append(f"(clear {tower[-1]})")
+                goal += [f"(ontable {tower[0]})", f"(clear {tower[-1]})"]
         init = ["(handempty)"]
         for tower in towers:
             init.append(f"(ontable {tower[0]})")

@@ -2,7 +2,8 @@
 
 The tasks come from ``tests/other_generators.py`` (independent of symt, after the classic IPC
 generators): Blocksworld with 9-20 blocks, one tower stated without its base's ``ontable``
-(``tower-no-base``) and two to four towers stated with ``clear`` tops (``towers-clear``); Logistics
+(``tower-no-base``) and two to four towers stated in full, bases and ``clear`` tops included, as IPC
+2023 does (``towers-clear``); Logistics
 with 7-15 packages in three cities with one airplane (``c3-a1``) and four cities with two airplanes
 (``c4-a2``). Each runs with greedy guidance (``symt-guidance``), plain GBFS with the learned
 heuristic (``symt-batch``), ``ff`` and ``lama-first``, through the same Lab runner and report as
