@@ -1,0 +1,81 @@
+"""The shipped Blocksworld model on tasks phrased and posed as other generators write them (issue 32).
+
+Independent truths: the tasks come from ``tests/other_generators.py`` (no symt code) or are the
+paper split's tasks with an implied goal atom deleted by text; plans are checked by VAL.
+
+Two of these are issue 32's targets that the shipped model does not meet yet, marked as strict
+expected failures: when a model meets them, they pass, pytest reports the strict xfail as a
+failure, and the marker must go (``benchmarks/results/variants/README.md`` has the numbers).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from other_generators import blocksworld_task
+from symt.export import load_exported
+from symt.generators import domain_file, generate_split_tasks
+from symt.guidance import plan_with_exported_model
+from symt.models import shipped
+from symt.pddl import ground, parse_domain, parse_problem
+from symt.val import run_val
+
+FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
+
+
+def without_base(problem_text: str) -> str:
+    """The goal without its ``(ontable x)`` atom, deleted as text."""
+    head, goal = problem_text.split("(:goal", 1)
+    return head + "(:goal" + re.sub(r"\(ontable [^()]+\)\s*", "", goal)
+
+
+KNOWN_GAP = ("issue 32: the shipped blocksworld model was trained on goals that state the tower's base; "
+             "without it, guidance loops (benchmarks/results/variants/README.md)")
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_GAP)
+def test_greedy_guidance_solves_the_five_block_tasks_without_their_base(tmp_path: Path) -> None:
+    """The issue's example: the paper's three 5-block interpolation tasks, goal base deleted."""
+    domain_path = domain_file("blocksworld")
+    domain = parse_domain(domain_path)
+    module, meta = load_exported(shipped()["blocksworld"])
+    tasks = [t for t in generate_split_tasks("blocksworld") if t.split == "interpolation"]
+    assert [t.size for t in tasks] == [5, 5, 5]
+    for generated in tasks:
+        problem = tmp_path / f"{generated.name}.pddl"
+        problem.write_text(without_base(generated.pddl))
+        assert "ontable" not in problem.read_text().split("(:goal")[1]
+        task = ground(domain, parse_problem(problem, domain))
+        result = plan_with_exported_model(module, meta, domain, task)
+        assert result.solved, f"{generated.name}: {result.reason}"
+        plan = tmp_path / f"{generated.name}.plan"
+        plan.write_text("\n".join(result.labels(task)) + "\n")
+        verdict = run_val(domain_path, problem, plan)
+        assert verdict.valid, verdict.output
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("style", [pytest.param("tower", marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_GAP)),
+                                   "towers"])
+def test_plain_gbfs_solves_another_generators_blocksworld_tasks(tmp_path: Path, style: str) -> None:
+    """Plain GBFS with the learned heuristic alone (``--alias symt-gbfs``) on tasks of 9-12 blocks
+    from the independent generator: one tower stated without its base, or several stated in full
+    (as IPC 2023 states them). The first failure ends the test, so the known gap costs one run."""
+    domain_path = domain_file("blocksworld")
+    for size in range(9, 13):
+        problem = tmp_path / f"{style}-{size}.pddl"
+        problem.write_text(blocksworld_task(size, random.Random(f"test-{style}-{size}"), style))
+        plan = tmp_path / f"{style}-{size}.plan"
+        result = subprocess.run(
+            [str(FAST_DOWNWARD), "--overall-time-limit", "30", "--plan-file", str(plan), "--alias",
+             "symt-gbfs", str(domain_path), str(problem)],
+            cwd=tmp_path, capture_output=True, text=True, timeout=180, check=False)
+        assert result.returncode == 0, f"{problem.name}: exit {result.returncode}\n{result.stdout[-2000:]}"
+        verdict = run_val(domain_path, problem, plan)
+        assert verdict.valid, verdict.output
