@@ -1,5 +1,6 @@
 """One table over several experiments' runs.csv on the same tasks: coverage per domain and group,
-and the geometric mean of expansions over the tasks every column solved (issue 32).
+and the geometric mean of expansions over the tasks that every column with runs in the group
+solved, with the number of those tasks in brackets (issue 32).
 
 Each input is ``LABEL=RUNS.csv``; a column is ``LABEL algorithm``, so the same algorithm run with
 two models (the shipped one and a candidate) gets two columns:
@@ -51,10 +52,12 @@ def main() -> None:
     print("|---|---|" + "---|" * (len(columns) + len(counted)))
     for domain, group in groups:
         keys = [k for k in solved if k[:2] == (domain, group)]
-        cells = [f"{sum(solved[k].get(c, False) for k in keys)}/{sum(c in solved[k] for k in keys)}" for c in columns]
-        common = [k for k in keys if all(c in expansions[k] for c in counted)]
-        means = [math.exp(sum(math.log(max(1.0, expansions[k][c])) for k in common) / len(common)) if common else None
-                 for c in counted]
+        ran = [c for c in columns if any(c in solved[k] for k in keys)]  # columns with runs in this group
+        cells = [f"{sum(solved[k].get(c, False) for k in keys)}/{sum(c in solved[k] for k in keys)}"
+                 if c in ran else "–" for c in columns]
+        common = [k for k in keys if all(c in expansions[k] for c in counted if c in ran)]
+        means = [math.exp(sum(math.log(max(1.0, expansions[k][c])) for k in common) / len(common))
+                 if common and c in ran else None for c in counted]
         print(f"| {domain} | {group} | " + " | ".join(cells) + " | "
               + " | ".join("–" if m is None else f"{m:,.0f} ({len(common)})" for m in means) + " |")
 
