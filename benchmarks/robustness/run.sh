@@ -39,15 +39,15 @@ evaluate)
     (
         # The shipped models on the variants of the paper's extrapolation tasks (all four domains).
         $SYMT experiment variants --processes 1 --out experiments/variants-before --results $RESULTS/shipped
-        # The shipped model on another generator's Blocksworld tasks (tests/other_generators.py).
+        # ff and lama-first on another generator's Blocksworld tasks (tests/other_generators.py).
         $PY benchmarks/robustness/held_out.py --processes 1 --groups tower-no-base towers-clear \
-            --algorithms symt-batch ff lama-first --out experiments/held-out-shipped --results $RESULTS/held-out-shipped
+            --algorithms ff lama-first --out experiments/held-out-baselines --results $RESULTS/held-out-baselines
     ) &
     (
         $SYMT experiment variants --processes 1 --domains blocksworld --algorithms symt-guidance symt-batch \
             --model blocksworld=$CANDIDATE --out experiments/variants-bw-candidate --results $RESULTS/blocksworld-candidate
         $PY benchmarks/robustness/held_out.py --processes 1 --model blocksworld=$CANDIDATE \
-            --groups tower-no-base towers-clear --algorithms symt-guidance symt-batch \
+            --groups tower-no-base towers-clear --algorithms symt-batch \
             --out experiments/held-out-candidate --results $RESULTS/held-out-candidate
         # IPC 2023 Blocksworld, all 30 easy tasks, through symt retarget, beside ff.
         $SYMT retarget $CANDIDATE $IPC/domain.pddl $RUN/ipc2023-blocksworld.pt
@@ -56,12 +56,18 @@ evaluate)
             --out experiments/ipc-bw-easy-candidate --results $RESULTS/ipc-easy-candidate
         # The paper's tables: greedy guidance per split, plain GBFS on the whole extrapolation split.
         [ -f data/blocksworld/manifest.json ] || $SYMT generate blocksworld --quiet
-        $PY benchmarks/training/eval_greedy.py --model $CANDIDATE --model-label candidate --data data/blocksworld \
-            --out $RESULTS/greedy.md
+        for model in blocksworld $CANDIDATE; do
+            $PY benchmarks/training/eval_greedy.py --model $model --data data/blocksworld \
+                --splits validation interpolation --out $RESULTS/greedy.md
+        done
         $SYMT experiment configs-paper --processes 1 --domains blocksworld --algorithms symt-batch \
             --model blocksworld=$CANDIDATE --out experiments/configs-bw-candidate --results $RESULTS/configs-paper-candidate
     ) &
     wait
+    $PY benchmarks/robustness/table.py shipped=$RESULTS/shipped/runs.csv \
+        candidate=$RESULTS/blocksworld-candidate/runs.csv > $RESULTS/table.md
+    $PY benchmarks/robustness/table.py baselines=$RESULTS/held-out-baselines/runs.csv \
+        candidate=$RESULTS/held-out-candidate/runs.csv > $RESULTS/held-out-table.md
     ;;
 *)
     echo "usage: $0 train|train-styles|evaluate" >&2
