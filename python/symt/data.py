@@ -356,7 +356,7 @@ class PairSampler:
             else:  # a plan position uniformly: the plan's analogue of a uniform goal distance
                 position = int(rng.integers(data.plan.length + 1))
                 facts, target = data.plan.states[position], float(data.plan.length - position)
-            state_rows = np.concatenate([data.encoded.fluent_rows[np.asarray(facts, dtype=np.int64)], fixed])
+            state_rows = data.encoded.state_rows(facts, fixed)
             n = data.encoded.num_objects
             if self.mode == "rename-one":
                 first = identity_assignment(n)
@@ -374,8 +374,7 @@ class PairSampler:
             # meets unseen tokens on tasks with more objects than any training task.
             pair_names = random_tokens(rng, n, self.vocab_size) if siblings else first
             for sibling_facts, sibling_target in siblings:
-                rows_of_sibling = np.concatenate([data.encoded.fluent_rows[np.asarray(sibling_facts, dtype=np.int64)], fixed])
-                sibling_rows.append(rename(rows_of_sibling, pair_names, self.vocab_size))
+                sibling_rows.append(rename(data.encoded.state_rows(sibling_facts, fixed), pair_names, self.vocab_size))
                 sibling_targets.append(sibling_target)
         # One collate for X, siblings and X', so that all share one padded length.
         pred, args, mask = collate(rows + sibling_rows + rows_renamed, self.vocab_size)

@@ -104,10 +104,11 @@ class EncodedTask:
     def num_objects(self) -> int:
         return len(self.task.objects)
 
-    def state_rows(self, facts: np.ndarray | list[int]) -> np.ndarray:
-        """Token rows (object indices, -1 padding) of a state given its true fluent indices."""
+    def state_rows(self, facts: np.ndarray | list[int], fixed: np.ndarray | None = None) -> np.ndarray:
+        """Token rows (object indices, -1 padding) of a state given its true fluent indices;
+        ``fixed`` replaces :attr:`fixed_rows` (the goal stated another way, ``symt.data``)."""
         facts = np.asarray(facts, dtype=np.int64)
-        return np.concatenate([self.fluent_rows[facts], self.fixed_rows], axis=0)
+        return np.concatenate([self.fluent_rows[facts], self.fixed_rows if fixed is None else fixed], axis=0)
 
 
 def encode_task(task: GroundTask, signature: Signature, domain: Domain | None = None) -> EncodedTask:
