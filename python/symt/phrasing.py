@@ -14,7 +14,7 @@ exactly, without any knowledge of the domain:
   satisfies all of ``S``, i.e. when every non-goal state violates at least one atom of ``S`` (a
   hitting-set condition, checked with one counter per non-goal state).
 
-:func:`sample_phrasing` draws phrasings anywhere between the whole closure (the goal state spelt
+:meth:`GoalPhrasings.sample` draws phrasings anywhere between the whole closure (the goal state spelt
 out) and a minimal one (every implied atom left out): training on them (``symt train
 --goal-phrasing``) teaches the model that they mean the same, with the exact h* labels it had.
 Goals are compared over *reachable* states only, which is what a search from the task's initial
@@ -23,6 +23,7 @@ state can meet.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,9 +80,9 @@ class GoalPhrasings:
 
     def is_equivalent(self, atoms: np.ndarray) -> bool:
         """Whether the closure atoms ``atoms`` (fluent indices) have exactly the task's goal states."""
-        columns = np.searchsorted(self.closure, atoms)
-        if np.any(columns >= len(self.closure)) or np.any(self.closure[np.minimum(columns, len(self.closure) - 1)] != atoms):
+        if not np.isin(atoms, self.closure).all():
             return False
+        columns = np.searchsorted(self.closure, atoms)
         return bool(self.violations[:, columns].any(axis=1).all()) if len(self.violations) else True
 
     def sample(self, rng: np.random.Generator) -> np.ndarray:
@@ -91,11 +92,22 @@ class GoalPhrasings:
         with probability ``q`` (itself uniform in [0, 1] per phrasing) if the rest still excludes
         every non-goal state; so phrasings range from the spelt-out goal state (q near 0) to a
         minimal one (q near 1)."""
-        keep = np.ones(len(self.closure), dtype=bool)
-        counts = self.violations.sum(axis=1)
         drop_probability = rng.random()
-        for column in rng.permutation(len(self.closure)):
-            if rng.random() >= drop_probability:
+        order = rng.permutation(len(self.closure))
+        return self._leave_out(order, lambda: rng.random() < drop_probability)
+
+    def minimal(self, order: np.ndarray | None = None) -> np.ndarray:
+        """A minimal equivalent phrasing: closure atoms left out in ``order`` (default: index
+        order) while the rest still excludes every non-goal state."""
+        return self._leave_out(range(len(self.closure)) if order is None else order, lambda: True)
+
+    def _leave_out(self, order: Iterable[int], wanted: Callable[[], bool]) -> np.ndarray:
+        """The closure less the atoms (columns, visited in ``order``) for which ``wanted()`` is
+        true and whose removal still leaves every non-goal state excluded by another atom."""
+        keep = np.ones(len(self.closure), dtype=bool)
+        counts = self.violations.sum(axis=1)  # closure atoms still kept that each non-goal state lacks
+        for column in order:
+            if not wanted():
                 continue
             lacking = self.violations[:, column]
             if np.any(counts[lacking] == 1):
@@ -103,21 +115,3 @@ class GoalPhrasings:
             keep[column] = False
             counts -= lacking
         return self.closure[keep]
-
-    def minimal(self, order: np.ndarray | None = None) -> np.ndarray:
-        """A minimal equivalent phrasing: closure atoms left out in ``order`` (default: index
-        order) while the rest still excludes every non-goal state."""
-        keep = np.ones(len(self.closure), dtype=bool)
-        counts = self.violations.sum(axis=1)
-        for column in (range(len(self.closure)) if order is None else order):
-            lacking = self.violations[:, column]
-            if not np.any(counts[lacking] == 1):
-                keep[column] = False
-                counts -= lacking
-        return self.closure[keep]
-
-
-def sample_phrasing(space: StateSpace, rng: np.random.Generator) -> np.ndarray | None:
-    """One random equivalent phrasing of ``space``'s goal (see :meth:`GoalPhrasings.sample`)."""
-    phrasings = GoalPhrasings.of(space)
-    return None if phrasings is None else phrasings.sample(rng)
