@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import SymtError
+from ..generators.variants import ALL_VARIANTS
 from ..models import MODEL_DIR, shipped
 from . import suites
 from .algorithms import MODEL_FAMILIES, PLAN_GENERATION, PLAN_GENERATION_ABLATION, algorithms
@@ -52,8 +53,6 @@ _PLANS = PLAN_GENERATION + PLAN_GENERATION_ABLATION
 _IPC_ALGORITHMS = ("symt", "ff", "lama-first")
 _CONFIGS = ("symt-batch", "symt-first", "symt-first-lazy", "ff", "ff-pref", "lama-first")
 """Search configurations with symt() (the fast-downward aliases) against Fast Downward's own."""
-_VARIANTS = ("as-generated", "no-base", "spelt-out", "towers", "partial", "table-start", "wide")
-"""Every variant of :data:`symt.generators.variants.VARIANTS` (each domain runs those it has)."""
 _VARIANT_ALGORITHMS = ("symt-guidance", "symt-batch", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
@@ -84,13 +83,13 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "spread over the 30)"),
         NamedExperiment("configs-smoke", "paper", PAPER_DOMAINS, ("extrapolation",), _CONFIGS, 1, 20, 2048,
                         "the configuration comparison on the smallest extrapolation task per domain"),
-        NamedExperiment("variants", "variants", PAPER_DOMAINS, _VARIANTS, _VARIANT_ALGORITHMS, 5, 60, 4096,
+        NamedExperiment("variants", "variants", PAPER_DOMAINS, ALL_VARIANTS, _VARIANT_ALGORITHMS, 5, 60, 4096,
                         "the shipped models on the paper's extrapolation tasks as generated and as other "
                         "generators and people would write or pose them (symt.generators.variants: implied "
                         "goal atoms left out or added, other goals, starts and object ratios; 5 tasks per "
                         "domain and variant, evenly spread over the sizes): greedy guidance and plain GBFS "
                         "against ff and lama-first"),
-        NamedExperiment("variants-smoke", "variants", PAPER_DOMAINS, _VARIANTS, _VARIANT_ALGORITHMS, 1, 10, 2048,
+        NamedExperiment("variants-smoke", "variants", PAPER_DOMAINS, ALL_VARIANTS, _VARIANT_ALGORITHMS, 1, 10, 2048,
                         "the variants experiment on the smallest extrapolation task per domain and variant"),
         NamedExperiment("ipc-all", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
                         None, 300, 4096, "IPC 2023 learning track, all ten domains (trains missing models)"),

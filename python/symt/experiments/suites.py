@@ -120,12 +120,11 @@ def variant_tasks(
     ``out_dir/<domain>/<variant>/``; a variant a domain does not have is skipped for that domain.
     Optimal lengths are not computed (the tasks are larger than any the expander can take)."""
     from ..generators import DOMAINS, domain_file
-    from ..generators.variants import VARIANTS, variant_split_tasks
+    from ..generators.variants import ALL_VARIANTS, VARIANTS, variant_split_tasks
 
-    known = sorted({v for table in VARIANTS.values() for v in table})
-    unknown = [v for v in variants if v not in known]
+    unknown = [v for v in variants if v not in ALL_VARIANTS]
     if unknown:
-        raise SymtError(f"unknown variant(s) {', '.join(unknown)} (known: {', '.join(known)})")
+        raise SymtError(f"unknown variant(s) {', '.join(unknown)} (known: {', '.join(sorted(ALL_VARIANTS))})")
     tasks: list[BenchmarkTask] = []
     for domain in domains:
         if domain not in DOMAINS:

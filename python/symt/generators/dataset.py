@@ -197,8 +197,7 @@ def generate_split_tasks(domain: str, seed: int = 0, extra_styles: Sequence[str]
     styles = [_check_style(domain, style) for style in extra_styles]
     tasks: list[GeneratedTask] = []
     for split, pairs in split_plan(domain):
-        for size, count in pairs:
-            tasks.extend(_generate_size(domain, split, size, count, seed))
+        tasks.extend(_split_tasks(domain, split, pairs, seed))
         if split != "train":
             continue
         for style in dict.fromkeys(s for s in styles if s is not None):
@@ -207,6 +206,23 @@ def generate_split_tasks(domain: str, seed: int = 0, extra_styles: Sequence[str]
                     task.split = "train"
                     tasks.append(task)
     return tasks
+
+
+def generate_one_split(domain: str, split: str, seed: int = 0) -> list[GeneratedTask]:
+    """The tasks of one split of ``domain``, the same as :func:`generate_split_tasks` gives for it
+    (a split's tasks depend on its own seeds only)."""
+    _check_domain(domain)
+    return _split_tasks(domain, split, dict(split_plan(domain))[split], seed)
+
+
+def _split_tasks(domain: str, split: str, pairs: list[tuple[int, int]], seed: int) -> list[GeneratedTask]:
+    """The tasks of ``split``, sizes in order: ``pairs`` of (size, number of tasks)."""
+    return [task for size, count in pairs for task in _generate_size(domain, split, size, count, seed)]
+
+
+def module_of(domain: str) -> ModuleType:
+    """The generator module of ``domain``; :class:`SymtError` for an unknown one."""
+    return _check_domain(domain)
 
 
 def generate_style_tasks(domain: str, style: str, size: int, count: int, seed: int = 0,

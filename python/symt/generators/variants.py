@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from symt.generators import blocksworld, gripper, logistics, visitall
 from symt.generators._problem import Problem, render
-from symt.generators.dataset import GeneratedTask, generate_split_tasks
+from symt.generators.dataset import GeneratedTask, generate_one_split, module_of
 
 AS_GENERATED = "as-generated"
 
@@ -108,6 +108,8 @@ VARIANTS: dict[str, dict[str, Callable[[int, random.Random], Problem]]] = {
     },
 }
 """Variant name -> ``(size, rng) -> Problem``, per paper domain (see the module docstring)."""
+ALL_VARIANTS: tuple[str, ...] = tuple(dict.fromkeys(v for table in VARIANTS.values() for v in table))
+"""Every variant name, ``as-generated`` first (each domain has some of them)."""
 
 
 def variant_problem(domain: str, variant: str, size: int, rng: random.Random) -> Problem:
@@ -123,11 +125,9 @@ def variant_split_tasks(domain: str, variant: str, split: str = "extrapolation",
     split's task itself with its goal rewritten, and the other variants are tasks of the same sizes."""
     if variant not in VARIANTS[domain]:
         raise KeyError(f"{domain} has no variant {variant!r} (choose from {', '.join(VARIANTS[domain])})")
-    module = {"blocksworld": blocksworld, "gripper": gripper, "logistics": logistics, "visitall": visitall}[domain]
+    module = module_of(domain)
     tasks = []
-    for task in generate_split_tasks(domain, seed):
-        if task.split != split:
-            continue
+    for task in generate_one_split(domain, split, seed):
         rng = random.Random(task.seed)
         problem = variant_problem(domain, variant, task.size, rng)
         name = f"{domain}-{variant}-n{task.size}-{task.index}"
