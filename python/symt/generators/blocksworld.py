@@ -81,6 +81,17 @@ def canonical_state(towers: list[Tower]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(tuple(t) for t in towers))
 
 
+def state_atoms(towers: list[Tower], names: list[str]) -> list[Atom]:
+    """The hand-empty state of ``towers`` as atoms: per tower its base's ``ontable``, its ``on``
+    atoms bottom up and its top's ``clear``."""
+    atoms: list[Atom] = [("handempty",)]
+    for tower in towers:
+        atoms.append(("ontable", names[tower[0]]))
+        atoms.extend(("on", names[upper], names[lower]) for lower, upper in pairwise(tower))
+        atoms.append(("clear", names[tower[-1]]))
+    return atoms
+
+
 def num_distinct(n: int, style: str = "tower") -> int | None:
     """Number of distinct ``n``-block tasks up to renaming (initial state relative to the goal
     order; the state that already satisfies the goal is excluded); None for the other styles."""
@@ -100,12 +111,7 @@ def generate(n: int, rng: random.Random, style: str = "tower") -> Problem:
         if towers != [order]:
             break
     names = [f"b{i}" for i in range(n)]
-    init: list[Atom] = [("handempty",)]
-    for tower in towers:
-        init.append(("ontable", names[tower[0]]))
-        for lower, upper in pairwise(tower):
-            init.append(("on", names[upper], names[lower]))
-        init.append(("clear", names[tower[-1]]))
+    init = state_atoms(towers, names)
     goal: list[Atom] = [("ontable", names[order[0]])]
     goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(order))
     # Up to renaming, a task is its initial state with blocks relabelled by goal position.
@@ -134,18 +140,13 @@ def _generate_other_goal(n: int, rng: random.Random, style: str) -> Problem:
         else:
             in_goal = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
         goal_towers = [[in_goal[i] for i in tower] for tower in sample_state(len(in_goal), rng)]
-        state_bases = [t[0] for t in goal_towers]
-        stated_bases = [b for b in state_bases if style == "towers" or rng.random() < 0.5]
+        stated_bases = [t[0] for t in goal_towers if style == "towers" or rng.random() < 0.5]
         goal: list[Atom] = [("ontable", names[b]) for b in stated_bases]
         for tower in goal_towers:
             goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
         if not goal:
             continue  # a partial goal of single blocks whose bases were left out: empty
-        init: list[Atom] = [("handempty",)]
-        for tower in towers:
-            init.append(("ontable", names[tower[0]]))
-            init.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
-            init.append(("clear", names[tower[-1]]))
+        init = state_atoms(towers, names)
         if not set(goal) <= set(init):
             break
     # Distinct as labelled tasks (a canonical form up to renaming is not needed at these counts).
