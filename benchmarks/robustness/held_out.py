@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 import sys
 from pathlib import Path
 
@@ -79,7 +78,7 @@ def main() -> None:
     args = parser.parse_args()
     tasks = [t for t in write_tasks(args.out / "tasks", args.seed) if t.group in args.groups]
     chosen = algorithms(args.algorithms)
-    replaced = dict(item.split("=", 1) for item in args.model)
+    replaced = registry.model_options(args.model)
     models = {}
     for domain in sorted({t.domain for t in tasks}):
         path = replaced.get(domain) or registry.paper_model(domain)
@@ -96,10 +95,7 @@ def main() -> None:
     report.write_report(records, out, "Held-out tasks from another generator", command=command, notes=notes,
                         algorithms=args.algorithms, limits=f"{args.time_limit} s and {args.memory_limit} MiB per run")
     if args.results:
-        args.results.mkdir(parents=True, exist_ok=True)
-        for item in out.iterdir():
-            if item.is_file():
-                shutil.copyfile(item, args.results / item.name)
+        report.copy_report(out, args.results)
     print(f"{sum(r['solved'] for r in records)}/{len(records)} runs solved; report in {out}")
 
 

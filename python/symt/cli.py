@@ -286,7 +286,6 @@ def cmd_ipc_dataset(args: argparse.Namespace) -> int:
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
-    import shutil
 
     from .experiments import registry, report, runner
 
@@ -304,13 +303,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     )
     out = args.out or Path("experiments") / args.name
     check_output_folder(out, "experiment folder")
-    models = {}
-    for item in args.model or ():
-        domain, sep, path = item.partition("=")
-        if not sep or not domain or not path:
-            raise SymtError(f"--model {item}: expected DOMAIN=MODEL_FILE")
-        models[domain] = path
-    spec = registry.make_spec(experiment, out, args.ipc_root, args.processes, models)
+    spec = registry.make_spec(experiment, out, args.ipc_root, args.processes, registry.model_options(args.model))
     try:
         records = runner.run_experiment(spec, out, fresh=args.fresh)
     except KeyboardInterrupt:
@@ -322,10 +315,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
                         notes=_with_analysis(notes, args.analysis), algorithms=list(experiment.algorithms),
                         limits=limits)
     if args.results:
-        args.results.mkdir(parents=True, exist_ok=True)
-        for item in report_dir.iterdir():
-            if item.is_file():
-                shutil.copyfile(item, args.results / item.name)
+        report.copy_report(report_dir, args.results)
     solved = sum(r["solved"] for r in records)
     invalid = sum(r["outcome"] == "invalid-plan" for r in records)
     print(f"{solved}/{len(records)} runs solved; report in {report_dir}"

@@ -145,6 +145,17 @@ def paper_model(domain: str, family: str = "symt-e") -> Path:
     return models[name]
 
 
+def model_options(items: list[str] | None) -> dict[str, str]:
+    """``--model DOMAIN=FILE`` options as ``{domain: file}``; :class:`SymtError` for a malformed one."""
+    models = {}
+    for item in items or ():
+        domain, sep, path = item.partition("=")
+        if not sep or not domain or not path:
+            raise SymtError(f"--model {item}: expected DOMAIN=MODEL_FILE")
+        models[domain] = path
+    return models
+
+
 def make_spec(
     experiment: NamedExperiment, out: Path, ipc_root: Path | None = None, processes: int = 2,
     heuristic_models: dict[str, str] | None = None,

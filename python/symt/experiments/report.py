@@ -55,6 +55,18 @@ __all__ = [
 # The report
 
 
+def copy_report(report_dir: str | Path, results: str | Path) -> None:
+    """Copy the files of a written report (not its subfolders) into ``results``, e.g. a folder
+    of ``benchmarks/results/``."""
+    import shutil
+
+    results = Path(results)
+    results.mkdir(parents=True, exist_ok=True)
+    for item in Path(report_dir).iterdir():
+        if item.is_file():
+            shutil.copyfile(item, results / item.name)
+
+
 def write_report(
     records: Iterable[Mapping[str, Any]],
     out_dir: str | Path,
