@@ -17,11 +17,13 @@ from conftest import make_dataset
 from symt.data import PairSampler, attach_goal_phrasings, load_dataset, phrased_fixed_rows
 from symt.errors import SymtError
 from symt.generators import domain_file, generate_split_tasks, generate_task
-from symt.generators.dataset import generate_style_tasks, styles
+from symt.generators._problem import render
+from symt.generators.dataset import generate_style_tasks, module_of, styles
 from symt.generators.variants import VARIANTS, variant_problem, variant_split_tasks
-from symt.pddl import ground
+from symt.pddl import ground, parse_domain
 from symt.phrasing import GoalPhrasings, goal_closure
 from symt.statespace import expand
+from symt.tokens import domain_signature, encode_task
 
 BW_TASK = """(define (problem bw5) (:domain blocks)
   (:objects a b c d e)
@@ -102,9 +104,6 @@ def test_a_phrasing_that_changes_the_goal_is_refused(bw_files, tmp_path: Path) -
 
 
 def test_phrased_rows_state_the_phrasing_as_goal_atoms(bw_files) -> None:
-    from symt.pddl import parse_domain
-    from symt.tokens import domain_signature, encode_task
-
     domain, problem = bw_files
     parsed = parse_domain(domain)
     task = ground(domain, problem)
@@ -208,12 +207,8 @@ def test_variants_are_solvable_tasks_of_the_split_sizes(domain: str, tmp_path: P
         problem = tmp_path / f"{variant}.pddl"
         tasks = variant_split_tasks(domain, variant)
         assert tasks and all(t.split == variant for t in tasks)
-        from symt.generators import dataset
-        from symt.generators._problem import render
-
-        module = dataset._MODULES[domain]
         problem.write_text(render(variant_problem(domain, variant, small, random.Random(7)),
-                                  module.PDDL_DOMAIN, f"v-{variant}", random.Random(7)))
+                                  module_of(domain).PDDL_DOMAIN, f"v-{variant}", random.Random(7)))
         space = expand(ground(domain_path, problem))
         assert np.isfinite(space.hstar[0]) and space.hstar[0] > 0, variant
 
@@ -225,11 +220,8 @@ def test_implied_atom_variants_keep_the_task(tmp_path: Path) -> None:
     values = {}
     for variant in ("as-generated", "no-base", "spelt-out"):
         problem = tmp_path / f"{variant}.pddl"
-        from symt.generators import blocksworld
-        from symt.generators._problem import render
-
         problem.write_text(render(variant_problem("blocksworld", variant, 6, random.Random(11)),
-                                  blocksworld.PDDL_DOMAIN, "p", random.Random(3)))
+                                  module_of("blocksworld").PDDL_DOMAIN, "p", random.Random(3)))
         values[variant] = reachable_hstar(domain_path, problem)
     # Same names (same seeds), so the same states by their atoms, each with the same h*.
     assert values["no-base"] == values["as-generated"] == values["spelt-out"]
