@@ -34,7 +34,7 @@ void fail(const string &message, utils::ExitCode code) {
 }
 
 // The folder of the running binary: libsymt_heuristic.so is built next to `downward`.
-static string binary_folder() {
+string binary_folder() {
     char buffer[4096];
     ssize_t length = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
     if (length <= 0)

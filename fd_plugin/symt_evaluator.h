@@ -47,6 +47,9 @@ extern const char *const CREATE_HEURISTIC_SYMBOL;
 */
 [[noreturn]] void fail(const std::string &message, utils::ExitCode code);
 
+// The folder of the running `downward` binary, where the plugin libraries are built.
+std::string binary_folder();
+
 // Precision of the forward pass (symt(precision=...)); AUTO resolves when the model is loaded.
 enum class Precision {FP32 = 0, BF16 = 1, AUTO = 2};
 

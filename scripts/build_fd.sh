@@ -63,6 +63,7 @@ fi
 
 # 3. Configure (fd_plugin/CMakeLists.txt adds Fast Downward's src/ as a subdirectory) and build.
 torch_prefix="$("$py" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+pybind11_dir="$("$py" -m pybind11 --cmakedir)"   # for wl()'s embedded interpreter
 export PATH="$root/.venv/bin:$PATH"   # cmake and ninja from the virtual environment
 # A build tree configured for another Fast Downward tree (a changed pin) is started afresh.
 if [ -f "$cmake_dir/CMakeCache.txt" ] &&
@@ -78,7 +79,8 @@ cmake -S "$root/fd_plugin" -B "$cmake_dir" "${generator[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
     -DFAST_DOWNWARD_ROOT="$fd_root" \
-    -DCMAKE_PREFIX_PATH="$torch_prefix" >"$out/configure.log" 2>&1 ||
+    -DCMAKE_PREFIX_PATH="$torch_prefix" \
+    -Dpybind11_DIR="$pybind11_dir" -DPython_EXECUTABLE="$py" >"$out/configure.log" 2>&1 ||
     { tail -n 40 "$out/configure.log" >&2; echo "[build_fd] error: CMake configure failed (log: $out/configure.log)" >&2; exit 1; }
 echo "[build_fd] building (2 jobs; a full build takes a few minutes)"
 cmake --build "$cmake_dir" -j "${SYMT_BUILD_JOBS:-2}" >"$out/build.log" 2>&1 ||

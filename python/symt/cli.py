@@ -393,6 +393,28 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_wl(args: argparse.Namespace) -> int:
+    from .train_wl import WLTrainConfig, train_wl
+
+    out = args.out or Path("runs") / f"{Path(args.domain).name}-wl.json"
+    if out.exists() and not args.force:
+        raise SymtError(f"{out} exists (pass --force to replace it)")
+    if out.is_dir():
+        raise SymtError(f"{out} is a folder; --out names the model file")
+    data = _dataset_dir(args.domain, args.data_seed, args.quiet)
+    config = WLTrainConfig(data=str(data), out=out, learner=args.learner, iterations=args.iterations,
+                           pruning=args.pruning, states=args.states, states_per_task=args.states_per_task,
+                           c=args.c, seed=args.seed, max_states=args.max_states, progress=not args.quiet)
+    meta = train_wl(config)
+    trained, training = meta["trained_on"], meta["training"]
+    quality = ", ".join(f"{key} {value}" for key, value in training.items() if key not in ("load_seconds", "fit_seconds"))
+    print(f"wrote {out}: {meta['learner']} on {meta['num_features']:,} WL features ({meta['iterations']} "
+          f"iterations, pruning {meta['pruning']}), {trained['states']:,} states and {trained['pairs']:,} "
+          f"pairs of {len(trained['tasks'])} tasks; data {training['load_seconds']} s, fit "
+          f"{training['fit_seconds']} s; on the training data: {quality}")
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export
 
@@ -690,6 +712,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fresh", action="store_true", help="delete earlier results of this experiment folder")
     p.add_argument("--analysis", type=Path, help="a Markdown file with a written analysis to put into the report")
     p.set_defaults(func=cmd_experiment)
+
+    p = sub.add_parser("train-wl", help="train the WL baseline (WL-GOOSE) on a domain's training tasks",
+                       description="Train a linear model on Weisfeiler-Leman features of the instance "
+                       "learning graph (WLPlan; WL-GOOSE) on the training split of DOMAIN (a paper domain, "
+                       "generated on first use into data/DOMAIN, or a dataset folder with a manifest.json, "
+                       "as for `symt train`). The model file runs in Fast Downward as wl(model=FILE).")
+    p.add_argument("domain", help="blocksworld, gripper, logistics, visitall, or a dataset folder")
+    p.add_argument("--out", type=Path, help="model file to write (default runs/<domain>-wl.json)")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--learner", choices=["rank", "gpr", "svr"], default="rank",
+                   help="rank: ranking SVM on good and other successors (GOOSE, default); gpr: Gaussian-"
+                   "process regression on h* with a dot-product kernel; svr: linear SVR on h* (WL-GOOSE, ICAPS 2024)")
+    p.add_argument("--iterations", type=int_in(0, 16), default=2, help="WL iterations (2, GOOSE's published models)")
+    p.add_argument("--pruning", choices=["none", "a-m", "i-g", "i-m", "i-f", "i-mf"], default="none",
+                   help="WLPlan's feature pruning (none; GOOSE's published models use i-mf except on Blocksworld)")
+    p.add_argument("--states", choices=["sampled", "plans"], default="sampled",
+                   help="states of exhaustively labelled tasks: sampled like SymT-E's (goal distance uniform "
+                   "over the layers; default) or along random optimal plans from the initial state")
+    p.add_argument("--states-per-task", type=int_in(1), default=2000,
+                   help="sampled states (or optimal plans) per exhaustively labelled task (2000)")
+    p.add_argument("--c", type=float_in(0, low_open=True), default=1.0, help="SVM regularisation C (1)")
+    p.add_argument("--seed", type=int_in(0), default=0, help="sampling and learner seed (0)")
+    p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")
+    p.add_argument("--max-states", type=int_in(1), default=2_000_000, help="expansion limit per task (2,000,000)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_train_wl)
 
     p = sub.add_parser("train", help="train SymT-E on a domain's training tasks",
                        description="Train SymT-E (regression to h* + contrastive loss) on the "

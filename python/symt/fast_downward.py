@@ -271,13 +271,14 @@ class ModelSpan:
         return bool(self.candidates)
 
 
-def _model_spans(text: str) -> list[ModelSpan]:
-    """The model value of every ``symt(...)`` call in ``text`` (keyword or first positional).
+def _model_spans(text: str, call_pattern: re.Pattern = _SYMT_CALL) -> list[ModelSpan]:
+    """The model value of every ``symt(...)`` call (or other ``call_pattern``) in ``text``
+    (keyword or first positional).
 
     A closed call without a model gives a span without candidates (the default model goes there).
     """
     spans = []
-    for call in _SYMT_CALL.finditer(text):
+    for call in call_pattern.finditer(text):
         value_start = None
         closed = False
         depth = 0
@@ -427,6 +428,74 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
     return new_args, env
 
 
+_WL_CALL = re.compile(r"(?<![\w@])wl\s*\(", re.IGNORECASE)
+
+
+def prepare_wl(build: FastDownwardBuild, args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """Rewrite ``wl(model=...)`` in ``args`` as :func:`prepare_symt` does ``symt(...)``; returns
+    (new args, extra environment: the model files, the PDDL files, this Python).
+
+    ``wl()`` without a model gets the shipped WL model of the task's domain
+    (:func:`symt.models.select_wl`). Each model is checked against the domain here, so that a
+    mismatch is one line before translation.
+    """
+    if not any(_WL_CALL.search(arg) for arg in args):
+        return list(args), {}
+    parsed = _parse_driver_args(build, args)
+    if parsed is None or "search" not in parsed.components:
+        return list(args), {}
+    if "translate" not in parsed.components or len(parsed.translate_inputs) != 2:
+        raise SymtError("wl() needs the PDDL domain and problem files as input (a translated task "
+                        "lacks the static atoms and goal atoms the WL features need)")
+    domain_file, problem_file = (str(Path(p).resolve()) for p in parsed.translate_inputs)
+    from .models import resolve_wl, select_wl
+    from .pddl import parse_domain
+    from .wl import check_domain, model_meta
+
+    domain = parse_domain(domain_file)
+    keys: dict[Path, str] = {}
+    env = {"SYMT_WL_DOMAIN": domain_file, "SYMT_WL_PROBLEM": problem_file, "SYMT_PYTHON": sys.executable}
+    filenames = set(parsed.filenames)
+    default: Path | None = None
+    new_args = []
+    for arg in args:
+        if arg in filenames or not _WL_CALL.search(arg):
+            new_args.append(arg)
+            continue
+        pieces, position = [], 0
+        for span in _model_spans(arg, _WL_CALL):
+            if span.start < position:
+                continue
+            if span.given:
+                path, end = None, span.ends[-1]
+                for candidate, candidate_end in reversed(list(zip(span.candidates, span.ends))):
+                    try:
+                        path, end = resolve_wl(candidate).resolve(), candidate_end
+                        break
+                    except SymtError:
+                        continue
+                if path is None:
+                    resolve_wl(span.candidates[0])  # raises the error for the shortest reading
+            else:
+                if default is None:
+                    default, reason = select_wl(domain)
+                    default = default.resolve()
+                    print(f"symt: {reason}", flush=True)
+                path, end = default, span.start
+            if path not in keys:
+                keys[path] = f"w{len(keys)}"
+                check_domain(model_meta(path), domain, str(path))
+                env[f"SYMT_WL_MODEL_{keys[path].upper()}"] = str(path)
+            value = keys[path] if span.given else f"model={keys[path]}{',' if span.has_arguments else ''}"
+            pieces += [arg[position : span.start], value]
+            position = end
+        pieces.append(arg[position:])
+        new_args.append("".join(pieces))
+    if TRANSLATE_OPTIONS_FOR_SYMT[0] not in new_args:
+        new_args += ["--translate-options", *TRANSLATE_OPTIONS_FOR_SYMT]
+    return new_args, env
+
+
 def private_sas_file(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> list[str]:
     """``args`` with the translator's output in ``workdir`` where the driver would write it to
     ``output.sas`` in the working directory and delete it afterwards: two runs started in one
@@ -462,6 +531,8 @@ def run(args: Sequence[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="symt-fd-") as tmp:
         workdir = Path(tmp)
         args, symt_env = prepare_symt(build, args, workdir)
+        args, wl_env = prepare_wl(build, args)
+        symt_env.update(wl_env)
         args = private_sas_file(build, args, workdir)
         env = driver_environment(build, workdir, wants_validate)
         env.update(symt_env)

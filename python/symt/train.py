@@ -326,7 +326,9 @@ class Trainer(TrainerBase):
         mse = F.mse_loss(predicted[finite], target[finite])
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:
             rank = ranking_loss(h, batch.target, batch.sibling_pairs, config.rank_loss)
-        if self.teacher is not None:
+        if self.teacher is not None and config.w_teacher > 0:
+            # (--w-teacher 0 with --init-from-teacher: a fine-tune from the teacher's weights, no
+            # distillation, so its forward pass is skipped.)
             # The teacher's values also cover dead-end siblings, which have no h* to regress to.
             with torch.no_grad():
                 teacher_h = self.teacher(batch.pred, batch.args, batch.mask)[0]

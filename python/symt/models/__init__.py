@@ -83,6 +83,44 @@ def resolve(name_or_path: str | Path) -> Path:
     raise SymtError(f"model '{name_or_path}' is neither a file nor a shipped model (shipped: {names})")
 
 
+# ------------------------------------------------------------------------------ WL baseline models
+
+WL_DIR = MODEL_DIR / "wl"
+"""Shipped WL baseline models (``symt train-wl``): ``<name>.json``."""
+
+
+def wl_models() -> dict[str, Path]:
+    """Shipped WL models by name."""
+    return {path.stem: path for path in sorted(WL_DIR.glob("*.json"))}
+
+
+def resolve_wl(name_or_path: str | Path) -> Path:
+    """A shipped WL model's name, or a path to a WL model file."""
+    models = wl_models()
+    if str(name_or_path) in models:
+        return models[str(name_or_path)]
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    names = ", ".join(models) or "none"
+    raise SymtError(f"WL model '{name_or_path}' is neither a file nor a shipped WL model (shipped: {names})")
+
+
+def select_wl(domain: Domain) -> tuple[Path, str]:
+    """The shipped WL model whose predicates are exactly ``domain``'s (names and arities), and a
+    line that says so; one clear error when none fits."""
+    from ..wl import model_meta
+
+    theirs = sorted([name, len(params)] for name, params in domain.predicates.items())
+    for name, path in wl_models().items():
+        meta = model_meta(path)
+        if sorted([p, int(a)] for p, a in meta["predicates"]) == theirs:
+            return path, f"wl(): the shipped WL model '{name}' (trained on domain '{meta['domain']}')"
+    raise SymtError(f"no shipped WL model fits domain '{domain.name}' (its predicates differ from "
+                    f"those of every shipped one: {', '.join(wl_models()) or 'none'}); train one with "
+                    "`symt train-wl` and pass wl(model=FILE)")
+
+
 # ------------------------------------------------------------------------------ model metadata
 
 
