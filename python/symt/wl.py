@@ -98,8 +98,11 @@ def wl_domain(description: dict) -> Any:
     """WLPlan's domain of a :func:`domain_description` (WLPlan numbers predicates by it, so a model
     is always used with the domain it was trained with)."""
     planning, _ = _wlplan()
-    predicates = [planning.Predicate(name, int(arity)) for name, arity in description["predicates"]]
-    schemata = [planning.Schema(name, int(arity)) for name, arity in description["schemata"]]
+    # In the order WLPlan's own reader gives them (by repr, "at-robby/1" before "at/2"): WLPlan
+    # numbers predicates by the order they are given, but a model file stores them in the order
+    # the Domain reports, so any other order gives a loaded model other colours than training had.
+    predicates = sorted((planning.Predicate(name, int(arity)) for name, arity in description["predicates"]), key=repr)
+    schemata = sorted((planning.Schema(name, int(arity)) for name, arity in description["schemata"]), key=repr)
     return planning.Domain(description["domain"], predicates, [], schemata, list(description["constants"]))
 
 
