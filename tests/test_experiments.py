@@ -203,10 +203,11 @@ def test_lab_script_runs_the_same_experiment_with_labs_steps(tmp_path: Path) -> 
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     records = report.read_csv(tmp_path / "exp" / "report" / "runs.csv")
-    # One Gripper task per split (9, 3 and 12 balls), seven algorithms.
-    assert len(records) == 21
+    # One Gripper task per split (9, 3 and 12 balls), eight algorithms (the WL baseline included).
+    assert len(records) == 24
     by = {(r["group"], r["algorithm"]): r for r in records}
     assert by[("interpolation", "lama-first")]["solved"]
+    assert by[("interpolation", "wl")]["solved"] and by[("interpolation", "wl")]["plan_valid"]
     assert by[("interpolation", "symt-guidance")]["plan_length"] == 9  # Gripper-3: optimum 3n = 9
 
 

@@ -157,3 +157,27 @@ def test_regression_learners_estimate_hstar(gripper_dataset: Path, tmp_path: Pat
     task = model.set_task(domain, problem)
     estimate = model.value(task.state([grounded.fluent_atoms[i] for i in grounded.init]))
     assert abs(estimate - optimal) < 1.0, (estimate, optimal)
+
+
+def test_states_carry_the_static_atoms() -> None:
+    """WLPlan 2.1's instance learning graph is built from the state's atoms and the goal: the
+    task's static atoms (Logistics' in-city, airport, ...) are part of every state symt builds,
+    so the features see them (without them, the Logistics model ranks 80 % of the training pairs
+    right instead of 89 %)."""
+    from symt.generators import generate_task
+    from symt.pddl import ground
+    from symt.wl import domain_description, wl_domain, wl_task
+
+    domain = parse_domain(domain_file("logistics"))
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.pddl"
+        path.write_text(generate_task("logistics", 2, 7, "p"))
+        problem = parse_problem(path, domain)
+    grounded = ground(domain, problem)
+    task = wl_task(wl_domain(domain_description(domain)), domain, problem)
+    state = task.state([grounded.fluent_atoms[i] for i in grounded.init])
+    names = {atom.predicate.name for atom in state.atoms}
+    assert {"in-city", "airport", "truck", "airplane"} <= names
+    assert len(state.atoms) == len(grounded.init) + len(grounded.static_atoms)

@@ -534,12 +534,22 @@ def cmd_models(args: argparse.Namespace) -> int:
                      abbreviated([name for name, _ in info.predicates]),
                      "hashed" if info.vocab_size >= HASHED_TOKEN_SPACE else str(info.vocab_size),
                      training_sizes(info.name) or "not recorded"))
+    from .models import WL_DIR, wl_models
+    from .wl import model_meta
+
+    for name, path in wl_models().items():
+        meta = model_meta(path)
+        trained = meta.get("trained_on", {})
+        rows.append((name, "WL", meta["domain"], abbreviated([p for p, _ in meta["predicates"]]), "any",
+                     f"{len(trained.get('tasks', []))} tasks of {Path(trained.get('dataset', '?')).name} "
+                     f"({meta['learner']}, {meta['num_features']} features)"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
-    print(f"\n* ablation. Files: {MODEL_DIR}/<model>.pt. Without a model, symt() and `symt plan` "
-          "choose a SymT-E or SymT-ED model (never an ablation or PlanGPT) by the task domain's "
-          "predicates (README.md, 'Fast Downward with the learned heuristic').")
+    print(f"\n* ablation. Files: {MODEL_DIR}/<model>.pt and {WL_DIR}/<model>.json (WL). Without a "
+          "model, symt() and `symt plan` choose a SymT-E or SymT-ED model (never an ablation or "
+          "PlanGPT) and wl() a WL model by the task domain's predicates (README.md, 'Fast Downward "
+          "with the learned heuristic').")
     return 0
 
 

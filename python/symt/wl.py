@@ -14,8 +14,9 @@ and version, the PDDL domain's name and predicates (checked against a task befor
 learner and the scale Fast Downward multiplies the value by before rounding (see
 :data:`DEFAULT_FD_SCALE`), and what the model was trained on.
 
-The graph: WLPlan's ILG over the task's objects, its static atoms (``Problem.statics``), the
-state's fluent atoms and the goal atoms (coloured by whether the state achieves them). Types are
+The graph: WLPlan's ILG over the task's objects, the state's atoms (fluent and static: every
+state carries the task's static atoms, see :class:`WLTask`) and the goal atoms (coloured by
+whether the state achieves them). Types are
 not part of it (as in WLPlan's own PDDL reader): typed domains that need them state them with
 static predicates, as the IPC 2023 learning-track domains do.
 """
@@ -108,11 +109,13 @@ def wl_domain(description: dict) -> Any:
 
 @dataclass
 class WLTask:
-    """A task in WLPlan's terms: the problem (objects, static atoms, goal) and a way to turn
-    fluent atoms into WLPlan atoms."""
+    """A task in WLPlan's terms: the problem (objects and goal) and its static atoms, which every
+    state carries (WLPlan 2.1's instance learning graph is built from the state's atoms and the
+    goal; it leaves ``Problem.statics`` out, so static atoms given there would not be seen)."""
 
     problem: Any
     predicates: dict[str, Any]
+    statics: list[Any]
 
     def atom(self, atom: GroundAtom) -> Any:
         planning, _ = _wlplan()
@@ -120,9 +123,13 @@ class WLTask:
         return planning.Atom(self.predicates[name], list(args))
 
     def state(self, atoms: list[GroundAtom]) -> Any:
-        """A WLPlan state of the given fluent atoms (static atoms are the problem's)."""
+        """A WLPlan state of the given fluent atoms and the task's static atoms."""
+        return self.state_of([self.atom(atom) for atom in atoms])
+
+    def state_of(self, atoms: list[Any]) -> Any:
+        """A WLPlan state of WLPlan atoms (fluent ones) and the task's static atoms."""
         planning, _ = _wlplan()
-        return planning.State([self.atom(atom) for atom in atoms])
+        return planning.State(atoms + self.statics)
 
 
 def wl_task(wdomain: Any, domain: Domain, problem: Problem) -> WLTask:
@@ -136,8 +143,8 @@ def wl_task(wdomain: Any, domain: Domain, problem: Problem) -> WLTask:
     negative = [planning.Atom(predicates[lit.predicate], list(lit.terms))
                 for lit in problem.goal if lit.negated and lit.predicate != "="]
     statics = [planning.Atom(predicates[name], list(args)) for name, args in fixed.static_atoms]
-    wproblem = planning.Problem(wdomain, objects, statics, [], [], positive, negative, [])
-    return WLTask(wproblem, predicates)
+    wproblem = planning.Problem(wdomain, objects, [], [], [], positive, negative, [])
+    return WLTask(wproblem, predicates, statics)
 
 
 # ------------------------------------------------------------------------------ model files
@@ -252,13 +259,9 @@ class FastDownwardWL:
 
     def evaluate(self, states: list[list[int]]) -> list[float]:
         """The model's values of states given as lists of fact numbers."""
-        planning, _ = _wlplan()
-        atoms = self.fact_atoms
-        values = []
-        for facts in states:
-            state = planning.State([atoms[f] for f in facts if atoms[f] is not None])
-            values.append(self.model.value(state))
-        return values
+        atoms, task = self.fact_atoms, self.task
+        return [self.model.value(task.state_of([atoms[f] for f in facts if atoms[f] is not None]))
+                for facts in states]
 
     def describe(self) -> str:
         meta = self.model.meta

@@ -7,7 +7,8 @@
   regrounding decoding of a plan generator (SymT-ED or PlanGPT).
 
 Every algorithm that needs a model names its model *family*; the model of a task is the shipped
-model ``<domain><suffix>`` (:data:`MODEL_FAMILIES`), e.g. ``gripper-ed`` for ``symt-ed``. The
+model ``<domain><suffix>`` (:data:`MODEL_FAMILIES`), e.g. ``gripper-ed`` for ``symt-ed``; the
+``wl`` family's are the shipped WL models (``symt.models.wl_models``). The
 ``-nocl`` and ``-cl`` families are the paper's ablations: SymT without and PlanGPT with the
 contrastive loss.
 """
@@ -81,6 +82,10 @@ ALGORITHMS: dict[str, Algorithm] = {
                     evaluators=alias.evaluators, model="symt-e",
                     description=f"`--alias {alias.name}`: {alias.summary}")
           for alias in ALIASES.values() if alias.name != "symt-gbfs"),  # symt-gbfs is symt-batch
+        Algorithm("wl", "fd", search="batch_eager_greedy([wl(model={model})])", model="wl",
+                  description="GBFS with the WL baseline (WL-GOOSE: a linear model on WL features of "
+                              "the instance learning graph, `symt train-wl`), all new successors of "
+                              "a state in one call: symt-batch with wl() instead of symt()"),
         Algorithm("ff", "fd", search="eager_greedy([ff()])", description="GBFS with h^FF"),
         Algorithm("ff-pref", "fd", search="eager_greedy([hff], preferred=[hff], boost=1000)",
                   evaluators=("hff=ff()",),

@@ -48,12 +48,12 @@ class NamedExperiment:
 
 
 _PAPER_GROUPS = ("validation", "interpolation", "extrapolation")
-_ALL = ("symt", "symt-batch", "ff", "lama-first", "add", "blind", "symt-guidance")
+_ALL = ("symt", "symt-batch", "wl", "ff", "lama-first", "add", "blind", "symt-guidance")
 _PLANS = PLAN_GENERATION + PLAN_GENERATION_ABLATION
-_IPC_ALGORITHMS = ("symt", "ff", "lama-first")
-_CONFIGS = ("symt-batch", "symt-first", "symt-first-lazy", "ff", "ff-pref", "lama-first")
+_IPC_ALGORITHMS = ("symt", "wl", "ff", "lama-first")
+_CONFIGS = ("symt-batch", "symt-first", "symt-first-lazy", "wl", "ff", "ff-pref", "lama-first")
 """Search configurations with symt() (the fast-downward aliases) against Fast Downward's own."""
-_VARIANT_ALGORITHMS = ("symt-guidance", "symt-batch", "ff", "lama-first")
+_VARIANT_ALGORITHMS = ("symt-guidance", "symt-batch", "wl", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
     e.name: e
@@ -145,6 +145,36 @@ def paper_model(domain: str, family: str = "symt-e") -> Path:
     return models[name]
 
 
+def wl_model(domain: str, suite: str, ipc_root: Path, models_dir: Path) -> Path:
+    """The WL model of a domain: shipped (``<domain>`` for the paper suites, ``ipc2023-<domain>``
+    for IPC), already trained into ``models_dir``, or trained now on the IPC domain's dataset (the
+    one :func:`ensure_ipc_model` trains SymT-E on; seconds once it exists)."""
+    from ..models import wl_models
+
+    name = domain if suite in ("paper", "variants") else ipc_model_name(domain)
+    if name in wl_models():
+        return wl_models()[name]
+    if suite in ("paper", "variants"):
+        raise SymtError(f"no shipped WL model for the paper domain {domain}; "
+                        "benchmarks/training/train_wl_models.sh trains them")
+    target = Path(models_dir) / f"{name}-wl.json"
+    if target.exists():
+        return target
+    from ..train_wl import WLTrainConfig, train_wl
+    from .ipc import write_training_dataset
+
+    data = Path("data") / name
+    print(f"[experiment] no WL model {name}: training one on {data}")
+    try:
+        if not (data / "manifest.json").exists():
+            write_training_dataset(Path(ipc_root) / domain, data, progress=False)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        train_wl(WLTrainConfig(data=str(data), out=target, progress=False))
+    except SymtError as error:
+        raise SymtError(f"training the WL model {name} failed: {error}") from None
+    return target
+
+
 def model_options(items: list[str] | None) -> dict[str, str]:
     """``--model DOMAIN=FILE`` options as ``{domain: file}``; :class:`SymtError` for a malformed one."""
     models = {}
@@ -187,6 +217,8 @@ def make_spec(
         for domain in experiment.domains:
             if family == "symt-e" and domain in heuristic_models:
                 path = Path(heuristic_models[domain])
+            elif family == "wl":
+                path = wl_model(domain, experiment.suite, ipc_root, Path(out) / "models")
             elif experiment.suite in ("paper", "variants"):
                 path = paper_model(domain, family)
             elif family == "symt-e":
