@@ -181,3 +181,18 @@ def test_states_carry_the_static_atoms() -> None:
     names = {atom.predicate.name for atom in state.atoms}
     assert {"in-city", "airport", "truck", "airplane"} <= names
     assert len(state.atoms) == len(grounded.init) + len(grounded.static_atoms)
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_wl_without_a_model_picks_the_shipped_one_of_the_domain(tmp_path: Path) -> None:
+    """wl() with no model: the shipped WL model whose predicates are the domain's (said in one
+    line of the log), here on a 10-block task of another generator; the plan is valid."""
+    domain_path = domain_file("blocksworld")
+    problem = tmp_path / "towers-10.pddl"
+    problem.write_text(blocksworld_task(10, random.Random("wl-default-10"), "towers"))
+    plan = tmp_path / "plan"
+    result = run([FAST_DOWNWARD, "--overall-time-limit", "60", "--plan-file", plan, domain_path, problem,
+                  "--search", "eager_greedy([wl()])"], cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "symt: wl(): the shipped WL model 'blocksworld'" in result.stdout
+    assert run_val(domain_path, problem, plan).valid

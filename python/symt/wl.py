@@ -181,6 +181,9 @@ def write_model(features: Any, weights: list[float], meta: dict, path: Path) -> 
         data = json.loads(Path(temporary).read_text())
         data["symt"] = meta
         Path(temporary).write_text(json.dumps(data))
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would hide a shipped model from others
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
