@@ -404,6 +404,7 @@ def cmd_train_wl(args: argparse.Namespace) -> int:
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     config = WLTrainConfig(data=str(data), out=out, learner=args.learner, iterations=args.iterations,
                            pruning=args.pruning, states=args.states, states_per_task=args.states_per_task,
+                           max_total_states=args.max_total_states,
                            c=args.c, seed=args.seed, max_states=args.max_states, progress=not args.quiet)
     meta = train_wl(config)
     trained, training = meta["trained_on"], meta["training"]
@@ -742,6 +743,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "over the layers; default) or along random optimal plans from the initial state")
     p.add_argument("--states-per-task", type=int_in(1), default=2000,
                    help="sampled states (or optimal plans) per exhaustively labelled task (2000)")
+    p.add_argument("--max-total-states", type=int_in(1),
+                   help="at most this many sampled states over all tasks (--states-per-task shrinks; default: no bound)")
     p.add_argument("--c", type=float_in(0, low_open=True), default=1.0, help="SVM regularisation C (1)")
     p.add_argument("--seed", type=int_in(0), default=0, help="sampling and learner seed (0)")
     p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")

@@ -21,14 +21,18 @@ No intercept anywhere: WLPlan's model is a dot product with the feature counts.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
-from .data import TaskData, load_dataset
-from .errors import SymtError
+from .data import LABELS, PlanLabels, plan_labels
+from .errors import StateLimitError, SymtError
+from .pddl import GroundTask, ground, parse_domain, parse_problem
+from .statespace import StateSpace, expand
 from .wl import (
     DEFAULT_FD_OFFSET,
     DEFAULT_FD_SCALE,
@@ -64,6 +68,11 @@ class WLTrainConfig:
     c: float = 1.0
     """Regularisation of the SVMs (``rank``, ``svr``): scikit-learn's C."""
     seed: int = 0
+    max_total_states: int | None = None
+    """Upper bound on the training states of all tasks together, the successors that ranking
+    pairs need included: each task gets an equal share and stops sampling when it is used up, so
+    that the WLPlan states (every one carries the task's static atoms) of a dataset with many tasks
+    fit in memory (IPC Miconic: 87 tasks, hundreds of static atoms); None: no bound."""
     max_states: int = 2_000_000
     progress: bool = True
 
@@ -99,12 +108,10 @@ def _optimal_plan_states(space: object, sampler: object) -> list[int]:
     return states
 
 
-def _exhaustive_examples(data: TaskData, wtask: object, rng: np.random.Generator, config: WLTrainConfig,
-                         examples: Examples) -> None:
-    space = data.space
-    limit = config.states_per_task
+def _exhaustive_examples(task: GroundTask, space: StateSpace, wtask: object, rng: np.random.Generator,
+                         limit: int, states: str, examples: Examples, budget: float = float("inf")) -> None:
     hstar = space.hstar
-    atoms = data.task.fluent_atoms
+    atoms = task.fluent_atoms
     index: dict[int, int] = {}
 
     def add(state_id: int) -> int:
@@ -113,7 +120,7 @@ def _exhaustive_examples(data: TaskData, wtask: object, rng: np.random.Generator
             index[state_id] = examples.add_state(wtask.state([atoms[f] for f in facts]), float(hstar[state_id]))
         return index[state_id]
 
-    if config.states == "plans":
+    if states == "plans":
         if not np.isfinite(hstar[0]):
             return
         sampler = space.sampler(int(rng.integers(1 << 62)))
@@ -121,6 +128,8 @@ def _exhaustive_examples(data: TaskData, wtask: object, rng: np.random.Generator
     else:
         chosen = np.unique(space.sampler(int(rng.integers(1 << 62))).sample_states(limit))
     for state_id in chosen:
+        if len(index) >= budget:
+            break
         state_id = int(state_id)
         me = add(state_id)
         h = hstar[state_id]
@@ -137,9 +146,8 @@ def _exhaustive_examples(data: TaskData, wtask: object, rng: np.random.Generator
             examples.pairs.append((g, add(int(other))))
 
 
-def _plan_examples(data: TaskData, wtask: object, examples: Examples) -> None:
-    plan = data.plan
-    atoms = data.task.fluent_atoms
+def _plan_examples(task: GroundTask, plan: PlanLabels, wtask: object, examples: Examples) -> None:
+    atoms = task.fluent_atoms
     ids = [examples.add_state(wtask.state([atoms[f] for f in facts]), float(plan.length - i))
            for i, facts in enumerate(plan.states)]
     for i, siblings in enumerate(plan.siblings):
@@ -189,20 +197,43 @@ def train_wl(config: WLTrainConfig) -> dict:
 
     root = Path(config.data)
     start = time.perf_counter()
-    dataset = load_dataset(root, splits=("train",), max_states=config.max_states,
-                           expand_splits=("train",), progress=config.progress, vocab_size=1 << 30)
-    description = domain_description(dataset.domain)
+    manifest_path = root / "manifest.json"
+    try:
+        manifest = [e for e in json.loads(manifest_path.read_text()) if e["split"] == "train"]
+    except FileNotFoundError:
+        raise SymtError(f"{root}: no manifest.json (make one with `symt generate` or `symt ipc-dataset`)") from None
+    except (json.JSONDecodeError, TypeError, KeyError) as error:
+        raise SymtError(f"{manifest_path}: not a dataset manifest ({error})") from None
+    if not manifest:
+        raise SymtError(f"{root}: the dataset has no training tasks")
+    domain = parse_domain(root / "domain.pddl")
+    description = domain_description(domain)
     wdomain = wl_domain(description)
     rng = np.random.default_rng(config.seed)
     examples = Examples()
-    tasks = dataset.split("train")
-    for data in tasks:
-        wtask = wl_task(wdomain, dataset.domain, _parsed_problem(data, dataset.domain))
+    per_task = config.states_per_task
+    budget = config.max_total_states / len(manifest) if config.max_total_states else float("inf")
+    # One task at a time: its state space is freed before the next is expanded.
+    for entry in tqdm(manifest, desc=f"states of {root.name}", unit="task", disable=not config.progress):
+        problem = parse_problem(root / entry["file"], domain)
+        task = ground(domain, problem)
+        wtask = wl_task(wdomain, domain, problem)
         examples.add_problem(wtask.problem)
-        if data.plan is not None:
-            _plan_examples(data, wtask, examples)
-        elif data.space is not None:
-            _exhaustive_examples(data, wtask, rng, config, examples)
+        labels = entry.get("labels", "exhaustive")
+        if labels not in LABELS:
+            raise SymtError(f"{manifest_path}: task {entry['name']} has unknown labels '{labels}'")
+        if labels != "exhaustive":
+            plan = plan_labels(task, root / entry["plan_file"], exact=labels == "optimal-plan")
+            _plan_examples(task, plan, wtask, examples)
+            continue
+        try:
+            space = expand(task, max_states=config.max_states)
+        except StateLimitError:
+            raise SymtError(f"training task {root / entry['file']} has more than {config.max_states:,} "
+                            "states (raise --max-states or drop the task)") from None
+        _exhaustive_examples(task, space, wtask, rng, per_task, config.states, examples, budget)
+        del space
+    tasks = [e["name"] for e in manifest]
     load_seconds = time.perf_counter() - start
 
     from wlplan.data import DomainDataset, ProblemDataset
@@ -228,9 +259,9 @@ def train_wl(config: WLTrainConfig) -> dict:
         "fd_scale": DEFAULT_FD_SCALE[config.learner],
         "fd_offset": DEFAULT_FD_OFFSET[config.learner],
         "wlplan": WLPLAN_VERSION,
-        "trained_on": {"dataset": str(root), "tasks": [d.name for d in tasks],
+        "trained_on": {"dataset": str(root), "tasks": tasks,
                        "states": len(examples.hstar), "pairs": len(examples.pairs),
-                       "states_from": config.states, "states_per_task": config.states_per_task, "seed": config.seed, "c": config.c},
+                       "states_from": config.states, "states_per_task": per_task, "seed": config.seed, "c": config.c},
         "training": {"load_seconds": round(load_seconds, 2), "fit_seconds": round(fit_seconds, 2), **quality},
     }
     Path(config.out).parent.mkdir(parents=True, exist_ok=True)
@@ -265,9 +296,3 @@ def _training_quality(values: np.ndarray, examples: Examples, regression: bool) 
     if regression and labelled.any():
         quality["mse"] = round(float(np.mean((values[labelled] - hstar[labelled]) ** 2)), 4)
     return quality
-
-
-def _parsed_problem(data: TaskData, domain: object) -> object:
-    from .pddl import parse_problem
-
-    return parse_problem(data.problem_file, domain)
