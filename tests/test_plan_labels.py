@@ -110,3 +110,19 @@ def test_a_plan_that_is_not_a_plan_is_refused(plan_dataset, tmp_path):
     plan.write_text("\n".join(plan.read_text().splitlines()[1:]) + "\n")
     with pytest.raises(SymtError, match="not a plan for"):
         load_dataset(copy, progress=False)
+
+
+@pytest.mark.parametrize("learner", ["rank", "gpr"])
+def test_wl_baseline_trains_on_plan_labelled_tasks(plan_dataset, tmp_path, learner):
+    """``symt train-wl`` on the same mixed dataset: a plan's states with their remaining length,
+    ranking pairs between each next state and its siblings (whose distance is unknown, so the
+    regression leaves them out)."""
+    from symt.train_wl import WLTrainConfig, train_wl
+
+    meta = train_wl(WLTrainConfig(data=str(plan_dataset), out=tmp_path / "wl.json", learner=learner,
+                                  progress=False))
+    assert meta["trained_on"]["tasks"] == ["blocksworld-train-n3-0", "blocksworld-train-n4-1",
+                                           "blocksworld-train-n5-2", "blocksworld-train-n5-3"]
+    assert meta["training"]["pair_accuracy"] > 0.9
+    if learner == "gpr":
+        assert np.isfinite(meta["training"]["mse"])
