@@ -208,6 +208,9 @@ def test_symt_models_names_domains_and_training_sizes_without_torch() -> None:
     assert "p01–p12, p14, p17 (14 tasks, 6–15 objects)" in rows["ipc2023-transport"]
     assert rows["gripper-nocl"].split()[1] == "*"  # marked as an ablation
     assert set(shipped()) <= set(rows)
+    # The WL baseline's models (symt train-wl), listed under their own prefix.
+    assert rows["wl/gripper"].split()[1:3] == ["WL", "gripper"]
+    assert "(rank, " in rows["wl/ipc2023-ferry"]
 
 
 # ----------------------------------------------------------------------------------- symt plan

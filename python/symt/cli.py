@@ -541,7 +541,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     for name, path in wl_models().items():
         meta = model_meta(path)
         trained = meta.get("trained_on", {})
-        rows.append((name, "WL", meta["domain"], abbreviated([p for p, _ in meta["predicates"]]), "any",
+        rows.append((f"wl/{name}", "WL", meta["domain"], abbreviated([p for p, _ in meta["predicates"]]), "any",
                      f"{len(trained.get('tasks', []))} tasks of {Path(trained.get('dataset', '?')).name} "
                      f"({meta['learner']}, {meta['num_features']} features)"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]

@@ -95,10 +95,12 @@ def wl_models() -> dict[str, Path]:
 
 
 def resolve_wl(name_or_path: str | Path) -> Path:
-    """A shipped WL model's name, or a path to a WL model file."""
+    """A shipped WL model's name (as ``symt models`` lists it, ``wl/<name>``, or without the
+    prefix), or a path to a WL model file."""
     models = wl_models()
-    if str(name_or_path) in models:
-        return models[str(name_or_path)]
+    name = str(name_or_path).removeprefix("wl/")
+    if name in models:
+        return models[name]
     path = Path(name_or_path)
     if path.is_file():
         return path
