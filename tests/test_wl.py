@@ -196,3 +196,25 @@ def test_wl_without_a_model_picks_the_shipped_one_of_the_domain(tmp_path: Path) 
     assert result.returncode == 0, result.stdout[-3000:]
     assert "symt: wl(): the shipped WL model 'blocksworld'" in result.stdout
     assert run_val(domain_path, problem, plan).valid
+
+
+def test_ipc_domain_without_a_shipped_wl_model_gets_one_trained(tmp_path: Path, monkeypatch) -> None:
+    """`symt experiment ipc-all` on a domain without a shipped WL model: the registry builds the IPC
+    training dataset (every problem small enough to expand) and trains the model, in seconds; a
+    second call finds it."""
+    from symt.experiments.registry import wl_model
+    from symt.generators import generate_task
+
+    ipc_root = tmp_path / "ipc"
+    folder = ipc_root / "gripper"
+    (folder / "training" / "easy").mkdir(parents=True)
+    (folder / "domain.pddl").write_text(domain_file("gripper").read_text())
+    for number, balls in enumerate([1, 2, 2, 3, 3, 4], start=1):
+        (folder / "training" / "easy" / f"p{number:02d}.pddl").write_text(
+            generate_task("gripper", balls, number, f"p{number:02d}"))
+    monkeypatch.chdir(tmp_path)
+    path = wl_model("gripper", "ipc2023", ipc_root, tmp_path / "models")
+    assert path == tmp_path / "models" / "ipc2023-gripper-wl.json"
+    meta = model_meta(path)
+    assert meta["domain"] == "gripper" and len(meta["trained_on"]["tasks"]) == 2  # 4 for validation
+    assert wl_model("gripper", "ipc2023", ipc_root, tmp_path / "models") == path
