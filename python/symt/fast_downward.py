@@ -49,7 +49,7 @@ import subprocess
 import sys
 import tempfile
 from argparse import Namespace
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -320,9 +320,11 @@ def _model_spans(text: str, call_pattern: re.Pattern = _SYMT_CALL) -> list[Model
     return spans
 
 
-def _resolve_model(span: ModelSpan) -> tuple[Path, int]:
-    """The model file a span names, and the span's end; the longest resolvable candidate wins."""
-    from .models import resolve
+def _resolve_model(span: ModelSpan, resolve: Callable[[str], Path] | None = None) -> tuple[Path, int]:
+    """The model file a span names, and the span's end; the longest resolvable candidate wins.
+    ``resolve`` turns a name or path into a file (default: SymT-E models, ``symt.models.resolve``)."""
+    if resolve is None:
+        from .models import resolve
 
     for candidate, end in reversed(list(zip(span.candidates, span.ends))):
         try:
@@ -467,15 +469,7 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str]) -> tuple[list[str]
             if span.start < position:
                 continue
             if span.given:
-                path, end = None, span.ends[-1]
-                for candidate, candidate_end in reversed(list(zip(span.candidates, span.ends))):
-                    try:
-                        path, end = resolve_wl(candidate).resolve(), candidate_end
-                        break
-                    except SymtError:
-                        continue
-                if path is None:
-                    resolve_wl(span.candidates[0])  # raises the error for the shortest reading
+                path, end = _resolve_model(span, resolve_wl)
             else:
                 if default is None:
                     default, reason = select_wl(domain)
