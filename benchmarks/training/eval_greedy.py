@@ -4,6 +4,7 @@ Usage:
   .venv/bin/python benchmarks/training/eval_greedy.py --model gripper --data data/gripper \
       [--model-label ...] [--splits validation interpolation extrapolation] [--out FILE.md]
 
+With ``--device cuda`` the model runs on the GPU (a training checkpoint is exported first).
 Plan lengths are compared with the manifest's optimal lengths where the expander computed them
 (`symt generate` fills them in up to its state limit); tasks without a known optimum count for
 coverage only, and QS/QS_S are then computed over the tasks with a known optimum.
@@ -14,52 +15,102 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import torch
-from tqdm import tqdm
 
-from symt.export import load_exported
-from symt.guidance import plan_with_exported_model
+from symt.export import export, load_exported, precision_context
+from symt.guidance import exported_state_evaluator, greedy_guidance_lockstep
 from symt.models import resolve
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.pddl.validate import validate_plan
 
 
-def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1) -> list[dict]:
-    module, meta = load_exported(resolve(model))
-    manifest = json.loads((data / "manifest.json").read_text())
-    domain = parse_domain(data / "domain.pddl")
+def model_file(model: str, work: Path) -> Path:
+    """The exported model file of a shipped model's name, an exported model file, or a training
+    checkpoint (``best.pt``, exported into ``work`` first)."""
+    from symt.formats import model_file_kind
+
+    path = Path(model)
+    if path.is_file() and model_file_kind(path) == "checkpoint":
+        exported = work / (path.stem + "-exported.pt")
+        export(path, exported)
+        return exported
+    return Path(resolve(model))
+
+
+def run_tasks(model_path: str, data: str, files: list[str], device: str, precision: str) -> list[dict]:
+    """Greedy guidance on the tasks ``files`` of ``data``, in lockstep (one process's share)."""
+    if device == "cpu":
+        torch.set_num_threads(1)
+    module, meta = load_exported(model_path, device)
+    root = Path(data)
+    domain = parse_domain(root / "domain.pddl")
+    tasks = [ground(domain, parse_problem(root / file, domain)) for file in files]
+    with precision_context(precision, device):
+        evaluators = [exported_state_evaluator(module, meta, domain, task, file, device)
+                      for task, file in zip(tasks, files)]
+        results = greedy_guidance_lockstep(tasks, evaluators)
     rows = []
-    for split in splits:
-        entries = [e for e in manifest if e["split"] == split][::stride]
-        solved = 0
-        qs = []
-        known = 0
-        start = time.perf_counter()
-        for entry in tqdm(entries, desc=f"{data.name}/{split}", disable=not progress, leave=False):
-            task = ground(domain, parse_problem(data / entry["file"], domain))
-            result = plan_with_exported_model(module, meta, domain, task)
-            steps = [(task.actions[a].name, *task.actions[a].args) for a in result.actions]
-            valid = result.solved and validate_plan(task, steps).valid
-            solved += valid
-            optimum = entry.get("optimal_plan_length")
-            if optimum is not None:
-                known += 1
-                if valid:
-                    qs.append(optimum / len(steps) if steps else 1.0)
-        n = len(entries)
-        rows.append({
-            "split": split,
-            "tasks": n,
-            "solved": solved,
-            "coverage": solved / n if n else float("nan"),
-            "qs": sum(qs) / known if known else float("nan"),
-            "qs_s": sum(qs) / len(qs) if qs else float("nan"),
-            "optimum_known": known,
-            "seconds": time.perf_counter() - start,
-        })
+    for task, result in zip(tasks, results):
+        steps = [(task.actions[a].name, *task.actions[a].args) for a in result.actions]
+        rows.append({"solved": result.solved and validate_plan(task, steps).valid, "length": len(steps)})
+    return rows
+
+
+def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1,
+             device: str = "cpu", strides: dict[str, int] | None = None, precision: str = "fp32",
+             workers: int = 1) -> list[dict]:
+    """Greedy guidance rows per split. Each of ``workers`` processes takes every ``workers``-th
+    task of a split and runs its tasks in lockstep, their successors valued in one forward pass
+    per step (``greedy_guidance_lockstep``): the processes keep a GPU and the cores busy.
+    ``strides`` overrides ``stride`` per split."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    manifest = json.loads((data / "manifest.json").read_text())
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        model_path = str(model_file(model, Path(work)))
+        context = multiprocessing.get_context("spawn")  # CUDA in the children
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            for split in splits:
+                entries = [e for e in manifest if e["split"] == split][:: (strides or {}).get(split, stride)]
+                start = time.perf_counter()
+                shares = [entries[i::workers] for i in range(workers)]
+                futures = [pool.submit(run_tasks, model_path, str(data), [e["file"] for e in share], device, precision)
+                           for share in shares if share]
+                outcome: dict[str, dict] = {}
+                for share, future in zip([s for s in shares if s], futures):
+                    for entry, result in zip(share, future.result()):
+                        outcome[entry["file"]] = result
+                solved = 0
+                qs = []
+                known = 0
+                for entry in entries:
+                    result = outcome[entry["file"]]
+                    solved += result["solved"]
+                    optimum = entry.get("optimal_plan_length")
+                    if optimum is not None:
+                        known += 1
+                        if result["solved"]:
+                            qs.append(optimum / result["length"] if result["length"] else 1.0)
+                n = len(entries)
+                if progress:
+                    print(f"{data.name}/{split}: {solved}/{n} solved in {time.perf_counter() - start:.1f} s",
+                          file=sys.stderr)
+                rows.append({
+                    "split": split,
+                    "tasks": n,
+                    "solved": solved,
+                    "coverage": solved / n if n else float("nan"),
+                    "qs": sum(qs) / known if known else float("nan"),
+                    "qs_s": sum(qs) / len(qs) if qs else float("nan"),
+                    "optimum_known": known,
+                    "seconds": time.perf_counter() - start,
+                })
     return rows
 
 
@@ -71,12 +122,21 @@ def main() -> int:
     parser.add_argument("--splits", nargs="+", default=["validation", "interpolation", "extrapolation"])
     parser.add_argument("--out", type=Path, help="append the Markdown rows to this file")
     parser.add_argument("--stride", type=int, default=1, help="every N-th task of each split (1: all)")
+    parser.add_argument("--strides", nargs="*", default=[], metavar="SPLIT=N",
+                        help="per-split strides (e.g. extrapolation=10), overriding --stride")
+    parser.add_argument("--device", default="cpu", help="cpu (default) or cuda")
+    parser.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "auto"])
+    parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    parser.add_argument("--workers", type=int, default=1, help="processes, each taking a share of every split (1)")
     args = parser.parse_args()
-    torch.set_num_threads(1)  # see `symt plan --threads`: more threads are slower on 2 cores
-    rows = evaluate(args.model, args.data, args.splits, stride=args.stride)
+    strides = {k: int(v) for k, v in (item.split("=") for item in args.strides)}
+    rows = evaluate(args.model, args.data, args.splits, stride=args.stride, device=args.device,
+                    strides=strides, precision=args.precision, workers=args.workers)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
     label = args.model_label or args.model
-    if args.stride > 1:
-        label += f" (every {args.stride}th task)"
+    if args.stride > 1 or strides:
+        label += f" (strides: {args.stride}, {strides})"
     lines = [
         f"| {label} | {r['split']} | {r['solved']}/{r['tasks']} | {r['coverage']:.2f} | "
         f"{r['qs']:.2f} | {r['qs_s']:.2f} | {r['optimum_known']} | {r['seconds']:.1f} |"

@@ -263,13 +263,21 @@ class Batch:
                      tuple(move(t) for t in self.renamed) if self.renamed else None,
                      optional(self.sibling_pairs), optional(self.upper_bound))
 
+    def pin_memory(self) -> Batch:
+        """The batch in page-locked memory (torch's DataLoader calls this), so that the copy to a
+        GPU can overlap the step before it."""
+        pin = lambda t: t.pin_memory() if t is not None else None  # noqa: E731
+        return Batch(pin(self.pred), pin(self.args), pin(self.mask), pin(self.target),
+                     tuple(pin(t) for t in self.renamed) if self.renamed else None,
+                     pin(self.sibling_pairs), pin(self.upper_bound))
+
 
 class PairSampler:
     """Draws training batches of (X, X', h*) as the paper describes."""
 
     def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False,
                  plan_weight: float = DEFAULT_PLAN_WEIGHT, task_size_power: float = 0.0,
-                 goal_phrasing: float = 0.0):
+                 goal_phrasing: float = 0.0, length_buckets: int = 1):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -287,6 +295,17 @@ class PairSampler:
         self.task_size_power = task_size_power
         weights = np.array([max(1, t.size) for t in self.tasks], dtype=np.float64) ** task_size_power
         self.task_probabilities = weights / weights.sum() if self.tasks else None
+        if length_buckets < 1:
+            raise SymtError(f"the number of length buckets must be at least 1 (got {length_buckets})")
+        # Length buckets (GPU training): the tasks, ordered by their number of atoms, in
+        # ``length_buckets`` groups of about equal size; a batch draws all its exhaustive tasks from
+        # one group, chosen with the group's share of the drawing probability, so each sample is
+        # drawn from the same distribution as without buckets while a batch's rows differ less in
+        # length and pad less.
+        self.buckets: list[np.ndarray] = []
+        if length_buckets > 1 and self.tasks:
+            lengths = [len(t.encoded.fixed_rows) + len(t.encoded.fluent_rows) for t in self.tasks]
+            self.buckets = [b for b in np.array_split(np.argsort(lengths, kind="stable"), length_buckets) if len(b)]
         if not 0 <= goal_phrasing <= 1:
             raise SymtError(f"the goal-phrasing probability must lie in [0, 1] (got {goal_phrasing})")
         self.goal_phrasing = goal_phrasing
@@ -326,6 +345,13 @@ class PairSampler:
 
     def task_ids(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` indices into the exhaustive tasks: uniform (the paper's draw) or size-weighted."""
+        if self.buckets:
+            probabilities = self.task_probabilities
+            assert probabilities is not None
+            mass = np.array([probabilities[b].sum() for b in self.buckets])
+            members = self.buckets[int(rng.choice(len(self.buckets), p=mass / mass.sum()))]
+            within = probabilities[members]
+            return members[rng.choice(len(members), size=count, p=within / within.sum())]
         if self.task_size_power == 0 or not self.tasks:
             # A dataset of plan-labelled tasks alone still draws here, to keep its batches as before.
             return rng.integers(max(1, len(self.tasks)), size=count)

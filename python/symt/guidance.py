@@ -108,8 +108,69 @@ def greedy_heuristic_guidance(
     return PlanResult(plan, True, "goal reached", evaluator.count)
 
 
+def greedy_guidance_lockstep(
+    tasks: list[GroundTask], evaluators: list[StateEvaluator], max_steps: int = MAX_STEPS,
+) -> list[PlanResult]:
+    """:func:`greedy_heuristic_guidance` on many tasks at once, for a GPU: every task takes its
+    steps in lockstep and the successors of all unfinished tasks are valued in one forward pass
+    (evaluators must share one model; a context-attention evaluator, whose cache belongs to its
+    task, is called alone). The same choices as one task at a time, up to floating-point
+    rounding between batch shapes."""
+    states = [frozenset(task.init) for task in tasks]
+    plans: list[list[int]] = [[] for _ in tasks]
+    results: list[PlanResult | None] = [None] * len(tasks)
+    while any(result is None for result in results):
+        pending: list[tuple[int, list[int], list[frozenset[int]]]] = []
+        for i, task in enumerate(tasks):
+            if results[i] is not None:
+                continue
+            if task.is_goal(states[i]):
+                results[i] = PlanResult(plans[i], True, "goal reached", evaluators[i].count)
+                continue
+            if len(plans[i]) >= max_steps:
+                results[i] = PlanResult(plans[i], False, f"step limit ({max_steps}) reached", evaluators[i].count)
+                continue
+            applicable, successors = [], []
+            for index in task.applicable_actions(states[i]):
+                successor = task.apply(task.actions[index], states[i])
+                if successor != states[i]:
+                    applicable.append(index)
+                    successors.append(successor)
+            if not applicable:
+                results[i] = PlanResult(plans[i], False, "dead end: no applicable action", evaluators[i].count)
+                continue
+            pending.append((i, applicable, successors))
+        if not pending:
+            break
+        shared = [entry for entry in pending if not evaluators[entry[0]].fluent_only]
+        values: dict[int, np.ndarray] = {}
+        if shared:
+            first = evaluators[shared[0][0]]
+            rows = [evaluators[i].rows(state) for i, _, successors in shared for state in successors]
+            flat: list[np.ndarray] = []
+            with torch.inference_mode():
+                for start in range(0, len(rows), first.batch_size):
+                    pred, args, mask = (t.to(first.device) for t in collate(rows[start : start + first.batch_size], first.vocab_size))
+                    flat.append(first.evaluate(pred, args, mask).float().cpu().numpy())
+            all_values = np.concatenate(flat)
+            offset = 0
+            for i, _, successors in shared:
+                values[i] = all_values[offset : offset + len(successors)]
+                offset += len(successors)
+                evaluators[i].count += len(successors)
+        for i, _, successors in pending:
+            if i not in values:
+                values[i] = evaluators[i](successors)
+        for i, applicable, successors in pending:
+            best = int(np.argmin(values[i]))
+            plans[i].append(applicable[best])
+            states[i] = successors[best]
+    return [result for result in results if result is not None]
+
+
 def exported_state_evaluator(
     module: Evaluator, meta: dict, domain: Domain, task: GroundTask, where: str | None = None,
+    device: torch.device | str = "cpu",
 ) -> StateEvaluator:
     """A :class:`StateEvaluator` of ``task`` for an exported model and its ``symt.json``.
 
@@ -120,14 +181,14 @@ def exported_state_evaluator(
     check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
     encoded = encode_task(task, Signature.from_json(meta), domain)
     if not getattr(module, "symt_context_cache", 0):
-        return StateEvaluator(encoded, module, vocab_size)
+        return StateEvaluator(encoded, module, vocab_size, device)
     # A context-attention model (format 4 on): the task's static, type and goal atoms are encoded
     # once, and each state sends only its fluent atoms, as in the plugin.
     fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
     pred, args, _ = collate([fixed], vocab_size)
     with torch.inference_mode():
-        cache = module.encode_context(pred[0], args[0])
-    return StateEvaluator(encoded, partial(module.forward_states, *cache), vocab_size, fluent_only=True)
+        cache = module.encode_context(pred[0].to(device), args[0].to(device))
+    return StateEvaluator(encoded, partial(module.forward_states, *cache), vocab_size, device, fluent_only=True)
 
 
 def plan_with_exported_model(

@@ -278,9 +278,21 @@ class SymTE(AtomEncoder):
         """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
         x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
         mask = self.token_mask(pred, mask)
-        pooled = (x[..., : self.k] * mask.unsqueeze(-1).to(x.dtype)).sum(dim=1)
-        h = self.readout(pooled).squeeze(-1) * self.target_scale
-        return h, attentions, hiddens
+        pooled = (x[..., : self.k].float() * mask.unsqueeze(-1).float()).sum(dim=1)
+        return self.read_out(pooled), attentions, hiddens
+
+    def read_out(self, pooled: Tensor) -> Tensor:
+        """h [B] from the pooled hidden dimensions [B,k]. Under bf16 autocast (GPU training) the
+        readout MLP runs in fp32 as elementwise products, which autocast leaves alone: bf16 keeps 8
+        significant bits, so a value near 100 would move in steps of 0.5, coarser than the one-step
+        margin of the ranking loss; the MLP is a negligible share of the work. (Exported models,
+        scripted, keep the plain MLP: TorchScript compiles only the branch it can.)"""
+        if not torch.jit.is_scripting():
+            if torch.is_autocast_enabled(pooled.device.type):
+                first, last = self.readout[0], self.readout[2]
+                hidden = F.gelu((pooled.unsqueeze(-1) * first.weight.t()).sum(dim=1) + first.bias)
+                return ((hidden * last.weight[0]).sum(dim=-1) + last.bias[0]) * self.target_scale
+        return self.readout(pooled).squeeze(-1) * self.target_scale
 
     def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m], all of context
@@ -336,8 +348,8 @@ class SymTE(AtomEncoder):
             k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
             v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
             x = self.layer.mix(x, q, k, v, bias)
-        pooled = (x[..., : self.k] * mask.unsqueeze(-1).to(x.dtype)).sum(dim=1) + pooled_context
-        return self.readout(pooled).squeeze(-1) * self.target_scale
+        pooled = (x[..., : self.k].float() * mask.unsqueeze(-1).float()).sum(dim=1) + pooled_context.float()
+        return self.read_out(pooled)
 
 
 def contrastive_terms(
@@ -354,10 +366,12 @@ def contrastive_terms(
     atoms. Token positions correspond between X and X' because only object names differ.
     """
     batch = mask.shape[0]
-    pair_mask = (mask[:, None, :, None] & mask[:, None, None, :]).to(attentions[0].dtype)
-    token_mask = mask[..., None].to(hiddens[0].dtype)
-    att = sum(((a - b) ** 2 * pair_mask).sum() for a, b in zip(attentions, attentions_renamed))
-    hid = sum((((a - b) ** 2) * token_mask).sum() for a, b in zip(hiddens, hiddens_renamed))
+    # In fp32 whatever the forward pass's precision: the two copies' values are close, and their
+    # difference in bf16 would be mostly rounding.
+    pair_mask = (mask[:, None, :, None] & mask[:, None, None, :]).float()
+    token_mask = mask[..., None].float()
+    att = sum(((a.float() - b.float()) ** 2 * pair_mask).sum() for a, b in zip(attentions, attentions_renamed))
+    hid = sum((((a.float() - b.float()) ** 2) * token_mask).sum() for a, b in zip(hiddens, hiddens_renamed))
     return att / batch, hid / batch
 
 

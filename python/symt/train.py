@@ -43,7 +43,7 @@ from .data import (
 )
 from .errors import SymtError
 from .folders import check_output_folder, open_output_folder
-from .guidance import StateEvaluator, greedy_heuristic_guidance
+from .guidance import StateEvaluator, greedy_guidance_lockstep
 from .model import (
     OBJECT_IDENTITIES,
     PRESETS,
@@ -117,6 +117,17 @@ class TrainConfig:
     seed: int = 0
     device: str = "auto"
     threads: int = 0
+    length_buckets: int = 1
+    """Draw each batch's tasks from one of this many groups of similar length (``PairSampler``):
+    less padding on a GPU, the same distribution of samples; 1: the paper's draw."""
+    workers: int = -1
+    """Worker processes that make batches ahead of training (``symt.training.BatchStream``); -1:
+    none on a CPU, all cores but two on a GPU."""
+    precision: str = "auto"
+    """``bf16`` (autocast; fp32 weights and optimiser state), ``fp32``, or ``auto``: bf16 on a GPU
+    with bf16 matrix units, fp32 elsewhere."""
+    compile: bool = False
+    """``torch.compile`` the training forward pass (GPU runs; the first steps pay the compile)."""
     divergence_factor: float = 10.0
     divergence_patience: int = 3
     model_overrides: dict = field(default_factory=dict)
@@ -147,6 +158,8 @@ class EpochRecord:
     """MSE to the teacher's values (0 without a teacher)."""
     val_rank_accuracy: float = float("nan")
     """Share of validation sibling pairs whose optimal successor scores strictly lower."""
+    data_wait_share: float = 0.0
+    """Share of the epoch's training time spent waiting for batches."""
 
 
 def ranking_loss(h: torch.Tensor, target: torch.Tensor, pairs: torch.Tensor, kind: str) -> torch.Tensor:
@@ -216,7 +229,8 @@ class Trainer(TrainerBase):
             attach_goal_phrasings(self.dataset.split("train"), config.goal_phrasings_per_task, config.seed)
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
                                    ranking=config.w_rank > 0, plan_weight=config.plan_weight,
-                                   task_size_power=config.task_size_power, goal_phrasing=config.goal_phrasing)
+                                   task_size_power=config.task_size_power, goal_phrasing=config.goal_phrasing,
+                                   length_buckets=config.length_buckets)
         self.val_batches = fixed_validation_batches(
             self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states
@@ -249,6 +263,9 @@ class Trainer(TrainerBase):
         if config.init_from_teacher and checkpoint is None:
             self.start_from_teacher()
         self.train_model: torch.nn.Module = self.model
+        if config.compile:
+            # Shapes vary with the padded batch length, hence dynamic shapes.
+            self.train_model = torch.compile(self.model, dynamic=True)  # type: ignore[assignment]
         if self.world_size > 1:
             from torch.nn.parallel import DistributedDataParallel
 
@@ -297,7 +314,7 @@ class Trainer(TrainerBase):
         config = self.config
         # Each rank draws its own shard: the effective batch is world_size * batch_size.
         shard = step * self.world_size + self.rank
-        batch = self.sampler.batch(shard, config.batch_size).to(self.device)
+        batch = self.fetch_batch(shard, self.sampler.batch, self.world_size)
         torch.manual_seed(derive_seed(config.seed, "dropout", shard))
         self.model.train()
         weight = self.contrastive_weight(step)
@@ -308,7 +325,8 @@ class Trainer(TrainerBase):
             pred = torch.cat([batch.pred, batch.renamed[0]])
             args = torch.cat([batch.args, batch.renamed[1]])
             mask = torch.cat([batch.mask, batch.renamed[2]])
-            h, attentions, hiddens = self.train_model(pred, args, mask, return_internals=weight > 0)
+            with self.autocast():
+                h, attentions, hiddens = self.train_model(pred, args, mask, return_internals=weight > 0)
             if weight > 0:
                 att, hid = contrastive_terms(
                     [a[:sampled] for a in attentions], [a[rows:] for a in attentions],
@@ -318,7 +336,8 @@ class Trainer(TrainerBase):
             target = torch.cat([batch.target, batch.target[:sampled]])
             upper = None if batch.upper_bound is None else torch.cat([batch.upper_bound, batch.upper_bound[:sampled]])
         else:
-            h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
+            with self.autocast():
+                h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
             predicted, target, upper = h, batch.target, batch.upper_bound
         if upper is not None:  # an upper bound on h* is only violated by predictions above it
             predicted = torch.where(upper, torch.maximum(predicted, target), predicted)
@@ -330,7 +349,7 @@ class Trainer(TrainerBase):
             # (--w-teacher 0 with --init-from-teacher: a fine-tune from the teacher's weights, no
             # distillation, so its forward pass is skipped.)
             # The teacher's values also cover dead-end siblings, which have no h* to regress to.
-            with torch.no_grad():
+            with torch.no_grad(), self.autocast():
                 teacher_h = self.teacher(batch.pred, batch.args, batch.mask)[0]
             taught = F.mse_loss(h[:rows], teacher_h)
         loss = (config.w_pred * mse + config.w_rank * rank + config.w_teacher * taught
@@ -366,13 +385,15 @@ class Trainer(TrainerBase):
         rng = np.random.default_rng(derive_seed(self.config.seed, "val-rename"))
         for batch in self.val_batches:
             batch = batch.to(self.device)
-            h, attentions, hiddens = self.model(batch.pred, batch.args, batch.mask, return_internals=True)
+            with self.autocast():
+                h, attentions, hiddens = self.model(batch.pred, batch.args, batch.mask, return_internals=True)
             # A second, fixed renaming of the same states measures name sensitivity (L_att, L_hid).
             args = batch.args.clone()
             perm = torch.from_numpy(rng.permutation(self.config.vocab_size)).to(self.device)
             real = args < self.config.vocab_size
             args[real] = perm[args[real]]
-            _, attentions2, hiddens2 = self.model(batch.pred, args, batch.mask, return_internals=True)
+            with self.autocast():
+                _, attentions2, hiddens2 = self.model(batch.pred, args, batch.mask, return_internals=True)
             n = batch.num_sampled
             att, hid = contrastive_terms([a[:n] for a in attentions], [a[:n] for a in attentions2],
                                          [x[:n] for x in hiddens], [x[:n] for x in hiddens2],
@@ -393,14 +414,14 @@ class Trainer(TrainerBase):
         if not tasks:
             return float("nan")
         self.model.eval()
-        solved = 0
 
         def evaluate(pred: torch.Tensor, args: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-            return self.model(pred, args, mask)[0]
+            with self.autocast():
+                return self.model(pred, args, mask)[0]
 
-        for data in tasks:
-            evaluator = StateEvaluator(data.encoded, evaluate, self.config.vocab_size, self.device)
-            solved += greedy_heuristic_guidance(data.task, evaluator).solved
+        # All tasks in lockstep, one forward pass per step for all of them (a GPU stays busy).
+        evaluators = [StateEvaluator(data.encoded, evaluate, self.config.vocab_size, self.device) for data in tasks]
+        solved = sum(result.solved for result in greedy_guidance_lockstep([data.task for data in tasks], evaluators))
         return solved / len(tasks)
 
     # ------------------------------------------------------------------ checkpoints
@@ -438,7 +459,7 @@ class Trainer(TrainerBase):
             val_mse=val_mse, val_att=val_att, val_hid=val_hid, val_coverage=coverage,
             train_rank=float(train[3]), train_teacher=float(train[4]), val_rank_accuracy=val_rank_accuracy,
             samples_per_second=steps * self.config.batch_size * self.world_size / max(seconds, 1e-9),
-            seconds=seconds,
+            seconds=seconds, data_wait_share=self.epoch_progress.wait_seconds / max(seconds, 1e-9),
         )
         self.history.append(asdict(record))
         if self.progress:

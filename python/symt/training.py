@@ -6,10 +6,12 @@ its loss and its validation."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import math
 import os
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol
@@ -53,6 +55,93 @@ def pick_device(name: str) -> torch.device:
     return device
 
 
+PRECISIONS = ("auto", "bf16", "fp32")
+
+
+def resolve_training_precision(name: str, device: torch.device) -> str:
+    """``bf16`` or ``fp32`` for a run's ``precision``: ``auto`` is bf16 autocast on a CUDA device
+    that has bf16 matrix units and fp32 elsewhere (a CPU without them emulates bf16 slowly)."""
+    if name not in PRECISIONS:
+        raise SymtError(f"unknown training precision '{name}' (choose from {', '.join(PRECISIONS)})")
+    if name != "auto":
+        return name
+    return "bf16" if device.type == "cuda" and torch.cuda.is_bf16_supported() else "fp32"
+
+
+def default_workers(device: torch.device) -> int:
+    """Batch-making worker processes for ``workers = -1``: none on a CPU (the cores train), and
+    on a GPU all cores but two (one for the training process, one for the system), at most 14."""
+    if device.type != "cuda":
+        return 0
+    return max(1, min(14, (os.cpu_count() or 4) - 2))
+
+
+class _ShardBatches(torch.utils.data.Dataset):
+    """Item ``i``: the batch of shard ``first + i * stride`` (a pure function of the shard)."""
+
+    def __init__(self, make: Callable[[int, int], Any], batch_size: int, first: int, stride: int, count: int):
+        self.make, self.batch_size, self.first, self.stride, self.count = make, batch_size, first, stride, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int) -> Any:
+        return self.make(self.first + index * self.stride, self.batch_size)
+
+
+class BatchStream:
+    """The batches of a run in shard order, made ahead of the training process by ``workers``
+    worker processes (a torch DataLoader over shard numbers; pinned memory for a CUDA device, so
+    the copy to it overlaps the step) or, with no workers, made in place when asked.
+
+    Batches are pure functions of their shard (``sampler.batch(shard, batch_size)``), so both ways
+    give the same batches in the same order and a resumed run is unaffected. Asking for a shard
+    other than the next one expected (a resume, a skipped step) restarts the workers there.
+    ``wait_seconds`` sums the time the training process spent waiting for batches.
+    """
+
+    def __init__(self, make: Callable[[int, int], Any], batch_size: int, workers: int, pin_memory: bool,
+                 stride: int = 1, last_shard: int = 1 << 40):
+        self.make, self.batch_size, self.workers, self.pin = make, batch_size, workers, pin_memory
+        self.stride, self.last_shard = stride, last_shard
+        self.iterator: Iterator[Any] | None = None
+        self.expected: int | None = None
+        self.wait_seconds = 0.0
+
+    def get(self, shard: int) -> Any:
+        start = time.perf_counter()
+        if self.workers == 0:
+            batch = self.make(shard, self.batch_size)
+        else:
+            if self.iterator is None or shard != self.expected:
+                self.restart(shard)
+            assert self.iterator is not None
+            batch = next(self.iterator)
+            self.expected = shard + self.stride
+        self.wait_seconds += time.perf_counter() - start
+        return batch
+
+    def restart(self, shard: int) -> None:
+        self.close()
+        count = max(1, (self.last_shard - shard) // self.stride + 1)
+        loader = torch.utils.data.DataLoader(
+            _ShardBatches(self.make, self.batch_size, shard, self.stride, count), batch_size=None,
+            num_workers=self.workers, pin_memory=self.pin, prefetch_factor=4,
+            # fork: the workers share the loaded state spaces with the trainer instead of
+            # pickling them (they are read, never written, so the pages stay shared).
+            multiprocessing_context="fork")
+        self.iterator = iter(loader)
+
+    def close(self) -> None:
+        """Stop the workers (their batches made ahead are dropped)."""
+        if self.iterator is not None:
+            shutdown = getattr(self.iterator, "_shutdown_workers", None)
+            if shutdown is not None:
+                shutdown()
+            self.iterator = None
+        self.expected = None
+
+
 def save_atomic(obj: object, path: Path) -> None:
     """torch.save to a temporary file, fsync, then rename over ``path`` (never a torn file)."""
     tmp = path.with_name(path.name + ".tmp")
@@ -78,6 +167,8 @@ class EpochProgress:
     sums: list[float] = field(default_factory=list)
     steps: int = 0
     seconds: float = 0.0
+    wait_seconds: float = 0.0
+    """Of ``seconds``, the time the training process waited for batches (:class:`BatchStream`)."""
 
     def add(self, losses: tuple[float, ...]) -> None:
         # A run resumed mid-epoch from an older symt may have summed fewer losses: pad with zeros.
@@ -178,8 +269,12 @@ class TrainerBase:
         """Optimiser and trainer state: fresh, or restored from ``checkpoint``. ``plateau`` is the
         training loss of a model that ignores its input (the contrastive schedule's reference)."""
         config = self.config
+        self.precision = resolve_training_precision(config.precision, self.device)
+        # Fused AdamW on a GPU: one kernel for all parameters instead of several per tensor.
         self.optimizer = torch.optim.AdamW(self.model.optimizer_groups(config.weight_decay),  # type: ignore[operator]
-                                           lr=config.lr, betas=(config.beta1, config.beta2))
+                                           lr=config.lr, betas=(config.beta1, config.beta2),
+                                           fused=self.device.type == "cuda")
+        self.batch_stream: BatchStream | None = None
         self.plateau = max(plateau, 1e-6)
         self.step = 0
         self.history: list[dict] = []
@@ -210,6 +305,25 @@ class TrainerBase:
     def trainer_state(self) -> dict:
         """A trainer's own state for its checkpoints' ``trainer`` entry (default: none)."""
         return {}
+
+    def autocast(self) -> contextlib.AbstractContextManager:
+        """The forward pass's precision: bf16 autocast (matrix products in bf16, weights and
+        optimiser state in fp32) or none."""
+        if self.precision == "bf16":
+            return torch.autocast(self.device.type, dtype=torch.bfloat16)
+        return contextlib.nullcontext()
+
+    def fetch_batch(self, shard: int, make: Callable[[int, int], Any], stride: int = 1) -> Any:
+        """The batch of ``shard`` (``make(shard, batch_size)``), from the run's :class:`BatchStream`
+        (``config.workers`` processes; -1: :func:`default_workers`), on the run's device."""
+        if self.batch_stream is None:
+            workers = self.config.workers if self.config.workers >= 0 else default_workers(self.device)
+            self.batch_stream = BatchStream(make, self.config.batch_size, workers, self.device.type == "cuda",
+                                            stride, last_shard=(self.config.steps + 1) * stride)
+        before = self.batch_stream.wait_seconds
+        batch = self.batch_stream.get(shard)
+        self.epoch_progress.wait_seconds += self.batch_stream.wait_seconds - before
+        return batch.to(self.device)
 
     def contrastive_weight(self, step: int) -> float:
         if not self.config.contrastive or self.contrastive_start is None:
@@ -345,16 +459,24 @@ class TrainerBase:
                     epoch_start = time.perf_counter()
                     bar.total = self.last_step
         except KeyboardInterrupt:
+            self.close_batches()
             bar.close()
             self.epoch_progress.seconds = time.perf_counter() - epoch_start
             if self.is_main:
                 save_atomic(self.checkpoint(), self.out / "last.pt")
             raise SymtError(f"interrupted at step {self.step}; continue with `{self.COMMAND} ... --resume "
                             f"--out {self.out}`") from None
+        finally:
+            self.close_batches()
         bar.close()
         if self.is_main:
             self.plot()
         return self.history[-1] if self.history else {}
+
+    def close_batches(self) -> None:
+        """Stop the batch-making workers, if any."""
+        if getattr(self, "batch_stream", None) is not None:
+            self.batch_stream.close()  # type: ignore[union-attr]
 
     def logged_step(self) -> int:
         """The step of the last epoch in the log (0 before the first)."""

@@ -180,7 +180,10 @@ class PlanGPT(nn.Module):
 def gpt_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]], mask: Tensor
                           ) -> tuple[Tensor, Tensor]:
     """L_att and L_hid for PlanGPT over real (non-pad) positions, batch mean."""
-    m = mask.to(a["hidden"][0].dtype)
+    # In fp32 whatever the forward pass's precision (see symt.model.contrastive_terms).
+    a = {name: [x.float() for x in maps] for name, maps in a.items()}
+    b = {name: [x.float() for x in maps] for name, maps in b.items()}
+    m = mask.float()
     pairs = m[:, None, :, None] * m[:, None, None, :]
     att = sum(((x - y) ** 2 * pairs).sum() for x, y in zip(a["attention"], b["attention"]))
     hid = sum(((x - y) ** 2 * m[..., None]).sum() for x, y in zip(a["hidden"], b["hidden"]))

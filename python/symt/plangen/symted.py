@@ -225,8 +225,11 @@ def plan_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]
     queries and keys are left out so that padding never counts.
     """
     batch = atom_mask.shape[0]
-    am = atom_mask.to(a["encoder_hidden"][0].dtype) if a["encoder_hidden"] else atom_mask.float()
-    tm = token_mask.to(am.dtype)
+    # In fp32 whatever the forward pass's precision (see symt.model.contrastive_terms).
+    a = {name: [x.float() for x in maps] for name, maps in a.items()}
+    b = {name: [x.float() for x in maps] for name, maps in b.items()}
+    am = atom_mask.float()
+    tm = token_mask.float()
     pairs = {
         "encoder_attention": am[:, None, :, None] * am[:, None, None, :],
         "decoder_self_attention": tm[:, None, :, None] * tm[:, None, None, :],

@@ -70,9 +70,16 @@ class PlanBatch:
     """The same plans under the second renaming (object tokens differ)."""
 
     def to(self, device: torch.device) -> PlanBatch:
-        move = lambda ts: tuple(t.to(device) for t in ts) if ts is not None else None  # noqa: E731
-        renamed = self.target_renamed.to(device) if self.target_renamed is not None else None
-        return PlanBatch(move(self.inputs), move(self.inputs_renamed), self.target.to(device), renamed)
+        move = lambda ts: tuple(t.to(device, non_blocking=True) for t in ts) if ts is not None else None  # noqa: E731
+        renamed = self.target_renamed.to(device, non_blocking=True) if self.target_renamed is not None else None
+        return PlanBatch(move(self.inputs), move(self.inputs_renamed), self.target.to(device, non_blocking=True), renamed)
+
+    def pin_memory(self) -> PlanBatch:
+        """The batch in page-locked memory (torch's DataLoader calls this), so that the copy to a
+        GPU can overlap the step before it."""
+        pin = lambda ts: tuple(t.pin_memory() for t in ts) if ts is not None else None  # noqa: E731
+        renamed = self.target_renamed.pin_memory() if self.target_renamed is not None else None
+        return PlanBatch(pin(self.inputs), pin(self.inputs_renamed), self.target.pin_memory(), renamed)
 
 
 class PlanSampler:
@@ -190,6 +197,8 @@ class PlanTrainer(TrainerBase):
         self.model = build_model(config, signature.num_predicates, signature.max_arity, self.vocab).to(self.device)
         checkpoint = self.read_checkpoint(resume)
         self.planner = Planner(config.kind, self.model, signature, self.vocab)
+        # The training forward pass, compiled on request (shapes vary with the padded lengths).
+        self.train_model = torch.compile(self.model, dynamic=True) if config.compile else self.model
         mode = config.rename if config.contrastive else "off"
         self.sampler = PlanSampler(self.dataset.split("train"), self.vocab, config.kind, mode, config.seed,
                                    signature.num_predicates, config.max_positions)
@@ -242,8 +251,9 @@ class PlanTrainer(TrainerBase):
             # Each view against its own plan: object tokens are renamed with the input.
             target = torch.cat([target, batch.target_renamed])
         contrastive = batch.inputs_renamed is not None and weight > 0
-        logits, internals = self.model(*inputs, return_internals=contrastive)
-        ce = F.cross_entropy(logits.flatten(0, 1), target.flatten(), ignore_index=IGNORE)
+        with self.autocast():
+            logits, internals = self.train_model(*inputs, return_internals=contrastive)
+        ce = F.cross_entropy(logits.float().flatten(0, 1), target.flatten(), ignore_index=IGNORE)
         att = hid = torch.zeros((), device=logits.device)
         if contrastive:
             b = batch.target.shape[0]
@@ -262,7 +272,9 @@ class PlanTrainer(TrainerBase):
         losses, correct, total = [], 0, 0
         for batch in self.val_batches:
             batch = batch.to(self.device)
-            logits, _ = self.model(*batch.inputs)
+            with self.autocast():
+                logits, _ = self.model(*batch.inputs)
+            logits = logits.float()
             keep = batch.target != IGNORE
             losses.append(float(F.cross_entropy(logits[keep], batch.target[keep])))
             correct += int((logits.argmax(-1)[keep] == batch.target[keep]).sum())
@@ -285,7 +297,7 @@ class PlanTrainer(TrainerBase):
 
     def train_step(self, step: int) -> tuple[float, float, float]:
         self.model.train()
-        batch = self.sampler.batch(step, self.config.batch_size).to(self.device)
+        batch = self.fetch_batch(step, self.sampler.batch)
         total, ce, att, hid = self.loss(batch, self.contrastive_weight(step))
         if not math.isfinite(total.item()):
             raise SymtError(f"training diverged at step {step} (loss {float(total)}); "

@@ -1,0 +1,226 @@
+"""Training throughput of SymT-E and SymT-ED on a GPU (issue 34): is the card kept busy?
+
+For each configuration (model kind, preset, batch size) this builds the real trainer of `symt
+train` / `symt train-plans` on a dataset, takes a few warm-up steps (worker start, cuBLAS
+handles, autotuning), then times whole training steps (batch fetch, forward and backward of both
+renamed copies with the contrastive terms on, AdamW) for about ``--seconds``. It reports:
+
+* samples/s (sampled states per second; each brings its renamed copy and, for SymT-E with the
+  ranking loss, two siblings) and tokens/s (real atom tokens; padded tokens in brackets);
+* achieved TFLOP/s: the floating-point operations of one step counted by torch's own
+  ``FlopCounterMode`` (matrix products and attention, forward and backward) over the measured
+  step time, and MFU, its share of the card's bf16 dense matrix rate, measured in the same run
+  (an 8192^3 bf16 matrix product on random data, median of 10) and of the datasheet's 989 TFLOP/s;
+* the share of step time spent waiting for batches (``symt.training.BatchStream``) and the peak
+  GPU memory.
+
+Results go to ``--out`` (JSON) and a Markdown table on stdout. On a CPU it runs too (tiny sizes,
+``--device cpu``), which is how the script is rehearsed before a device call.
+
+Usage (from the repository root, after ``symt generate visitall``):
+  python benchmarks/speed/bench_gpu_training.py --data data/visitall --seconds 12 \
+      --configs symt-e:small:512 symt-e:medium:512 symt-e:paper:256 symt-e:paper:512 \
+                symt-ed:small:256 symt-ed:paper:128 --out bench.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+DATASHEET_BF16_TFLOPS = 989.0
+"""The H100/H200 SXM datasheet's dense bf16 rate (no sparsity)."""
+
+
+def matmul_ceiling(device: torch.device) -> float:
+    """Measured bf16 matrix-product rate in TFLOP/s (random data; median of 10 after 3 warm-ups)."""
+    if device.type != "cuda":
+        return float("nan")
+    n = 8192
+    a = torch.randn(n, n, device=device, dtype=torch.bfloat16)
+    b = torch.randn(n, n, device=device, dtype=torch.bfloat16)
+    for _ in range(3):
+        a @ b
+    times = []
+    for _ in range(10):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        a @ b
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) / 1000)
+    return 2 * n**3 / statistics.median(times) / 1e12
+
+
+def sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def build_trainer(kind: str, preset: str, batch: int, buckets: int, data: Path, out: Path, args: argparse.Namespace):
+    """The trainer `symt train` (SymT-E, with the ranking loss and hashed objects: the recipe of
+    the shipped models) or `symt train-plans` (SymT-ED) would build, contrastive terms always on."""
+    common = dict(data=str(data), out=str(out), preset=preset, batch_size=batch, steps=1_000_000,
+                  eval_every=1_000_000, schedule="always", device=args.device, seed=0,
+                  workers=args.workers, precision=args.precision, compile=args.compile,
+                  val_samples=64, coverage_tasks=0, model_overrides=dict(args.override))
+    if kind == "symt-e":
+        from symt.train import TrainConfig, Trainer
+
+        return Trainer(TrainConfig(**common, object_identity="hashed", w_rank=1.0, lr=1e-4, warmup=10,
+                                   length_buckets=buckets),
+                       progress=False)
+    from symt.plangen.train import PlanTrainConfig, PlanTrainer
+
+    return PlanTrainer(PlanTrainConfig(**common, kind="symt-ed", lr=1e-4, warmup=10), progress=False)
+
+
+def token_counts(trainer, kind: str, batch: int, shards: range) -> tuple[float, float]:
+    """Mean real and padded input tokens per step (all rows: sampled, siblings, renamed copies)."""
+    real = padded = 0
+    for shard in shards:
+        made = trainer.sampler.batch(shard, batch)
+        if kind == "symt-e":
+            masks = [made.mask] + ([made.renamed[2]] if made.renamed else [])
+        else:
+            masks = [made.inputs[2]] + ([made.inputs_renamed[2]] if made.inputs_renamed else [])
+        real += sum(int(m.sum()) for m in masks)
+        padded += sum(m.numel() for m in masks)
+    return real / len(shards), padded / len(shards)
+
+
+def share_loaded_datasets() -> None:
+    """Load each dataset once for all configurations (the trainers only read it)."""
+    import functools
+
+    import symt.plangen.train
+    import symt.train
+    from symt.data import load_dataset
+
+    @functools.cache
+    def cached(path: Path, splits: tuple = ("train", "validation"), max_states: int = 2_000_000,
+               vocab_size: int = 123, progress: bool = True):
+        return load_dataset(path, splits=splits, max_states=max_states, vocab_size=vocab_size, progress=False)
+
+    def load(path, splits=("train", "validation"), max_states=2_000_000, vocab_size=123, progress=True):
+        return cached(Path(path), tuple(splits), max_states, vocab_size)
+
+    symt.train.load_dataset = load  # type: ignore[assignment]
+    symt.plangen.train.load_dataset = load  # type: ignore[assignment]
+
+
+def measure(spec: str, args: argparse.Namespace, ceiling: float) -> dict:
+    kind, preset, batch_text, *rest = spec.split(":")
+    batch, buckets = int(batch_text), int(rest[0]) if rest else 1
+    device = torch.device(args.device)
+    row: dict = {"config": spec, "kind": kind, "preset": preset, "batch": batch, "length_buckets": buckets}
+    with tempfile.TemporaryDirectory() as tmp:
+        trainer = build_trainer(kind, preset, batch, buckets, args.data, Path(tmp) / "run", args)
+        row["parameters"] = sum(p.numel() for p in trainer.model.parameters())
+        row["precision"] = trainer.precision
+        try:
+            step = 0
+            for _ in range(args.warmup):
+                trainer.train_step(step)
+                step += 1
+            sync(device)
+            # One step under torch's FLOP counter (not timed): forward and backward, as run.
+            counter = FlopCounterMode(display=False)
+            with counter:
+                trainer.train_step(step)
+            step += 1
+            flops = counter.get_total_flops()
+            sync(device)
+            if device.type == "cuda":
+                torch.cuda.reset_peak_memory_stats(device)
+            waited = trainer.batch_stream.wait_seconds
+            start = time.perf_counter()
+            timed = 0
+            while time.perf_counter() - start < args.seconds or timed < 3:
+                trainer.train_step(step)
+                step += 1
+                timed += 1
+            sync(device)
+            seconds = time.perf_counter() - start
+            wait = trainer.batch_stream.wait_seconds - waited
+        finally:
+            trainer.close_batches()
+        real, padded = token_counts(trainer, kind, batch, range(10_000, 10_000 + 8))
+        step_seconds = seconds / timed
+        tflops = flops / step_seconds / 1e12
+        row.update(
+            steps=timed, step_ms=1000 * step_seconds, samples_per_s=batch / step_seconds,
+            tokens_per_s=real / step_seconds, padded_tokens_per_s=padded / step_seconds,
+            padding_share=1 - real / padded, gflop_per_step=flops / 1e9, tflops=tflops,
+            mfu_measured=tflops / ceiling if ceiling == ceiling else float("nan"),
+            mfu_datasheet=tflops / DATASHEET_BF16_TFLOPS, data_wait_share=wait / seconds,
+            peak_memory_gib=(torch.cuda.max_memory_allocated(device) / 2**30 if device.type == "cuda" else float("nan")),
+            workers=trainer.batch_stream.workers,
+        )
+        del trainer
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
+    return row
+
+
+def table(rows: list[dict], ceiling: float) -> str:
+    lines = [f"bf16 matrix ceiling measured: {ceiling:.0f} TFLOP/s (datasheet {DATASHEET_BF16_TFLOPS:.0f})", "",
+             "| config (kind:preset:batch[:length buckets]) | params | precision | step ms | samples/s | tokens/s (padded) | TFLOP/s | MFU measured / datasheet | data wait | peak GiB |",
+             "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|"]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['config']} | error: {r['error']} |")
+            continue
+        lines.append(
+            f"| {r['config']} | {r['parameters']:,} | {r['precision']} | {r['step_ms']:.1f} | {r['samples_per_s']:,.0f} | "
+            f"{r['tokens_per_s']:,.0f} ({r['padded_tokens_per_s']:,.0f}) | {r['tflops']:.1f} | "
+            f"{r['mfu_measured']:.1%} / {r['mfu_datasheet']:.1%} | {r['data_wait_share']:.1%} | {r['peak_memory_gib']:.1f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path("data/visitall"), help="dataset folder (symt generate)")
+    parser.add_argument("--configs", nargs="+", default=["symt-e:small:512", "symt-e:medium:512", "symt-e:paper:256",
+                                                         "symt-ed:small:256", "symt-ed:paper:128"],
+                        help="KIND:PRESET:BATCH[:BUCKETS] (kind symt-e or symt-ed; BUCKETS: SymT-E's "
+                        "--length-buckets, 1 by default)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="timed seconds per configuration")
+    parser.add_argument("--warmup", type=int, default=4, help="untimed steps first")
+    parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    parser.add_argument("--workers", type=int, default=-1, help="batch workers (-1: symt's default)")
+    parser.add_argument("--precision", default="auto", choices=["auto", "bf16", "fp32"])
+    parser.add_argument("--compile", action="store_true", help="torch.compile the forward pass")
+    parser.add_argument("--override", nargs="*", default=[], type=lambda s: (s.split("=")[0], int(s.split("=")[1])),
+                        metavar="KEY=INT", help="model size overrides for every config (CPU rehearsal: d_model=16 ...)")
+    parser.add_argument("--out", type=Path, help="write the rows as JSON here")
+    args = parser.parse_args()
+    device = torch.device(args.device)
+    if device.type == "cuda":
+        print(torch.cuda.get_device_name(device), file=sys.stderr)
+    ceiling = matmul_ceiling(device)
+    share_loaded_datasets()
+    rows = []
+    for spec in args.configs:
+        try:
+            rows.append(measure(spec, args, ceiling))
+        except torch.OutOfMemoryError:
+            rows.append({"config": spec, "error": "out of GPU memory"})
+            torch.cuda.empty_cache()
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+        if args.out:
+            args.out.write_text(json.dumps({"ceiling_tflops": ceiling, "rows": rows}, indent=1) + "\n")
+    print(table(rows, ceiling))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
