@@ -109,3 +109,14 @@ def test_plan_trainer_takes_the_worker_and_bf16_path(gripper_dataset, tmp_path):
     half = PlanTrainer(plan_config(tmp_path / "c", precision="bf16"), progress=False)
     half.run()
     assert np.isfinite(half.history[-1]["train_ce"])
+
+
+def test_the_paper_preset_starts_at_h_zero():
+    from symt.model import PRESETS, ModelConfig, SymTE
+
+    model = SymTE(ModelConfig(num_predicates=7, max_arity=2, vocab_size=20, **PRESETS["paper"])).eval()
+    rng = np.random.default_rng(1)
+    pred, args, mask = collate(random_batch(rng, [5, 9]), 20)
+    with torch.no_grad():
+        assert torch.equal(model(pred, args, mask)[0], torch.zeros(2))
+    assert not tiny_model().config.zero_readout  # the CPU presets keep their initialisation

@@ -40,8 +40,8 @@ if [ -n "${REHEARSAL:-}" ]; then
   strides=(--strides validation=10 interpolation=10 extrapolation=100)
 else
   device=cuda
-  bench=(--seconds 6 --configs symt-e:small:512:8 symt-e:medium:512:8 symt-e:paper:512:8 symt-e:paper:512
-         symt-ed:small:256 symt-ed:paper:128)
+  read -r -a configs <<< "${BENCH_CONFIGS:-symt-e:small:512:8 symt-e:medium:512:8 symt-e:paper:512:8 symt-e:paper:512 symt-ed:small:256 symt-ed:paper:128}"
+  bench=(--seconds 6 --configs "${configs[@]}")
   # Batch 512 (8x the paper's 64), so the paper's 1e-4 scaled by about sqrt(8) and rounded down
   # (no layer norm, 12 applications of one layer: the paper's architecture, kept stable by
   # clipping); warm-up 100 steps (51,200 samples, about the paper's 2,000 x 64 / 2.5).
@@ -66,7 +66,9 @@ train_and_evaluate() {
     || echo "$name: training exit $? ($(tail -2 "$run.log" | tr '\n' ' '))"
   tail -3 "$run.log"
   [ -f "$run/best.pt" ] || return 0
-  for model in "$run/best.pt" "$shipped"; do
+  local models=("$run/best.pt")
+  [ -n "${SKIP_SHIPPED:-}" ] || models+=("$shipped")  # evaluated in an earlier call already
+  for model in "${models[@]}"; do
     label=$([ "$model" = "$shipped" ] && echo shipped || echo paper)
     (cd benchmarks/training && timeout 150 "$py" eval_greedy.py --model "$model" --model-label "$name-$label" \
       --data "../../$data" --device $device "${strides[@]}" --json "$run/greedy-$label.json") \
@@ -85,9 +87,9 @@ EOF
 }
 
 left=$(( deadline - $(elapsed) ))
-train_and_evaluate visitall-paper data/visitall visitall $(( left > 400 ? 210 : left / 2 ))
+train_and_evaluate visitall-paper data/visitall visitall $(( left > 400 ? 210 : left - ${EVAL_RESERVE:-100} ))
 left=$(( deadline - $(elapsed) ))
-if [ "$left" -gt 170 ]; then
+if [ "$left" -gt 170 ] && [ -z "${VISITALL_ONLY:-}" ]; then
   train_and_evaluate logistics-paper data/logistics logistics $(( left - 120 ))
 else
   echo "logistics-paper: skipped, $left s left"

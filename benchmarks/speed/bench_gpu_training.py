@@ -84,7 +84,8 @@ def build_trainer(kind: str, preset: str, batch: int, buckets: int, data: Path, 
 
 
 def token_counts(trainer, kind: str, batch: int, shards: range) -> tuple[float, float]:
-    """Mean real and padded input tokens per step (all rows: sampled, siblings, renamed copies)."""
+    """Mean real and padded input tokens per step over ``shards`` (all rows: sampled, siblings,
+    renamed copies; SymT-ED counts its encoder's atoms)."""
     real = padded = 0
     for shard in shards:
         made = trainer.sampler.batch(shard, batch)
@@ -95,6 +96,18 @@ def token_counts(trainer, kind: str, batch: int, shards: range) -> tuple[float, 
         real += sum(int(m.sum()) for m in masks)
         padded += sum(m.numel() for m in masks)
     return real / len(shards), padded / len(shards)
+
+
+def run_step(trainer, step: int) -> bool:
+    """One training step; False where it stopped on a non-finite loss (a throughput measurement
+    goes on: the step did the same work)."""
+    from symt.errors import SymtError
+
+    try:
+        trainer.train_step(step)
+    except SymtError:
+        return False
+    return True
 
 
 def share_loaded_datasets() -> None:
@@ -128,24 +141,30 @@ def measure(spec: str, args: argparse.Namespace, ceiling: float) -> dict:
         row["precision"] = trainer.precision
         try:
             step = 0
+            finite = True
             for _ in range(args.warmup):
-                trainer.train_step(step)
+                finite &= run_step(trainer, step)
                 step += 1
             sync(device)
-            # One step under torch's FLOP counter (not timed): forward and backward, as run.
+            # One step under torch's FLOP counter (not timed): forward and backward, as run. Its
+            # FLOPs per padded token, times the padded tokens of the timed steps, give theirs:
+            # steps differ in length (length buckets), and the part of the FLOPs that grows
+            # faster than the length (attention scores) is small at these lengths.
             counter = FlopCounterMode(display=False)
             with counter:
-                trainer.train_step(step)
+                finite &= run_step(trainer, step)
+            counted_real, counted_padded = token_counts(trainer, kind, batch, range(step, step + 1))
             step += 1
-            flops = counter.get_total_flops()
+            flops_per_padded_token = counter.get_total_flops() / counted_padded
             sync(device)
             if device.type == "cuda":
                 torch.cuda.reset_peak_memory_stats(device)
             waited = trainer.batch_stream.wait_seconds
             start = time.perf_counter()
             timed = 0
+            first_timed = step
             while time.perf_counter() - start < args.seconds or timed < 3:
-                trainer.train_step(step)
+                finite &= run_step(trainer, step)
                 step += 1
                 timed += 1
             sync(device)
@@ -153,13 +172,16 @@ def measure(spec: str, args: argparse.Namespace, ceiling: float) -> dict:
             wait = trainer.batch_stream.wait_seconds - waited
         finally:
             trainer.close_batches()
-        real, padded = token_counts(trainer, kind, batch, range(10_000, 10_000 + 8))
+        # The timed steps' own batches (SymT-E's shard is its step on one process).
+        real, padded = token_counts(trainer, kind, batch, range(first_timed, step))
+        flops = flops_per_padded_token * padded
         step_seconds = seconds / timed
         tflops = flops / step_seconds / 1e12
         row.update(
             steps=timed, step_ms=1000 * step_seconds, samples_per_s=batch / step_seconds,
             tokens_per_s=real / step_seconds, padded_tokens_per_s=padded / step_seconds,
             padding_share=1 - real / padded, gflop_per_step=flops / 1e9, tflops=tflops,
+            finite_loss=finite, counted_step_padded_tokens=counted_padded,
             mfu_measured=tflops / ceiling if ceiling == ceiling else float("nan"),
             mfu_datasheet=tflops / DATASHEET_BF16_TFLOPS, data_wait_share=wait / seconds,
             peak_memory_gib=(torch.cuda.max_memory_allocated(device) / 2**30 if device.type == "cuda" else float("nan")),
