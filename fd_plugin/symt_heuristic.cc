@@ -373,6 +373,10 @@ void SymtHeuristic::map_facts(const SymtContext &context) {
     for (VariableProxy var : variables) {
         vector<int> &rows = fact_rows[var.get_id()];
         rows.assign(var.get_domain_size(), -1);
+        // Derived variables (the translator's "new-axiom@N" for a goal such as "(and)", a
+        // domain's derived predicates) are no atoms of the state the model reads.
+        if (var.is_derived())
+            continue;
         for (int value = 0; value < var.get_domain_size(); ++value) {
             string name = var.get_fact(value).get_name();
             const string prefix = "Atom ";

@@ -148,8 +148,9 @@ void WlHeuristic::load(const string &model_option, double scale_option) {
     VariablesProxy variables = task_proxy.get_variables();
     for (VariableProxy var : variables) {
         fact_offsets.push_back(static_cast<int>(fact_names.size()));
+        // Derived variables ("new-axiom@N" and the like) are no atoms of the state: no name.
         for (int value = 0; value < var.get_domain_size(); ++value)
-            fact_names.push_back(var.get_fact(value).get_name());
+            fact_names.push_back(var.is_derived() ? string() : var.get_fact(value).get_name());
     }
     try {
         py::object wl_class = py::module_::import("symt.wl").attr("FastDownwardWL");

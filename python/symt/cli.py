@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import tempfile
 import time
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .errors import DEFAULT_MAX_STATES, EXIT_INTERRUPTED, SymtError
+from .errors import DEFAULT_MAX_STATES, SymtError
 from .folders import check_output_folder, holding_folder, open_output_folder
 
 MANIFEST_MAX_STATES = 1_000_000
@@ -39,6 +40,44 @@ def int_in(low: int, high: int = MAX_COUNT) -> object:
             raise argparse.ArgumentTypeError(f"must be at most {high:,} (got {value:,})")
         return value
     return parse
+
+
+def machine_count(what: str) -> object:
+    """An argparse type: a count of ``what`` (threads, processes) from 1 to this machine's cores;
+    more gains nothing and, for threads, crashed torch (issue 36: ``--threads 99999``)."""
+    cores = os.cpu_count() or 1
+
+    def parse(text: str) -> int:
+        value = int_in(1)(text)  # type: ignore[operator]
+        if value > cores:
+            raise argparse.ArgumentTypeError(f"at most {cores} {what} on this machine, which has {cores} "
+                                             f"cores (got {value:,})")
+        return value
+    return parse
+
+
+MIN_MEMORY_MIB = 256
+"""Below this, Fast Downward cannot even load its translator: every run would fail to start."""
+
+
+def memory_limit(text: str) -> int:
+    """An argparse type: MiB per run, from :data:`MIN_MEMORY_MIB` to this machine's memory."""
+    value = int_in(1)(text)  # type: ignore[operator]
+    if value < MIN_MEMORY_MIB:
+        raise argparse.ArgumentTypeError(f"must be at least {MIN_MEMORY_MIB} MiB: Fast Downward does not start "
+                                         f"with less (got {value:,})")
+    total = _machine_memory_mib()
+    if total is not None and value > total:
+        raise argparse.ArgumentTypeError(f"this machine has {total:,} MiB (got {value:,})")
+    return value
+
+
+def _machine_memory_mib() -> int | None:
+    try:
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+    return pages * size // 2**20 if pages > 0 and size > 0 else None
 
 
 def float_in(low: float, high: float = math.inf, low_open: bool = False, high_open: bool = False) -> object:
@@ -302,13 +341,25 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         algorithms=tuple(args.algorithms) if args.algorithms else None,
     )
     out = args.out or Path("experiments") / args.name
-    check_output_folder(out, "experiment folder")
+    if args.results is not None:  # checked before hours of runs, not after
+        check_output_folder(args.results, "results folder")
+    # One experiment per folder at a time: a second one (or a rerun racing the first) is refused.
+    lock = open_output_folder(out, writer="symt experiment", kind="experiment folder")
     spec = registry.make_spec(experiment, out, args.ipc_root, args.processes, registry.model_options(args.model))
+    from .processes import end_descendants, interrupted_exit_code
+
     try:
-        records = runner.run_experiment(spec, out, fresh=args.fresh)
-    except KeyboardInterrupt:
-        print(f"interrupted: rerun the same command to resume ({out})", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        with holding_folder(lock, out):
+            try:
+                records = runner.run_experiment(spec, out, fresh=args.fresh)
+            except KeyboardInterrupt as interruption:
+                # Lab's dispatcher and workers (and their planners) end with this process.
+                end_descendants()
+                print(f"interrupted ({interruption or 'SIGINT'}): rerun the same command to resume ({out})",
+                      file=sys.stderr)
+                return interrupted_exit_code(interruption)
+    finally:
+        end_descendants()
     limits, notes = registry.describe(experiment, spec)
     report_dir = out / "report"
     report.write_report(records, report_dir, f"Experiment `{experiment.name}`", command=_command_line(args),
@@ -350,6 +401,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise SymtError(f"{path}: no such runs file (an experiment's report/runs.csv)")
         records += report.read_csv(path)
     notes = _with_analysis(args.notes or "", args.analysis)
+    present = {r["algorithm"] for r in records}
+    unknown = [name for name in args.algorithms or [] if name not in present]
+    if unknown:  # a typo would add an empty column
+        raise SymtError(f"--algorithms: {', '.join(unknown)} not in the runs (they have {', '.join(sorted(present))})")
     check_output_folder(args.out, "report folder")
     try:
         out = report.write_report(records, args.out, args.title, notes=notes or None, limits=args.limits,
@@ -416,9 +471,16 @@ def cmd_train_wl(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_output_file(path: Path, what: str) -> None:
+    """Refuse, before any work, an output file that cannot be one: a folder of that name."""
+    if path.is_dir():
+        raise SymtError(f"{path}: a folder of that name exists; name the {what} itself (e.g. {path / 'model.pt'})")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export
 
+    _check_output_file(args.output, "model file")
     meta = export(args.checkpoint, args.output, layers=args.layers)
     print(f"wrote {args.output} (domain {meta['domain']}, {len(meta['predicates'])} predicates, "
           f"vocabulary {meta['vocab_size']}, format version {meta['format_version']})")
@@ -435,6 +497,7 @@ def cmd_retarget(args: argparse.Namespace) -> int:
         if not sep or not name or not to:
             raise SymtError(f"--map {pair}: expected SOURCE=TARGET")
         fixed[name] = to
+    _check_output_file(args.output, "model file")
     meta, changed = retarget(resolve(args.model), args.domain, args.output, args.source_domain, fixed)
     renamed = ", ".join(f"{a} -> {b}" for a, b in changed.items()) or "no name changes"
     print(f"wrote {args.output} for domain {meta['domain']} ({args.domain}): {renamed}; every action "
@@ -589,7 +652,7 @@ def _add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, 
     p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")
     p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")
     p.add_argument("--device", help="auto (CUDA when present), cpu, cuda, cuda:1")
-    p.add_argument("--threads", type=int_in(1), help="torch intra-op threads (default: torch's choice)")
+    p.add_argument("--threads", type=machine_count("threads"), help="torch intra-op threads (default: torch's choice)")
     p.add_argument("--workers", type=int_in(0),
                    help="processes that make batches ahead of training (default: none on a CPU, all "
                    "cores but two on a GPU)")
@@ -691,7 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plan-time", type=int_in(0), default=30, metavar="S",
                    help="label problems too large to expand by a plan: seconds per Fast Downward "
                    "search, A* with LM-cut first, then lama-first (30; 0: skip them)")
-    p.add_argument("--processes", type=int_in(1), default=2, help="Fast Downward runs in parallel (2)")
+    p.add_argument("--processes", type=machine_count("processes"), default=2, help="Fast Downward runs in parallel (2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_ipc_dataset)
 
@@ -717,8 +780,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="experiment folder (default experiments/NAME)")
     p.add_argument("--results", type=Path, help="also copy the report here (e.g. benchmarks/results/NAME)")
     p.add_argument("--time-limit", type=int_in(1), metavar="S", help="seconds per run")
-    p.add_argument("--memory-limit", type=int_in(1), metavar="MIB", help="MiB per run")
-    p.add_argument("--processes", type=int_in(1), default=2, help="runs in parallel (2)")
+    p.add_argument("--memory-limit", type=memory_limit, metavar="MIB", help="MiB per run")
+    p.add_argument("--processes", type=machine_count("processes"), default=2, help="runs in parallel (2)")
     p.add_argument("--max-tasks", type=int_in(1), metavar="K", help="at most K tasks per domain and group, evenly spread")
     p.add_argument("--domains", nargs="+", help="restrict to these domains")
     p.add_argument("--groups", nargs="+", help="restrict to these splits or IPC levels")
@@ -857,7 +920,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(applicability-filtered), regrounding: decoding of a SymT-ED or PlanGPT model")
     p.add_argument("--max-steps", type=int_in(1), default=500,
                    help="cap on actions (heuristic) or generated tokens (decoding); 500, as in the paper")
-    p.add_argument("--threads", type=int_in(1), default=1, help="torch intra-op threads (1)")
+    p.add_argument("--threads", type=machine_count("threads"), default=1, help="torch intra-op threads (1)")
     p.add_argument("--precision", choices=["fp32", "bf16", "auto"], default="fp32",
                    help="forward-pass arithmetic of a SymT-E heuristic, as symt(precision=...) in Fast "
                    "Downward: fp32 (default), bf16 (torch autocast), auto (bf16 only where the CPU "
@@ -877,8 +940,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    from .processes import end_descendants, interrupted_exit_code, termination_as_interrupt
+
     try:
-        return int(args.func(args))
+        with termination_as_interrupt():
+            return int(args.func(args))
     except SymtError as error:
         print(f"symt: error: {error}", file=sys.stderr)
         return error.exit_code
@@ -891,9 +957,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         print("symt: error: out of memory: the task needs more than this machine's memory", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("symt: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interruption:
+        end_descendants()  # nothing this command started outlives it
+        print(f"symt: interrupted ({interruption or 'SIGINT'})", file=sys.stderr)
+        return interrupted_exit_code(interruption)
 
 
 if __name__ == "__main__":

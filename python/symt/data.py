@@ -176,6 +176,24 @@ class Dataset:
         return self.tasks.get(name, [])
 
 
+def read_manifest(root: Path) -> list[dict]:
+    """The entries of a dataset's ``manifest.json`` (``symt generate``, ``symt ipc-dataset``),
+    checked: one error line for a missing, truncated or foreign file, never a traceback."""
+    path = Path(root) / "manifest.json"
+    if not path.exists():
+        raise SymtError(f"{root}: no manifest.json (make one with `symt generate`)")
+    try:
+        entries = json.loads(path.read_text())
+    except UnicodeDecodeError:
+        raise SymtError(f"{path}: not a text file; remake the dataset (symt generate --force)") from None
+    except json.JSONDecodeError as error:
+        raise SymtError(f"{path}: not valid JSON ({error.msg} at line {error.lineno}); the file is damaged "
+                        "or cut short: remake the dataset (symt generate --force)") from None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and {"split", "file"} <= e.keys() for e in entries):
+        raise SymtError(f"{path}: not a symt dataset manifest (a list of tasks with 'split' and 'file')")
+    return entries
+
+
 def load_dataset(
     root: Path,
     splits: Iterable[str] = ("train", "validation"),
@@ -185,10 +203,7 @@ def load_dataset(
     progress: bool = True,
 ) -> Dataset:
     """Ground every task of ``splits``; expand those of ``expand_splits`` (training must fit)."""
-    manifest_path = root / "manifest.json"
-    if not manifest_path.exists():
-        raise SymtError(f"{root}: no manifest.json (make one with `symt generate`)")
-    manifest = json.loads(manifest_path.read_text())
+    manifest = read_manifest(root)
     domain = parse_domain(root / "domain.pddl")
     signature = domain_signature(domain)
     wanted = set(splits)
@@ -202,7 +217,7 @@ def load_dataset(
         space = None
         labels = entry.get("labels", "exhaustive")
         if labels not in LABELS:
-            raise SymtError(f"{manifest_path}: task {entry['name']} has unknown labels '{labels}' "
+            raise SymtError(f"{root / 'manifest.json'}: task {entry['name']} has unknown labels '{labels}' "
                             f"(choose from {', '.join(LABELS)})")
         if labels != "exhaustive":
             plan = plan_labels(task, root / entry["plan_file"], exact=labels == "optimal-plan")

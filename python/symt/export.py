@@ -54,6 +54,10 @@ def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
     from .formats import model_file_kind
 
     path = Path(checkpoint_path)
+    if path.is_dir():
+        inside = [name for name in ("best.pt", "last.pt") if (path / name).is_file()]
+        hint = f"; give {path / inside[0]}" if inside else " and holds no best.pt or last.pt"
+        raise SymtError(f"{path}: a folder, not a checkpoint{hint}")
     if not path.is_file():
         raise SymtError(f"{path}: checkpoint not found")
     kind = model_file_kind(path)
@@ -131,11 +135,15 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
 
 def _save(module: torch.jit.ScriptModule, meta: dict, out_path: str | Path) -> None:
     """Write a model file with its ``symt.json`` atomically: a reader never sees half a model."""
-    out = Path(out_path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    torch.jit.save(module, str(tmp), _extra_files={META_FILE: json.dumps(meta, indent=1)})
-    tmp.replace(out)
+    import io
+
+    from .folders import write_atomic
+
+    # Into memory first, then written by Python: torch's C++ writer aborts the process on a full
+    # disk (issue 36), and a write error must leave any earlier model in place.
+    buffer = io.BytesIO()
+    torch.jit.save(module, buffer, _extra_files={META_FILE: json.dumps(meta, indent=1)})
+    write_atomic(Path(out_path), buffer.getvalue(), "model file")
 
 
 def load_exported(path: str | Path, device: str | torch.device = "cpu") -> tuple[torch.jit.ScriptModule, dict]:

@@ -212,6 +212,9 @@ def _check_option_value(option: str, value: str) -> None:
     if option == "threads":
         if not re.fullmatch(r"\d+", value) or int(value) < 1:
             raise fail("a whole number of at least 1")
+        cores = os.cpu_count() or 1
+        if int(value) > cores:  # torch crashed on threads=99999 (issue 36)
+            raise fail(f"at most {cores}, this machine's cores")
     elif option == "scale":
         try:
             number = float(value)
@@ -531,23 +534,64 @@ def run(args: Sequence[str]) -> int:
         env = driver_environment(build, workdir, wants_validate)
         env.update(symt_env)
         command = driver_command(build, args)
-        completed = subprocess.run(command, env=env, check=False)
-    code = completed.returncode
+        code = run_driver(command, env)
     return 128 - code if code < 0 else code  # a signal -N becomes the shell's 128+N
+
+
+FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+TERMINATION_GRACE_SECONDS = 5.0
+
+
+def run_driver(command: list[str], env: dict[str, str]) -> int:
+    """Run the driver in a process group of its own (with the translator and search it starts)
+    and pass on to that group every SIGINT, SIGTERM and SIGHUP this process gets, so that the
+    search never outlives the wrapper (issue 36: a SIGTERM to ``fast-downward`` left the search
+    running, writing ``sas_plan`` after the kill). After SIGTERM or SIGHUP, what is still running
+    after a grace period is killed. The driver also gets SIGTERM from the kernel if this process
+    is killed outright (``PR_SET_PDEATHSIG``). Returns the driver's exit code (negative: killed
+    by that signal)."""
+    from .processes import die_with_parent
+
+    def in_child() -> None:  # between fork and exec
+        os.setpgid(0, 0)
+        die_with_parent()
+
+    process = subprocess.Popen(command, env=env, preexec_fn=in_child)
+    received: list[int] = []
+
+    def forward(signum: int, frame: object) -> None:
+        received.append(signum)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signum)
+
+    previous = {signum: signal.signal(signum, forward) for signum in FORWARDED_SIGNALS}
+    try:
+        while True:
+            try:
+                code = process.wait(timeout=TERMINATION_GRACE_SECONDS if received and received[-1] != signal.SIGINT else None)
+                break
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    # The driver may have ended before a search it started: nothing of the group stays behind.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    if received and received[-1] != signal.SIGINT:
+        return -received[-1]  # ended because it was told to, whatever the driver made of it
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point (``fast-downward``)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    # Ctrl-C goes to the whole process group: let the driver handle it and report its exit code.
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         return run(args)
     except SymtError as error:
         print(f"fast-downward: error: {error}", file=sys.stderr)
         return error.exit_code if error.exit_code != 2 else DRIVER_INPUT_ERROR
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":

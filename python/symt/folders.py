@@ -59,3 +59,27 @@ def holding_folder(lock: FileLock | None, out: Path) -> Iterator[None]:
         yield
     finally:
         lock.release(force=True)
+
+
+def write_atomic(path: Path, data: bytes, what: str = "file") -> None:
+    """Write ``data`` to ``path`` whole or not at all: into a temporary file in the same folder,
+    flushed to disk, then renamed over ``path``. On any file-system failure (a full or read-only
+    disk, no permission, ``path`` a folder) the temporary file is removed, an existing ``path``
+    is left as it was, and the error is one line naming ``path`` (a ``what``)."""
+    path = Path(path)
+    if path.is_dir():
+        raise SymtError(f"{path}: a folder of that name exists; name the {what} itself")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise SymtError(f"{path}: cannot write the {what} ({error.strerror or error})") from None

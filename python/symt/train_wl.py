@@ -21,7 +21,6 @@ No intercept anywhere: WLPlan's model is a dot product with the feature counts.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from .data import LABELS, PlanLabels, plan_labels
+from .data import LABELS, PlanLabels, plan_labels, read_manifest
 from .errors import StateLimitError, SymtError
 from .pddl import GroundTask, ground, parse_domain, parse_problem
 from .statespace import StateSpace, expand
@@ -198,12 +197,7 @@ def train_wl(config: WLTrainConfig) -> dict:
     root = Path(config.data)
     start = time.perf_counter()
     manifest_path = root / "manifest.json"
-    try:
-        manifest = [e for e in json.loads(manifest_path.read_text()) if e["split"] == "train"]
-    except FileNotFoundError:
-        raise SymtError(f"{root}: no manifest.json (make one with `symt generate` or `symt ipc-dataset`)") from None
-    except (json.JSONDecodeError, TypeError, KeyError) as error:
-        raise SymtError(f"{manifest_path}: not a dataset manifest ({error})") from None
+    manifest = [e for e in read_manifest(root) if e["split"] == "train"]
     if not manifest:
         raise SymtError(f"{root}: the dataset has no training tasks")
     domain = parse_domain(root / "domain.pddl")

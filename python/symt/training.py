@@ -21,7 +21,7 @@ import torch
 from tqdm import tqdm
 
 from .errors import SymtError
-from .folders import holding_folder
+from .folders import holding_folder, write_atomic
 
 
 class Schedule(Protocol):
@@ -143,13 +143,13 @@ class BatchStream:
 
 
 def save_atomic(obj: object, path: Path) -> None:
-    """torch.save to a temporary file, fsync, then rename over ``path`` (never a torn file)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as handle:
-        torch.save(obj, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    """torch.save ``obj`` to ``path`` whole or not at all (:func:`symt.folders.write_atomic`: a
+    full disk leaves the previous checkpoint and one clear error, never a torn file)."""
+    import io
+
+    buffer = io.BytesIO()
+    torch.save(obj, buffer)
+    write_atomic(path, buffer.getvalue(), "checkpoint")
 
 
 CHECKPOINT_VERSION = 1
@@ -253,8 +253,13 @@ class TrainerBase:
         defaults = {f.name: f.default for f in fields(self.config)}
         saved = {**defaults, **checkpoint["train_config"]}  # options added since keep their defaults
         now = asdict(self.config)
+        def same(key: str, a: object, b: object) -> bool:
+            if key in ("data", "teacher") and isinstance(a, str) and isinstance(b, str):
+                return Path(a).resolve() == Path(b).resolve()  # one folder, spelt two ways
+            return a == b
+
         for key in self.RESUME_KEYS:
-            if saved.get(key) != now.get(key):
+            if not same(key, saved.get(key), now.get(key)):
                 raise SymtError(f"--resume: option '{key}' differs from the interrupted run "
                                 f"({saved.get(key)!r} there, {now.get(key)!r} now)")
         return checkpoint
@@ -400,14 +405,14 @@ class TrainerBase:
 
     def write_log(self) -> None:
         """``log.csv``: one row per epoch, written whole and renamed into place."""
-        path = self.out / "log.csv"
+        import io
+
         names = list(dict.fromkeys(key for row in self.history for key in row))
-        tmp = path.with_name("log.csv.tmp")
-        with open(tmp, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=names)
-            writer.writeheader()
-            writer.writerows(self.history)
-        os.replace(tmp, path)
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, fieldnames=names)
+        writer.writeheader()
+        writer.writerows(self.history)
+        write_atomic(self.out / "log.csv", text.getvalue().encode(), "training log")
 
     # ------------------------------------------------------------------ the loop
 

@@ -285,7 +285,35 @@ def write_dataset(
     with holding_folder(lock, out_dir):
         if not force:
             _check_replaceable(out_dir, tasks, optimal_lengths is not None)
+            foreign = _foreign_files(out_dir, domain)
+            if foreign and not (out_dir / "manifest.json").exists():
+                raise SymtError(f"--out {out_dir} holds files symt generate did not write ({foreign[0].name}"
+                                f"{f' and {len(foreign) - 1} more' if len(foreign) > 1 else ''}), which it "
+                                "would overwrite or mix with; choose another --out, or pass --force")
+        # The manifest goes first and comes back last: a folder cut short (a kill, a full disk)
+        # has none, so no training reads half-replaced tasks, and the rerun may replace it.
+        (out_dir / "manifest.json").unlink(missing_ok=True)
         return _write_tasks(out_dir, domain, tasks, optimal_lengths, progress)
+
+
+def _foreign_files(out_dir: Path, domain: str) -> list[Path]:
+    """What in ``out_dir`` symt generate did not write for ``domain``: anything but its lock, its
+    manifest, the shipped domain file and split folders of its own task files."""
+    from symt.generators.splits import SPLITS
+
+    shipped = domain_file(domain).read_bytes()
+    foreign = []
+    for item in sorted(out_dir.iterdir()):
+        if item.name in (".lock", "manifest.json"):
+            continue
+        if item.name == "domain.pddl" and item.is_file() and item.read_bytes() == shipped:
+            continue
+        if (item.is_dir() and item.name in SPLITS
+                and all(f.is_file() and f.suffix == ".pddl" and f.name.startswith(f"{domain}-{item.name}-")
+                        for f in item.iterdir())):
+            continue
+        foreign.append(item)
+    return foreign
 
 
 def _write_tasks(out_dir: Path, domain: str, tasks: list[GeneratedTask],

@@ -140,7 +140,7 @@ def parse_file(path: str | Path) -> tuple[list[SExpr], str]:
     path = Path(path)
     filename = str(path)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8-sig", errors="replace")  # -sig: a byte-order mark is not text
     except FileNotFoundError:
         raise PDDLSyntaxError(filename, None, "file not found") from None
     except IsADirectoryError:
