@@ -23,7 +23,6 @@ from symt.folders import write_atomic
 from symt.generators import domain_file
 from symt.processes import descendants, end_descendants
 from symt.training import save_atomic
-
 from test_fast_downward import FAST_DOWNWARD, GRIPPER_DOMAIN, gripper_problem
 
 SYMT = [sys.executable, "-m", "symt.cli"]
