@@ -114,3 +114,81 @@ def test_mutated_plans_are_judged_or_refused(changes: list[tuple[int, int, str]]
         # Untouched, the plan is valid (an independent truth: Gripper's optimal length 3n for n odd).
         if not changes and not dropped:
             assert result.valid and len(steps) == 9
+
+
+# ------------------------------------------------------------------ damaged files (issue 36)
+
+LOADERS = settings(max_examples=60, deadline=None, derandomize=True,
+                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def damage(data: bytes, cut: int | None, flips: list[tuple[int, int]]) -> bytes:
+    """``data`` cut to ``cut`` bytes (None: whole) with the given (position, bit) flips."""
+    damaged = bytearray(data[: cut % (len(data) + 1)] if cut is not None else data)
+    for position, bit in flips:
+        if damaged:
+            damaged[position % len(damaged)] ^= 1 << bit
+    return bytes(damaged)
+
+
+damages = (st.one_of(st.none(), st.integers(0, 10**7)),
+           st.lists(st.tuples(st.integers(0, 10**7), st.integers(0, 7)), max_size=3))
+
+
+@LOADERS
+@given(*damages)
+def test_a_damaged_manifest_is_read_or_refused(cut: int | None, flips: list[tuple[int, int]]) -> None:
+    import json
+
+    from symt.data import read_manifest
+
+    entries = [{"domain": "gripper", "name": f"gripper-train-n{n}-0", "split": "train", "size": n,
+                "file": f"train/gripper-train-n{n}-0.pddl", "optimal_plan_length": None} for n in (2, 3, 4)]
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "manifest.json").write_bytes(damage(json.dumps(entries).encode(), cut, flips))
+        try:
+            loaded = read_manifest(Path(folder))
+        except SymtError as error:
+            assert "manifest.json" in str(error)
+            return
+        assert all({"split", "file"} <= entry.keys() for entry in loaded)
+
+
+@LOADERS
+@given(*damages)
+def test_a_damaged_model_file_is_loaded_or_refused(cut: int | None, flips: list[tuple[int, int]]) -> None:
+    from symt.export import load_exported
+    from symt.models import resolve
+
+    data = resolve("gripper").read_bytes()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "model.pt"
+        path.write_bytes(damage(data, cut, flips))
+        try:
+            load_exported(path)
+        except SymtError as error:
+            assert str(error).startswith(str(path)), error
+
+
+@LOADERS
+@given(*damages)
+def test_a_damaged_checkpoint_is_loaded_or_refused(cut: int | None, flips: list[tuple[int, int]]) -> None:
+    import io
+
+    import torch
+
+    from symt.export import load_checkpoint_model
+    from symt.model import ModelConfig, SymTE
+
+    model = SymTE(ModelConfig(num_predicates=3, max_arity=2, d_model=8, n_heads=2, n_layers=1, d_ff=8,
+                              d_embed=4, k=4, readout_hidden=4, vocab_size=10))
+    buffer = io.BytesIO()
+    torch.save({"version": 1, "kind": "symt-e", "model": model.state_dict(), "model_config": model.config.to_dict(),
+                "train_config": {}, "trainer": {}}, buffer)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "best.pt"
+        path.write_bytes(damage(buffer.getvalue(), cut, flips))
+        try:
+            load_checkpoint_model(path)
+        except SymtError as error:
+            assert str(error).startswith(str(path)), error

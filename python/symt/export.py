@@ -158,8 +158,15 @@ def load_exported(path: str | Path, device: str | torch.device = "cpu") -> tuple
         raise SymtError(f"{path}: not a readable TorchScript model ({type(error).__name__})") from None
     if not extra[META_FILE]:
         raise SymtError(f"{path}: TorchScript file without symt metadata ({META_FILE}); export it with `symt export`")
-    meta = json.loads(extra[META_FILE])
-    check_model_meta(meta, str(path))
+    try:
+        meta = json.loads(extra[META_FILE])
+    except ValueError:  # torch does not check the archive's checksums: a damaged file gets here
+        raise SymtError(f"{path}: its symt metadata ({META_FILE}) is damaged; export the model again") from None
+    try:
+        check_model_meta(meta, str(path))
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise SymtError(f"{path}: its symt metadata ({META_FILE}) is damaged ({type(error).__name__}: {error}); "
+                        "export the model again") from None
     module.eval()
     return module, meta
 
