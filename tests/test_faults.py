@@ -274,3 +274,50 @@ def test_report_refuses_an_algorithm_not_in_the_runs(tmp_path, capsys):
                     "paper,gripper,extrapolation,p1,5,ff,True,solved\n")
     assert main(["report", str(runs), "--out", str(tmp_path / "r"), "--algorithms", "ff", "lama-frist"]) == 2
     assert "lama-frist not in the runs" in capsys.readouterr().err
+
+
+def test_ipc_dataset_refuses_another_domains_dataset(tmp_path):
+    from symt.experiments.ipc import write_training_dataset
+
+    ipc = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning"
+    out = tmp_path / "data"
+    out.mkdir()
+    (out / "domain.pddl").write_bytes((ipc / "ferry" / "domain.pddl").read_bytes())
+    (out / "manifest.json").write_text("[]")
+    with pytest.raises(SymtError, match="holds a dataset of another domain"):
+        write_training_dataset(ipc / "blocksworld", out, plan_time=0, progress=False)
+    assert (out / "manifest.json").read_text() == "[]"  # untouched
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("mine")
+    with pytest.raises(SymtError, match="did not write \\(todo.txt\\)"):
+        write_training_dataset(ipc / "blocksworld", tmp_path / "notes", plan_time=0, progress=False)
+
+
+def test_what_the_translator_cannot_read_is_one_line_before_it_runs(fd_built, tmp_path):
+    negative = tmp_path / "negative.pddl"
+    negative.write_text(gripper_problem(2).replace("(:goal (and", "(:goal (and (not (at ball1 rooma))"))
+    unicode = tmp_path / "unicode.pddl"
+    unicode.write_text("; a comment may say café\n" + gripper_problem(2).replace("ball2", "bäll2"))
+    for problem, message in ((negative, "the goal holds the negative literal (not (at ball1 rooma))"),
+                             (unicode, "unicode.pddl:3: a character outside ASCII")):
+        result = subprocess.run([str(FAST_DOWNWARD), str(GRIPPER_DOMAIN), str(problem), "--search",
+                                 "eager_greedy([ff()])"], capture_output=True, text=True, cwd=tmp_path,
+                                timeout=120, check=False)
+        assert result.returncode == 36
+        assert message in one_error_line(result.stderr)
+        assert not (tmp_path / "output.sas").exists()
+
+
+def test_an_empty_or_satisfied_goal_gives_the_empty_plan_with_symt(fd_built, tmp_path):
+    for name, goal in (("empty", "(:goal (and))"), ("satisfied", "(:goal (and (at ball1 rooma)))")):
+        problem = tmp_path / f"{name}.pddl"
+        problem.write_text(gripper_problem(2).split("(:goal")[0] + goal + ")\n")
+        work = tmp_path / name
+        work.mkdir()
+        result = subprocess.run([str(FAST_DOWNWARD), str(GRIPPER_DOMAIN), str(problem), "--search",
+                                 "eager_greedy([symt()])"], capture_output=True, text=True, cwd=work,
+                                timeout=300, check=False)
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+        assert "Solution found" in result.stdout
+        steps = [line for line in (work / "sas_plan").read_text().splitlines() if line.startswith("(")]
+        assert steps == []

@@ -513,6 +513,33 @@ def _driver_aliases(build: FastDownwardBuild) -> list[str]:
     return sorted([*aliases.ALIASES, *aliases.PORTFOLIOS])
 
 
+def check_translatable(domain: Path, problem: Path) -> None:
+    """Refuse in one line what Fast Downward 19.06's translator fails on with a traceback (issue
+    36): a character outside ASCII in a name, a negative goal literal. Tasks symt's own parser
+    does not read are left to the translator, which reads more of PDDL."""
+    from .pddl import parse_domain, parse_problem
+
+    for path in (domain, problem):
+        try:
+            text = path.read_bytes()
+        except OSError:
+            return  # the translator reports a missing file itself
+        for number, line in enumerate(text.splitlines(), 1):
+            code = line.split(b";", 1)[0]  # comments may hold anything
+            if any(byte > 127 for byte in code):
+                raise SymtError(f"{path}:{number}: a character outside ASCII, which Fast Downward 19.06's "
+                                "translator cannot read; use ASCII names")
+    try:
+        parsed_domain = parse_domain(domain)
+        goal = parse_problem(problem, parsed_domain).goal
+    except SymtError:
+        return
+    negative = next((literal for literal in goal if literal.negated), None)
+    if negative is not None:
+        raise SymtError(f"{problem}:{negative.line}: the goal holds the negative literal {negative}, which Fast "
+                        "Downward 19.06's translator does not support (\"Negative goal not supported\")")
+
+
 def run(args: Sequence[str]) -> int:
     """Run Fast Downward's driver with ``args``; returns its exit code."""
     from .fd_configs import describe, expand_alias
@@ -524,6 +551,9 @@ def run(args: Sequence[str]) -> int:
         print(describe())  # symt's own aliases (symt.fd_configs)
         return 0
     args = expand_alias(args)
+    parsed = _parse_driver_args(build, args)
+    if parsed is not None and "translate" in parsed.components and len(parsed.translate_inputs) == 2:
+        check_translatable(*map(Path, parsed.translate_inputs))
     wants_validate = "--validate" in args or "--debug" in args
     with tempfile.TemporaryDirectory(prefix="symt-fd-") as tmp:
         workdir = Path(tmp)

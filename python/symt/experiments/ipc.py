@@ -145,6 +145,22 @@ def plan_for(domain_file: Path, problem: Path, plan_out: Path, time_limit: int,
     return None, "; ".join(tried)
 
 
+def _check_same_domain(out_dir: Path, domain_dir: Path) -> None:
+    """Refuse to write into a folder that holds another domain's dataset or someone's files:
+    the two would mix (issue 36)."""
+    if not out_dir.is_dir():
+        return
+    domain_file = out_dir / "domain.pddl"
+    if domain_file.is_file() and domain_file.read_bytes() != (domain_dir / "domain.pddl").read_bytes():
+        raise SymtError(f"--out {out_dir} holds a dataset of another domain ({domain_file} differs from "
+                        f"{domain_dir / 'domain.pddl'}); choose another --out")
+    ours = {".lock", "domain.pddl", "manifest.json", "labels.json", "skipped.json", "train", "validation", "plans"}
+    foreign = sorted(item.name for item in out_dir.iterdir() if item.name not in ours)
+    if foreign:
+        raise SymtError(f"--out {out_dir} holds files symt ipc-dataset did not write ({foreign[0]}); "
+                        "choose another --out")
+
+
 def write_training_dataset(
     domain_dir: Path, out_dir: Path, max_states: int = 1_000_000, validation: int = 4,
     progress: bool = True, plan_time: int = 30, processes: int = 2,
@@ -157,8 +173,11 @@ def write_training_dataset(
     """
     domain_dir = Path(domain_dir)
     out_dir = Path(out_dir)
+    _check_same_domain(out_dir, domain_dir)
     selection = select_training_problems(domain_dir, max_states, validation, progress)
     out_dir.mkdir(parents=True, exist_ok=True)
+    # Gone first, back last: a dataset cut short has no manifest, so no training reads it.
+    (out_dir / "manifest.json").unlink(missing_ok=True)
     shutil.copyfile(domain_dir / "domain.pddl", out_dir / "domain.pddl")
     entries = []
     sources: dict[str, dict] = {}
