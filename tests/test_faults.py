@@ -321,3 +321,25 @@ def test_an_empty_or_satisfied_goal_gives_the_empty_plan_with_symt(fd_built, tmp
         assert "Solution found" in result.stdout
         steps = [line for line in (work / "sas_plan").read_text().splitlines() if line.startswith("(")]
         assert steps == []
+
+
+def test_sigterm_to_the_experiment_process_alone_leaves_no_lab_worker(fd_built, tmp_path):
+    out = tmp_path / "exp"
+    process = subprocess.Popen([*SYMT, "experiment", "paper-smoke", "--processes", "1", "--algorithms", "ff",
+                                "lama-first", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 120
+    below: list[int] = []
+    while time.monotonic() < deadline:  # Lab's dispatcher, a worker and a run below it
+        below = descendants(process.pid)
+        if len(below) >= 3:
+            break
+        time.sleep(0.2)
+    assert len(below) >= 3, "the experiment never started its runs"
+    process.send_signal(signal.SIGTERM)  # the main process alone, not its group
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM
+    assert "interrupted (SIGTERM): rerun the same command to resume" in stderr
+    time.sleep(1)
+    assert not [pid for pid in below if _running(pid)], "a Lab process outlived the experiment"
+    FileLock(out / ".lock").acquire(timeout=0)  # the folder is free for the rerun

@@ -105,7 +105,7 @@ def end_descendants(grace: float = 5.0) -> int:
     seconds; returns how many there were. Children that start children meanwhile (a Lab worker
     starting a planner) are caught by a second pass."""
     ended: set[int] = set()
-    for _ in range(2):
+    for _ in range(3):
         pids = [pid for pid in descendants() if pid not in ended]
         for pid in pids:
             with _ignored_lookup():
@@ -118,7 +118,18 @@ def end_descendants(grace: float = 5.0) -> int:
             if _alive(pid):
                 with _ignored_lookup():
                     os.kill(pid, signal.SIGKILL)
+    _reap_adopted(ended)
     return len(ended)
+
+
+def _reap_adopted(pids: set[int]) -> None:
+    """Collect the exit status of ended processes that are our children (adopted orphans
+    included), so that none stays a zombie while this process lives on."""
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # not our child, or already collected
+            pass
 
 
 @contextmanager
@@ -130,6 +141,19 @@ def _ignored_lookup() -> Iterator[None]:
 
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def adopt_orphans() -> None:
+    """Make this process the reaper of its orphaned descendants (``PR_SET_CHILD_SUBREAPER``):
+    when a child ends before its own children (``subprocess.run`` kills Lab's dispatcher at once
+    on an exception, leaving its workers), they are re-parented here instead of to init, so that
+    :func:`end_descendants` still finds and ends them. Linux only; elsewhere a no-op."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def die_with_parent(signum: int = signal.SIGTERM) -> None:
