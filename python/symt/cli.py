@@ -940,7 +940,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
-    from .processes import adopt_orphans, end_descendants, interrupted_exit_code, termination_as_interrupt
+    from .processes import (
+        adopt_orphans,
+        end_descendants,
+        interrupted_exit_code,
+        termination_as_interrupt,
+    )
 
     adopt_orphans()
     try:
