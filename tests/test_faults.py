@@ -343,3 +343,16 @@ def test_sigterm_to_the_experiment_process_alone_leaves_no_lab_worker(fd_built, 
     time.sleep(1)
     assert not [pid for pid in below if _running(pid)], "a Lab process outlived the experiment"
     FileLock(out / ".lock").acquire(timeout=0)  # the folder is free for the rerun
+
+
+def test_a_task_file_changed_after_generation_is_refused(tmp_path, capsys):
+    out = tmp_path / "gripper"
+    assert main(["generate", "gripper", "--out", str(out), "--no-optimal"]) == 0
+    entry = json.loads((out / "manifest.json").read_text())[0]
+    task = out / entry["file"]
+    task.write_text(task.read_text().replace("(:goal", "; edited by hand\n (:goal"))
+    capsys.readouterr()
+    assert main(["train", str(out), "--steps", "1", "--out", str(tmp_path / "run")]) == 2
+    stderr = capsys.readouterr().err  # after the loading bar: the error, one line
+    assert "Traceback" not in stderr
+    assert "differs from the task the dataset's manifest describes" in stderr.strip().splitlines()[-1]

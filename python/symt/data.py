@@ -194,6 +194,22 @@ def read_manifest(root: Path) -> list[dict]:
     return entries
 
 
+def check_task_file(path: Path, entry: dict) -> None:
+    """Refuse a task file that is not the one its manifest entry describes (its ``sha256``, where
+    the manifest has one): a file replaced or edited after the dataset was made would be trained
+    on with the manifest's optimal lengths and labels of another task."""
+    expected = entry.get("sha256")
+    if expected is None:
+        return
+    try:
+        actual = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as error:
+        raise SymtError(f"{path}: cannot read a task of the dataset ({error.strerror})") from None
+    if actual != expected:
+        raise SymtError(f"{path}: differs from the task the dataset's manifest describes (sha256); it was "
+                        "changed after the dataset was made: remake the dataset (symt generate --force)")
+
+
 def load_dataset(
     root: Path,
     splits: Iterable[str] = ("train", "validation"),
@@ -212,6 +228,7 @@ def load_dataset(
     tasks: dict[str, list[TaskData]] = {}
     for entry in tqdm(entries, desc=f"loading {root.name}", unit="task", disable=not progress):
         problem_file = root / entry["file"]
+        check_task_file(problem_file, entry)
         task = ground(domain, parse_problem(problem_file, domain))
         check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")
         space = None

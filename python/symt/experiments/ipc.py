@@ -15,6 +15,7 @@ nothing. ``labels.json`` lists for every training problem which kind of data it 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -190,6 +191,7 @@ def write_training_dataset(
                 "domain": domain_dir.name, "name": path.stem, "split": split, "size": objects,
                 "index": index, "seed": None, "file": rel.as_posix(), "num_objects": objects,
                 "optimal_plan_length": None, "info": {"states": states, "source": str(path)},
+                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
             })
             sources[path.name] = {"labels": "exhaustive", "split": split,
                                   "why": f"{states:,} states (at most {max_states:,}): h* of every state"}
@@ -220,6 +222,7 @@ def write_training_dataset(
                 "index": len(selection.train) + index, "seed": None, "file": rel.as_posix(),
                 "num_objects": objects, "optimal_plan_length": None, "labels": labels,
                 "plan_file": f"plans/{path.stem}.plan", "info": {"source": str(path), "why": why},
+                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
             })
     else:
         skipped = list(selection.skipped)

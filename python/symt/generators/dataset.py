@@ -341,6 +341,7 @@ def _write_tasks(out_dir: Path, domain: str, tasks: list[GeneratedTask],
                 "num_objects": task.num_objects,
                 "optimal_plan_length": length,
                 "info": task.info,
+                "sha256": hashlib.sha256(task.pddl.encode()).hexdigest(),
             }
         )
     return write_manifest(out_dir, entries)
