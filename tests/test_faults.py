@@ -356,3 +356,33 @@ def test_a_task_file_changed_after_generation_is_refused(tmp_path, capsys):
     stderr = capsys.readouterr().err  # after the loading bar: the error, one line
     assert "Traceback" not in stderr
     assert "differs from the task the dataset's manifest describes" in stderr.strip().splitlines()[-1]
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """A 16 KiB tmpfs (root only; skipped where mounting is not allowed)."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(mount)],
+                                           capture_output=True, check=False).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_a_full_disk_during_training_and_export_is_one_line(gripper_dataset, tmp_path, full_disk):
+    small = ["--steps", "2", "--eval-every", "2", "--batch-size", "4", "--d-model", "16", "--d-ff", "32",
+             "--n-heads", "2", "--n-layers", "2", "--vocab-size", "20", "--coverage-tasks", "1",
+             "--threads", "1", "--device", "cpu", "--quiet"]
+    result = run_symt("train", str(gripper_dataset), *small, "--out", str(full_disk / "run"))
+    assert result.returncode == 1
+    assert "cannot write the checkpoint (No space left on device)" in result.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in result.stderr
+    assert [p.name for p in (full_disk / "run").iterdir()] == [".lock"]
+    assert run_symt("train", str(gripper_dataset), *small, "--out", str(tmp_path / "run")).returncode == 0
+    result = run_symt("export", str(tmp_path / "run" / "best.pt"), str(full_disk / "model.pt"))
+    assert result.returncode == 1
+    assert "model.pt: cannot write the model file (No space left on device)" in one_error_line(result.stderr)
+    assert sorted(p.name for p in full_disk.iterdir()) == ["run"]

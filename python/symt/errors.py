@@ -12,6 +12,13 @@ class SymtError(Exception):
     exit_code = 2
 
 
+class WriteError(SymtError):
+    """A file could not be written while the work ran (a full or read-only disk): exit 1, as for
+    other failures during work, not 2, which says the input was wrong."""
+
+    exit_code = 1
+
+
 class PDDLError(SymtError):
     """A PDDL file is malformed or uses an unsupported construct.
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from .errors import SymtError
+from .errors import SymtError, WriteError
 
 
 def check_output_folder(out: Path, kind: str = "run folder") -> None:
@@ -82,4 +82,4 @@ def write_atomic(path: Path, data: bytes, what: str = "file") -> None:
             tmp.unlink()
         except OSError:
             pass
-        raise SymtError(f"{path}: cannot write the {what} ({error.strerror or error})") from None
+        raise WriteError(f"{path}: cannot write the {what} ({error.strerror or error})") from None
