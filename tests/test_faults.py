@@ -386,3 +386,27 @@ def test_a_full_disk_during_training_and_export_is_one_line(gripper_dataset, tmp
     assert result.returncode == 1
     assert "model.pt: cannot write the model file (No space left on device)" in one_error_line(result.stderr)
     assert sorted(p.name for p in full_disk.iterdir()) == ["run"]
+
+
+def test_a_report_that_cannot_be_written_leaves_the_previous_one(tmp_path, monkeypatch):
+    from symt.errors import WriteError
+    from symt.experiments import report
+    from symt.experiments.records import make_record
+
+    records = [make_record(suite="paper", domain="gripper", group="extrapolation", problem=f"p{i}", size=5 + i,
+                           algorithm=algorithm, solved=True, plan_valid=True, plan_length=10, expansions=100 + i,
+                           outcome="solved") for i in range(3) for algorithm in ("ff", "symt")]
+    out = tmp_path / "report"
+    report.write_report(records, out, "before")
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    original = report._write_report_files
+
+    def fails_midway(records, folder, *args):
+        original(records, folder, *args)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(report, "_write_report_files", fails_midway)
+    with pytest.raises(WriteError, match="cannot write the report \\(No space left on device\\); the previous"):
+        report.write_report(records, out, "after")
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]  # no temporary folder left

@@ -24,10 +24,14 @@ Conventions (the paper's metrics, ../shared/paper.md section "Metrics"):
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import WriteError
 from .lab_reports import ABSOLUTE_REPORT, write_absolute_report
 from .markdown import failure_table, render_markdown
 from .metrics import (
@@ -40,7 +44,7 @@ from .metrics import (
     write_summary_csv,
 )
 from .paper_tables import IPC2023_COVERAGE, IPC2023_PLANNERS, PAPER_COVERAGE
-from .plots import write_plots
+from .plots import COVERAGE_PLOT, EXPANSIONS_PLOT, PLAN_LENGTH_PLOT, write_plots
 from .published import ipc_comparison_table, paper_comparison_table, plan_generation_table
 from .records import RECORD_FIELDS, read_csv, write_csv
 
@@ -90,8 +94,39 @@ def write_report(
     """
     records = list(records)
     check_records(records)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    final = Path(out_dir)
+    final.mkdir(parents=True, exist_ok=True)
+    # Written into a private sibling folder, then moved in file by file: a failure (a full disk)
+    # leaves the previous report whole and no half of the new one (issue 36).
+    out = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
+    try:
+        _write_report_files(records, out, title, command, notes, algorithms, limits, learned, baselines)
+        for name in (COVERAGE_PLOT, EXPANSIONS_PLOT, PLAN_LENGTH_PLOT):  # a plot without data this time
+            if not (out / name).exists():
+                (final / name).unlink(missing_ok=True)
+        for item in sorted(out.iterdir()):
+            target = final / item.name
+            if target.is_dir() and not item.is_dir():
+                shutil.rmtree(target)
+            os.replace(item, target) if not item.is_dir() else _replace_folder(item, target)
+    except OSError as error:
+        raise WriteError(f"{final}: cannot write the report ({error.strerror or error}); the previous report "
+                         "is unchanged") from None
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    return final / "report.md"
+
+
+def _replace_folder(source: Path, target: Path) -> None:
+    """Put folder ``source`` where ``target`` is (a report's plot folder)."""
+    if target.exists():
+        shutil.rmtree(target) if target.is_dir() else target.unlink()
+    os.replace(source, target)
+
+
+def _write_report_files(records: list, out: Path, title: str, command: str | None, notes: str | None,
+                        algorithms: Sequence[str] | None, limits: str | None, learned: str,
+                        baselines: Sequence[str] | None) -> None:
     order = algorithm_order(records, algorithms)
     rows = summary_rows(records, order)
     write_csv(records, out / "runs.csv")
@@ -99,10 +134,8 @@ def write_report(
     plots = write_plots(records, out, order, learned=learned if learned in order else None,
                         baseline=baselines[0] if baselines else "ff")
     write_absolute_report(records, out / ABSOLUTE_REPORT, order)
-    report = out / "report.md"
-    report.write_text(
+    (out / "report.md").write_text(
         render_markdown(records, rows, order, title, command, notes, limits, plots, learned, baselines),
         encoding="utf-8",
     )
-    return report
 

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ..model import AtomEncoder, ModelConfig, weight_decay_groups
+from ..model import AtomEncoder, ModelConfig, scale_residual_init, weight_decay_groups
 
 
 @dataclass
@@ -40,6 +40,9 @@ class SymTEDConfig:
     dropout: float = 0.0
     k: int = 32
     layer_norm: bool = False
+    scaled_residual_init: bool = False
+    """GPT-2's smaller initial residual projections (``symt.model.ModelConfig``), in the encoder
+    and the decoder: the paper preset's logits otherwise reach 50,000 within 25 steps."""
     num_schemas: int = 0
     """A: the first A plan tokens are action schemas, the next ``vocab_size`` objects."""
     tie_objects: bool = True
@@ -58,7 +61,7 @@ class SymTEDConfig:
     def encoder_config(self) -> ModelConfig:
         return ModelConfig(self.num_predicates, self.max_arity, self.vocab_size, self.d_model,
                            self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
-                           layer_norm=self.layer_norm)
+                           layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init)
 
 
 def _heads(x: Tensor, n_heads: int) -> Tensor:
@@ -148,6 +151,9 @@ class SymTED(nn.Module):
                                           config.layer_norm)
         self.final_norm = nn.LayerNorm(config.d_model) if config.layer_norm else nn.Identity()
         self.head = nn.Linear(config.d_model, config.num_outputs)
+        if config.scaled_residual_init:  # three residual additions per decoder application
+            layer = self.decoder_layer
+            scale_residual_init([layer.self_out, layer.cross_out, layer.ff2], 3 * config.n_layers)
 
 
     def optimizer_groups(self, weight_decay: float) -> list[dict]:
