@@ -33,6 +33,7 @@ from ..fast_downward import fast_downward_command
 from ..generators import write_manifest
 from ..pddl import ground, parse_domain, parse_problem
 from ..pddl.validate import read_plan
+from ..processes import end_descendants
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
@@ -204,10 +205,18 @@ def write_training_dataset(
             return (path, *plan_for(domain_dir / "domain.pddl", path, out_dir / "plans" / f"{path.stem}.plan",
                                     plan_time))
 
-        with ThreadPoolExecutor(processes) as pool:
+        pool = ThreadPoolExecutor(processes)
+        try:
             results = list(tqdm(pool.map(label, selection.skipped), total=len(selection.skipped),
                                 desc=f"planning {domain_dir.name} problems too large to expand",
                                 unit="task", disable=not progress))
+        except BaseException:
+            # Ctrl-C or SIGTERM: the problems not started are dropped, and the planners running
+            # are ended, instead of waiting for every remaining search (the pool's default).
+            pool.shutdown(wait=False, cancel_futures=True)
+            end_descendants()
+            raise
+        pool.shutdown()
         for index, (path, labels, why) in enumerate(results):
             why = f"more than {max_states:,} states; {why}"
             sources[path.name] = {"labels": labels or "none", "split": "train" if labels else None, "why": why}
