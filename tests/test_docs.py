@@ -1,0 +1,32 @@
+"""The documentation (issue 37): the README stays short, every page under docs/ is reachable
+from it, and no relative link in the README or the pages points at a file that is not there."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def relative_links(page: Path) -> list[str]:
+    return [m.group(1).split("#")[0] for m in LINK.finditer(page.read_text())
+            if not re.match(r"^(https?:|mailto:|#)", m.group(1))]
+
+
+def test_the_readme_is_short():
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 220
+
+
+def test_every_page_is_linked_from_the_readme():
+    linked = {(ROOT / link).resolve() for link in relative_links(ROOT / "README.md")}
+    pages = sorted((ROOT / "docs").glob("*.md"))
+    assert pages
+    assert [p.name for p in pages if p.resolve() not in linked] == []
+
+
+def test_no_relative_link_is_broken():
+    broken = [(page.name, link) for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+              for link in relative_links(page) if link and not (page.parent / link).exists()]
+    assert broken == []
