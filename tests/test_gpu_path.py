@@ -120,3 +120,23 @@ def test_the_paper_preset_starts_at_h_zero():
     with torch.no_grad():
         assert torch.equal(model(pred, args, mask)[0], torch.zeros(2))
     assert not tiny_model().config.zero_readout  # the CPU presets keep their initialisation
+
+
+def test_length_buckets_keep_each_tasks_share_and_cut_padding(gripper_dataset):
+    from symt.data import draw_from_one_group
+
+    probabilities = np.array([0.1, 0.2, 0.3, 0.15, 0.25])
+    groups = [np.array([0, 3]), np.array([1, 4]), np.array([2])]
+    rng = np.random.default_rng(7)
+    counts = np.bincount(np.concatenate([draw_from_one_group(rng, groups, probabilities, 8) for _ in range(20000)]),
+                         minlength=5)
+    assert np.allclose(counts / counts.sum(), probabilities, atol=0.01)
+    tasks = load_dataset(gripper_dataset, splits=("train",), vocab_size=20, progress=False).split("train")
+    plain = PairSampler(tasks, 20, "off", seed=0)
+    bucketed = PairSampler(tasks, 20, "off", seed=0, length_buckets=3)
+
+    def padding(sampler: PairSampler) -> float:
+        masks = [sampler.batch(step, 16).mask for step in range(30)]
+        return 1 - sum(int(m.sum()) for m in masks) / sum(m.numel() for m in masks)
+
+    assert padding(bucketed) < padding(plain)

@@ -80,7 +80,8 @@ def build_trainer(kind: str, preset: str, batch: int, buckets: int, data: Path, 
                        progress=False)
     from symt.plangen.train import PlanTrainConfig, PlanTrainer
 
-    return PlanTrainer(PlanTrainConfig(**common, kind="symt-ed", lr=1e-4, warmup=10), progress=False)
+    return PlanTrainer(PlanTrainConfig(**common, kind="symt-ed", lr=1e-4, warmup=10, length_buckets=buckets),
+                       progress=False)
 
 
 def token_counts(trainer, kind: str, batch: int, shards: range) -> tuple[float, float]:
@@ -213,7 +214,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=Path("data/visitall"), help="dataset folder (symt generate)")
     parser.add_argument("--configs", nargs="+", default=["symt-e:small:512", "symt-e:medium:512", "symt-e:paper:256",
                                                          "symt-ed:small:256", "symt-ed:paper:128"],
-                        help="KIND:PRESET:BATCH[:BUCKETS] (kind symt-e or symt-ed; BUCKETS: SymT-E's "
+                        help="KIND:PRESET:BATCH[:BUCKETS] (kind symt-e or symt-ed; BUCKETS: "
                         "--length-buckets, 1 by default)")
     parser.add_argument("--seconds", type=float, default=10.0, help="timed seconds per configuration")
     parser.add_argument("--warmup", type=int, default=4, help="untimed steps first")

@@ -661,6 +661,9 @@ def _add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, 
                    "bf16, fp32; weights and optimiser state stay fp32")
     p.add_argument("--compile", action="store_true", default=None,
                    help="torch.compile the training forward pass (pays off on a GPU in long runs)")
+    p.add_argument("--length-buckets", type=int_in(1), metavar="K",
+                   help="draw each batch's training tasks from one of K groups of tasks of similar "
+                   "length: less padding on a GPU, the same distribution of samples (1: the paper's draw)")
     p.add_argument("--d-model", type=int_in(1), help="override the preset's width")
     p.add_argument("--n-heads", type=int_in(1), help="override the preset's heads")
     p.add_argument("--n-layers", type=int_in(1), help="override the preset's depth (shared layer repeats)")
@@ -845,9 +848,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show a sampled state's task with probability P under another phrasing of its "
                    "goal with the same reachable goal states (implied atoms such as a tower base's "
                    "ontable left out or added; exact, so h* is unchanged: symt.phrasing) (0: as written)")
-    p.add_argument("--length-buckets", type=int_in(1), metavar="K",
-                   help="draw each batch's training tasks from one of K groups of tasks of similar "
-                   "length: less padding on a GPU, the same distribution of samples (1: the paper's draw)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")

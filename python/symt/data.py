@@ -304,6 +304,28 @@ class Batch:
                      pin(self.sibling_pairs), pin(self.upper_bound))
 
 
+def length_groups(tasks: list[TaskData], count: int) -> list[np.ndarray]:
+    """Indices of ``tasks`` ordered by their number of atoms (fixed plus fluent), in ``count``
+    groups of about equal size (none for ``count`` 1: no grouping)."""
+    if count < 1:
+        raise SymtError(f"the number of length buckets must be at least 1 (got {count})")
+    if count == 1 or not tasks:
+        return []
+    lengths = [len(t.encoded.fixed_rows) + len(t.encoded.fluent_rows) for t in tasks]
+    return [group for group in np.array_split(np.argsort(lengths, kind="stable"), count) if len(group)]
+
+
+def draw_from_one_group(rng: np.random.Generator, groups: list[np.ndarray], probabilities: np.ndarray,
+                        count: int) -> np.ndarray:
+    """``count`` task indices from one of ``groups``, chosen with its share of ``probabilities``
+    and drawn within it by them: each index has the same chance as a draw from ``probabilities``
+    itself, while a batch's tasks differ less in length (less padding on a GPU)."""
+    mass = np.array([probabilities[group].sum() for group in groups])
+    members = groups[int(rng.choice(len(groups), p=mass / mass.sum()))]
+    within = probabilities[members]
+    return members[rng.choice(len(members), size=count, p=within / within.sum())]
+
+
 class PairSampler:
     """Draws training batches of (X, X', h*) as the paper describes."""
 
@@ -334,10 +356,7 @@ class PairSampler:
         # one group, chosen with the group's share of the drawing probability, so each sample is
         # drawn from the same distribution as without buckets while a batch's rows differ less in
         # length and pad less.
-        self.buckets: list[np.ndarray] = []
-        if length_buckets > 1 and self.tasks:
-            lengths = [len(t.encoded.fixed_rows) + len(t.encoded.fluent_rows) for t in self.tasks]
-            self.buckets = [b for b in np.array_split(np.argsort(lengths, kind="stable"), length_buckets) if len(b)]
+        self.buckets = length_groups(self.tasks, length_buckets)
         if not 0 <= goal_phrasing <= 1:
             raise SymtError(f"the goal-phrasing probability must lie in [0, 1] (got {goal_phrasing})")
         self.goal_phrasing = goal_phrasing
@@ -378,12 +397,8 @@ class PairSampler:
     def task_ids(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` indices into the exhaustive tasks: uniform (the paper's draw) or size-weighted."""
         if self.buckets:
-            probabilities = self.task_probabilities
-            assert probabilities is not None
-            mass = np.array([probabilities[b].sum() for b in self.buckets])
-            members = self.buckets[int(rng.choice(len(self.buckets), p=mass / mass.sum()))]
-            within = probabilities[members]
-            return members[rng.choice(len(members), size=count, p=within / within.sum())]
+            assert self.task_probabilities is not None
+            return draw_from_one_group(rng, self.buckets, self.task_probabilities, count)
         if self.task_size_power == 0 or not self.tasks:
             # A dataset of plan-labelled tasks alone still draws here, to keep its batches as before.
             return rng.integers(max(1, len(self.tasks)), size=count)

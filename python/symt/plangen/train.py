@@ -29,7 +29,14 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ..data import RENAME_MODES, TaskData, derive_seed, load_dataset
+from ..data import (
+    RENAME_MODES,
+    TaskData,
+    derive_seed,
+    draw_from_one_group,
+    length_groups,
+    load_dataset,
+)
 from ..errors import SymtError
 from ..folders import open_output_folder
 from ..model import PRESETS
@@ -84,7 +91,7 @@ class PlanBatch:
 
 class PlanSampler:
     def __init__(self, tasks: list[TaskData], vocab: PlanVocabulary, kind: str, mode: str, seed: int,
-                 num_predicates: int, max_positions: int):
+                 num_predicates: int, max_positions: int, length_buckets: int = 1):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -93,6 +100,9 @@ class PlanSampler:
         self.vocab, self.kind, self.mode, self.seed = vocab, kind, mode, seed
         self.num_predicates, self.max_positions = num_predicates, max_positions
         self.object_index = [{o: i for i, o in enumerate(t.task.objects)} for t in self.tasks]
+        # Length buckets (``symt.data.length_groups``): a batch's tasks from one group of similar
+        # length, each task still drawn uniformly overall; 1: the paper's draw.
+        self.buckets = length_groups(self.tasks, length_buckets)
 
     def _assignments(self, rng: np.random.Generator, n: int) -> list[np.ndarray]:
         random = lambda: rng.permutation(self.vocab.vocab_size)[:n]  # noqa: E731
@@ -105,7 +115,9 @@ class PlanSampler:
     def batch(self, step: int, batch_size: int) -> PlanBatch:
         rng = np.random.default_rng(derive_seed(self.seed, "plan-batch", step))
         views: list[list[tuple[np.ndarray, list[int]]]] = [[], []]
-        for slot, task_id in enumerate(rng.integers(len(self.tasks), size=batch_size)):
+        task_ids = (draw_from_one_group(rng, self.buckets, np.full(len(self.tasks), 1 / len(self.tasks)), batch_size)
+                    if self.buckets else rng.integers(len(self.tasks), size=batch_size))
+        for slot, task_id in enumerate(task_ids):
             data = self.tasks[task_id]
             sampler = data.space.sampler(derive_seed(self.seed, "plan-state", step, slot))
             state = sampler.sample_state()
@@ -201,7 +213,7 @@ class PlanTrainer(TrainerBase):
         self.train_model = torch.compile(self.model, dynamic=True) if config.compile else self.model
         mode = config.rename if config.contrastive else "off"
         self.sampler = PlanSampler(self.dataset.split("train"), self.vocab, config.kind, mode, config.seed,
-                                   signature.num_predicates, config.max_positions)
+                                   signature.num_predicates, config.max_positions, config.length_buckets)
         validation = self.dataset.split("validation")
         expandable = [t for t in validation if t.space is not None and t.space.max_finite_hstar >= 0]
         self.val_batches = []
