@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import DEFAULT_MAX_STATES, SymtError
-from .folders import check_output_folder, holding_folder, open_output_folder
+from .folders import check_output_file, check_output_folder, holding_folder, open_output_folder
 
 MANIFEST_MAX_STATES = 1_000_000
 
@@ -353,8 +353,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
             try:
                 records = runner.run_experiment(spec, out, fresh=args.fresh)
             except KeyboardInterrupt as interruption:
-                # Lab's dispatcher and workers (and their planners) end with this process.
-                end_descendants()
+                # Lab's dispatcher and workers (and their planners) end below, with this process.
                 print(f"interrupted ({interruption or 'SIGINT'}): rerun the same command to resume ({out})",
                       file=sys.stderr)
                 return interrupted_exit_code(interruption)
@@ -471,16 +470,10 @@ def cmd_train_wl(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_output_file(path: Path, what: str) -> None:
-    """Refuse, before any work, an output file that cannot be one: a folder of that name."""
-    if path.is_dir():
-        raise SymtError(f"{path}: a folder of that name exists; name the {what} itself (e.g. {path / 'model.pt'})")
-
-
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export
 
-    _check_output_file(args.output, "model file")
+    check_output_file(args.output, "model file", "model.pt")  # before any work
     meta = export(args.checkpoint, args.output, layers=args.layers)
     print(f"wrote {args.output} (domain {meta['domain']}, {len(meta['predicates'])} predicates, "
           f"vocabulary {meta['vocab_size']}, format version {meta['format_version']})")
@@ -497,7 +490,7 @@ def cmd_retarget(args: argparse.Namespace) -> int:
         if not sep or not name or not to:
             raise SymtError(f"--map {pair}: expected SOURCE=TARGET")
         fixed[name] = to
-    _check_output_file(args.output, "model file")
+    check_output_file(args.output, "model file", "model.pt")  # before any work
     meta, changed = retarget(resolve(args.model), args.domain, args.output, args.source_domain, fixed)
     renamed = ", ".join(f"{a} -> {b}" for a, b in changed.items()) or "no name changes"
     print(f"wrote {args.output} for domain {meta['domain']} ({args.domain}): {renamed}; every action "

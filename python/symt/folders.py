@@ -61,14 +61,21 @@ def holding_folder(lock: FileLock | None, out: Path) -> Iterator[None]:
         lock.release(force=True)
 
 
+def check_output_file(path: Path, what: str = "file", example: str | None = None) -> None:
+    """Refuse an output file that cannot be one: a folder of that name (commands call it before
+    any work, with an ``example`` file name; :func:`write_atomic` calls it again when it writes)."""
+    if Path(path).is_dir():
+        hint = f" (e.g. {Path(path) / example})" if example else ""
+        raise SymtError(f"{path}: a folder of that name exists; name the {what} itself{hint}")
+
+
 def write_atomic(path: Path, data: bytes, what: str = "file") -> None:
     """Write ``data`` to ``path`` whole or not at all: into a temporary file in the same folder,
     flushed to disk, then renamed over ``path``. On any file-system failure (a full or read-only
     disk, no permission, ``path`` a folder) the temporary file is removed, an existing ``path``
     is left as it was, and the error is one line naming ``path`` (a ``what``)."""
     path = Path(path)
-    if path.is_dir():
-        raise SymtError(f"{path}: a folder of that name exists; name the {what} itself")
+    check_output_file(path, what)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -71,16 +71,31 @@ class StateEvaluator:
         rows = self.encoded.fluent_rows[facts] if self.fluent_only else self.encoded.state_rows(facts)
         return rename(rows, self.assignment, self.vocab_size)
 
-    @torch.inference_mode()
     def __call__(self, states: list[frozenset[int]]) -> np.ndarray:
-        values: list[np.ndarray] = []
-        for start in range(0, len(states), self.batch_size):
-            chunk = states[start : start + self.batch_size]
-            rows = [self.rows(state) for state in chunk]
-            pred, args, mask = (t.to(self.device) for t in collate(rows, self.vocab_size))
-            values.append(self.evaluate(pred, args, mask).float().cpu().numpy())
         self.count += len(states)
+        return self.value_rows([self.rows(state) for state in states])
+
+    @torch.inference_mode()
+    def value_rows(self, rows: list[np.ndarray]) -> np.ndarray:
+        """The model's values of token rows (:meth:`rows`, of this or another task of the same
+        model), in forward passes of at most ``batch_size`` rows."""
+        values: list[np.ndarray] = []
+        for start in range(0, len(rows), self.batch_size):
+            pred, args, mask = (t.to(self.device) for t in collate(rows[start : start + self.batch_size], self.vocab_size))
+            values.append(self.evaluate(pred, args, mask).float().cpu().numpy())
         return np.concatenate(values) if values else np.zeros(0)
+
+
+def changing_successors(task: GroundTask, state: frozenset[int]) -> tuple[list[int], list[frozenset[int]]]:
+    """The applicable actions of ``state`` whose successor differs from it, and those successors
+    (an action that leaves the state as it is can never make progress; see the module notes)."""
+    applicable, successors = [], []
+    for index in task.applicable_actions(state):
+        successor = task.apply(task.actions[index], state)
+        if successor != state:
+            applicable.append(index)
+            successors.append(successor)
+    return applicable, successors
 
 
 def greedy_heuristic_guidance(
@@ -92,13 +107,7 @@ def greedy_heuristic_guidance(
     while not task.is_goal(state):
         if len(plan) >= max_steps:
             return PlanResult(plan, False, f"step limit ({max_steps}) reached", evaluator.count)
-        applicable = []
-        successors = []
-        for index in task.applicable_actions(state):
-            successor = task.apply(task.actions[index], state)
-            if successor != state:
-                applicable.append(index)
-                successors.append(successor)
+        applicable, successors = changing_successors(task, state)
         if not applicable:
             return PlanResult(plan, False, "dead end: no applicable action", evaluator.count)
         values = evaluator(successors)
@@ -130,12 +139,7 @@ def greedy_guidance_lockstep(
             if len(plans[i]) >= max_steps:
                 results[i] = PlanResult(plans[i], False, f"step limit ({max_steps}) reached", evaluators[i].count)
                 continue
-            applicable, successors = [], []
-            for index in task.applicable_actions(states[i]):
-                successor = task.apply(task.actions[index], states[i])
-                if successor != states[i]:
-                    applicable.append(index)
-                    successors.append(successor)
+            applicable, successors = changing_successors(task, states[i])
             if not applicable:
                 results[i] = PlanResult(plans[i], False, "dead end: no applicable action", evaluators[i].count)
                 continue
@@ -145,14 +149,8 @@ def greedy_guidance_lockstep(
         shared = [entry for entry in pending if not evaluators[entry[0]].fluent_only]
         values: dict[int, np.ndarray] = {}
         if shared:
-            first = evaluators[shared[0][0]]
             rows = [evaluators[i].rows(state) for i, _, successors in shared for state in successors]
-            flat: list[np.ndarray] = []
-            with torch.inference_mode():
-                for start in range(0, len(rows), first.batch_size):
-                    pred, args, mask = (t.to(first.device) for t in collate(rows[start : start + first.batch_size], first.vocab_size))
-                    flat.append(first.evaluate(pred, args, mask).float().cpu().numpy())
-            all_values = np.concatenate(flat)
+            all_values = evaluators[shared[0][0]].value_rows(rows)
             offset = 0
             for i, _, successors in shared:
                 values[i] = all_values[offset : offset + len(successors)]

@@ -149,18 +149,18 @@ def adopt_orphans() -> None:
     when a child ends before its own children (``subprocess.run`` kills Lab's dispatcher at once
     on an exception, leaving its workers), they are re-parented here instead of to init, so that
     :func:`end_descendants` still finds and ends them. Linux only; elsewhere a no-op."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
 def die_with_parent(signum: int = signal.SIGTERM) -> None:
     """In a child between fork and exec (``preexec_fn``): ask the kernel to send ``signum`` when
     the parent ends, however it ends. Linux only; elsewhere a no-op."""
+    _prctl(_PR_SET_PDEATHSIG, signum)
+
+
+def _prctl(option: int, value: int) -> None:
+    """Linux's prctl(option, value); nothing where the C library has no prctl."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
     except (OSError, AttributeError):
         pass

@@ -464,7 +464,6 @@ class TrainerBase:
                     epoch_start = time.perf_counter()
                     bar.total = self.last_step
         except KeyboardInterrupt:
-            self.close_batches()
             bar.close()
             self.epoch_progress.seconds = time.perf_counter() - epoch_start
             if self.is_main:
