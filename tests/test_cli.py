@@ -343,3 +343,38 @@ def test_a_locked_run_folder_is_refused_and_free_again_after(tmp_path):
     lock = open_output_folder(run)
     assert lock.is_locked
     lock.release()
+
+
+@pytest.mark.skipif(not (SHARED / "benchmarks").is_dir(), reason="../shared/benchmarks is missing")
+def test_dataset_from_any_folder_layout(tmp_path: Path):
+    """`symt dataset DOMAIN PROBLEMS...`: a domain file and problems in folders of one's own
+    (IPC Spanner's, laid out as no IPC folder is), with the same labelling as `symt ipc-dataset`."""
+    source = SHARED / "benchmarks" / "ipc2023-learning" / "spanner"
+    mine = tmp_path / "mine"
+    (mine / "small").mkdir(parents=True)
+    (mine / "more" / "deeper").mkdir(parents=True)
+    (mine / "spanner-domain.pddl").write_bytes((source / "domain.pddl").read_bytes())
+    for i, folder in ((1, "small"), (2, "small"), (3, "more"), (4, "more/deeper"), (5, "more/deeper")):
+        (mine / folder / f"p0{i}.pddl").write_bytes((source / "training" / "easy" / f"p0{i}.pddl").read_bytes())
+    out = tmp_path / "data"
+    # The domain file inside a problem folder is recognised and left out.
+    result = symt("dataset", mine / "spanner-domain.pddl", mine, "--out", out, "--validation", "1",
+                  "--plan-time", "0", "--quiet")
+    assert result.returncode == 0, result.stderr
+    entries = json.loads((out / "manifest.json").read_text())
+    assert sorted(e["name"] for e in entries) == ["p01", "p02", "p03", "p04", "p05"]
+    assert {e["domain"] for e in entries} == {"spanner"}
+    assert sum(e["split"] == "validation" for e in entries) == 1
+    assert all((out / e["file"]).read_bytes() == (mine / next(mine.rglob(e["name"] + ".pddl")).relative_to(mine)).read_bytes()
+               for e in entries)
+    # What training reads: one line per problem, h* of every state from the expander.
+    labels = json.loads((out / "labels.json").read_text())
+    assert {v["labels"] for v in labels.values()} == {"exhaustive"}
+    # Two problems of the same file name in different folders would overwrite each other.
+    (mine / "small" / "p03.pddl").write_bytes((source / "training" / "easy" / "p06.pddl").read_bytes())
+    result = symt("dataset", mine / "spanner-domain.pddl", mine, "--out", tmp_path / "other")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "two problems named p03.pddl" in result.stderr
+    assert not (tmp_path / "other").exists()
+    result = symt("dataset", mine / "spanner-domain.pddl", mine / "missing")
+    assert result.returncode == 2 and "missing: no such problem file or folder" in result.stderr

@@ -63,8 +63,36 @@ evaluate)
     $PY benchmarks/robustness/table.py baselines=$RESULTS/held-out-baselines/runs.csv \
         candidate=$RESULTS/held-out-candidate/runs.csv > $RESULTS/held-out-table.md
     ;;
+evaluate-candidate)
+    # A later candidate (NAME and its exported model file) on everything the issue's "done when"
+    # names, one stream (the other core stays free): the Blocksworld variants and another
+    # generator's tasks (the shipped model's and the baselines' runs above are on the same task
+    # files), and IPC 2023 Blocksworld easy through `symt retarget`, where the shipped IPC model, the
+    # WL baseline, ff and lama-first run first in the same experiment folder.
+    name=${2:?usage: $0 evaluate-candidate NAME MODEL}
+    model=${3:?usage: $0 evaluate-candidate NAME MODEL}
+    out=$RESULTS/candidates/$name
+    mkdir -p $out
+    $SYMT retarget $model ../shared/benchmarks/ipc2023-learning/blocksworld/domain.pddl runs/$name-ipc2023-blocksworld.pt
+    $SYMT experiment configs-ipc --processes 1 --domains blocksworld --groups easy --max-tasks 30 \
+        --algorithms symt-batch wl ff lama-first --out experiments/ipc-bw-easy-shipped --results $RESULTS/ipc-bw-easy-shipped
+    $SYMT experiment configs-ipc --processes 1 --domains blocksworld --groups easy --max-tasks 30 \
+        --algorithms symt-batch --model blocksworld=runs/$name-ipc2023-blocksworld.pt \
+        --out experiments/ipc-bw-easy-$name --results $out/ipc-bw-easy
+    $PY benchmarks/robustness/held_out.py --processes 1 --model blocksworld=$model \
+        --groups tower-no-base towers-clear --algorithms symt-batch \
+        --out experiments/held-out-$name --results $out/held-out
+    $SYMT experiment variants --processes 1 --domains blocksworld --algorithms symt-guidance symt-batch \
+        --model blocksworld=$model --out experiments/variants-bw-$name --results $out/variants
+    $PY benchmarks/robustness/table.py shipped=$RESULTS/shipped/runs.csv \
+        $name=$out/variants/runs.csv > $out/table.md
+    $PY benchmarks/robustness/table.py baselines=$RESULTS/held-out-baselines/runs.csv \
+        $name=$out/held-out/runs.csv > $out/held-out-table.md
+    $PY benchmarks/robustness/table.py shipped=$RESULTS/ipc-bw-easy-shipped/runs.csv \
+        $name=$out/ipc-bw-easy/runs.csv > $out/ipc-table.md
+    ;;
 *)
-    echo "usage: $0 train|train-styles|evaluate" >&2
+    echo "usage: $0 train|train-styles|evaluate|evaluate-candidate NAME MODEL" >&2
     exit 2
     ;;
 esac

@@ -303,15 +303,8 @@ def _dataset_dir(domain_or_dir: str, seed: int, quiet: bool) -> Path:
     )
 
 
-def cmd_ipc_dataset(args: argparse.Namespace) -> int:
-    from .experiments.ipc import write_training_dataset
-
-    out = args.out or Path("data") / f"ipc2023-{args.domain_dir.name}"
-    lock = open_output_folder(out, writer="symt ipc-dataset", kind="dataset folder")
-    with holding_folder(lock, out):
-        manifest = write_training_dataset(args.domain_dir, out, args.max_states, args.validation,
-                                          progress=not args.quiet, plan_time=args.plan_time,
-                                          processes=args.processes)
+def _report_dataset(manifest: Path) -> None:
+    out = manifest.parent
     entries = json.loads(manifest.read_text())
     skipped = json.loads((out / "skipped.json").read_text())["problems"]
     counts = {split: sum(e["split"] == split for e in entries) for split in ("train", "validation")}
@@ -321,6 +314,36 @@ def cmd_ipc_dataset(args: argparse.Namespace) -> int:
           f"{kinds['optimal-plan']} labelled by an optimal plan, {kinds['satisficing-plan']} by a "
           f"satisficing plan) and {counts['validation']} validation problems; {len(skipped)} without "
           f"data; per problem: {out / 'labels.json'}")
+
+
+def cmd_ipc_dataset(args: argparse.Namespace) -> int:
+    from .experiments.ipc import write_training_dataset
+
+    out = args.out or Path("data") / f"ipc2023-{args.domain_dir.name}"
+    lock = open_output_folder(out, writer="symt ipc-dataset", kind="dataset folder")
+    with holding_folder(lock, out):
+        manifest = write_training_dataset(args.domain_dir, out, args.max_states, args.validation,
+                                          progress=not args.quiet, plan_time=args.plan_time,
+                                          processes=args.processes)
+    _report_dataset(manifest)
+    return 0
+
+
+def cmd_dataset(args: argparse.Namespace) -> int:
+    from .experiments.ipc import problem_files, write_problem_dataset
+    from .pddl import parse_domain
+
+    if not args.domain.is_file():
+        raise SymtError(f"{args.domain}: no such domain file")
+    domain = parse_domain(args.domain)
+    files = problem_files(args.domain, args.problems)
+    out = args.out or Path("data") / domain.name
+    lock = open_output_folder(out, writer="symt dataset", kind="dataset folder")
+    with holding_folder(lock, out):
+        manifest = write_problem_dataset(args.domain, files, out, domain.name, args.max_states,
+                                         args.validation, progress=not args.quiet,
+                                         plan_time=args.plan_time, processes=args.processes)
+    _report_dataset(manifest)
     return 0
 
 
@@ -664,6 +687,18 @@ def _add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, 
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
+def _dataset_options(p: argparse.ArgumentParser) -> None:
+    """The options `symt dataset` and `symt ipc-dataset` share."""
+    p.add_argument("--max-states", type=int_in(1), default=1_000_000, metavar="N",
+                   help="skip training problems with more states (1,000,000)")
+    p.add_argument("--validation", type=int_in(0), default=4, help="largest kept problems used for validation (4)")
+    p.add_argument("--plan-time", type=int_in(0), default=30, metavar="S",
+                   help="label problems too large to expand by a plan: seconds per Fast Downward "
+                   "search, A* with LM-cut first, then lama-first (30; 0: skip them)")
+    p.add_argument("--processes", type=machine_count("processes"), default=2, help="Fast Downward runs in parallel (2)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="symt",
@@ -737,6 +772,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-states", type=int_in(1), default=DEFAULT_MAX_STATES, metavar="N")
     p.set_defaults(func=cmd_demo)
 
+    p = sub.add_parser("dataset", help="a training dataset from a domain file and problem files",
+                       description="Expand every problem (files, or folders searched for *.pddl); keep "
+                       "those within --max-states (the largest --validation of them become the "
+                       "validation split), label the others by Fast Downward plans, and write a "
+                       "dataset folder for `symt train` and `symt train-wl`.")
+    p.add_argument("domain", type=Path, help="the PDDL domain file")
+    p.add_argument("problems", type=Path, nargs="+", help="problem files or folders of them")
+    p.add_argument("--out", type=Path, help="dataset folder (default data/<the domain's name>)")
+    _dataset_options(p)
+    p.set_defaults(func=cmd_dataset)
+
     p = sub.add_parser("ipc-dataset", help="a training dataset from an IPC 2023 learning-track domain",
                        description="Expand every training problem of an IPC 2023 learning-track domain "
                        "folder; keep those within --max-states (the largest --validation of them "
@@ -744,14 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "write a dataset folder for `symt train`.")
     p.add_argument("domain_dir", type=Path, help="e.g. ../shared/benchmarks/ipc2023-learning/ferry")
     p.add_argument("--out", type=Path, help="dataset folder (default data/ipc2023-<domain>)")
-    p.add_argument("--max-states", type=int_in(1), default=1_000_000, metavar="N",
-                   help="skip training problems with more states (1,000,000)")
-    p.add_argument("--validation", type=int_in(0), default=4, help="largest kept problems used for validation (4)")
-    p.add_argument("--plan-time", type=int_in(0), default=30, metavar="S",
-                   help="label problems too large to expand by a plan: seconds per Fast Downward "
-                   "search, A* with LM-cut first, then lama-first (30; 0: skip them)")
-    p.add_argument("--processes", type=machine_count("processes"), default=2, help="Fast Downward runs in parallel (2)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _dataset_options(p)
     p.set_defaults(func=cmd_ipc_dataset)
 
     p = sub.add_parser("report", help="one report from the runs.csv of one or more experiments",

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,21 +78,20 @@ class TrainingSelection:
 
 
 def select_training_problems(
-    domain_dir: Path, max_states: int = 1_000_000, validation: int = 4, progress: bool = True
+    domain_file: Path, files: Sequence[Path], max_states: int = 1_000_000, validation: int = 4,
+    progress: bool = True, name: str = "",
 ) -> TrainingSelection:
-    """Expand every training problem; keep those within ``max_states``.
+    """Expand every problem of ``files``; keep those within ``max_states``.
 
     Every problem is tried rather than stopping at the first one over the limit: the numbering
     need not follow state-space size, and the expander gives up quickly on large spaces.
     """
     from ..statespace import expand  # the compiled core: only when a dataset is made
 
-    domain_dir = Path(domain_dir)
-    domain = parse_domain(domain_dir / "domain.pddl")
+    domain = parse_domain(domain_file)
     kept: list[tuple[Path, int, int]] = []
     skipped: list[Path] = []
-    files = problems(domain_dir, "training", "easy")
-    for path in tqdm(files, desc=f"expanding {domain_dir.name} training problems", unit="task",
+    for path in tqdm(files, desc=f"expanding {name or domain.name} training problems", unit="task",
                      disable=not progress):
         task = ground(domain, parse_problem(path, domain))
         try:
@@ -102,7 +102,7 @@ def select_training_problems(
         kept.append((path, len(task.objects), space.num_states))
     if len(kept) <= validation:
         raise SymtError(
-            f"{domain_dir}: only {len(kept)} training problems have at most {max_states:,} states; "
+            f"{domain_file}: only {len(kept)} training problems have at most {max_states:,} states; "
             f"need more than {validation} (raise --max-states)"
         )
     # Largest by state count (then problem number) become validation tasks.
@@ -147,40 +147,89 @@ def plan_for(domain_file: Path, problem: Path, plan_out: Path, time_limit: int,
     return None, "; ".join(tried)
 
 
-def _check_same_domain(out_dir: Path, domain_dir: Path) -> None:
+def _check_same_domain(out_dir: Path, domain_file: Path, writer: str) -> None:
     """Refuse to write into a folder that holds another domain's dataset or someone's files:
     the two would mix (issue 36)."""
     if not out_dir.is_dir():
         return
-    domain_file = out_dir / "domain.pddl"
-    if domain_file.is_file() and domain_file.read_bytes() != (domain_dir / "domain.pddl").read_bytes():
-        raise SymtError(f"--out {out_dir} holds a dataset of another domain ({domain_file} differs from "
-                        f"{domain_dir / 'domain.pddl'}); choose another --out")
+    ours_domain = out_dir / "domain.pddl"
+    if ours_domain.is_file() and ours_domain.read_bytes() != domain_file.read_bytes():
+        raise SymtError(f"--out {out_dir} holds a dataset of another domain ({ours_domain} differs from "
+                        f"{domain_file}); choose another --out")
     ours = {".lock", "domain.pddl", "manifest.json", "labels.json", "skipped.json", "train", "validation", "plans"}
     foreign = sorted(item.name for item in out_dir.iterdir() if item.name not in ours)
     if foreign:
-        raise SymtError(f"--out {out_dir} holds files symt ipc-dataset did not write ({foreign[0]}); "
+        raise SymtError(f"--out {out_dir} holds files {writer} did not write ({foreign[0]}); "
                         "choose another --out")
+
+
+def problem_files(domain_file: Path, paths: Sequence[Path]) -> list[Path]:
+    """The problem files that ``paths`` name: files as given, folders searched for ``*.pddl``
+    (recursively, without the domain file), in the order given and numeric order within a folder.
+
+    The dataset copies each problem under its file name, so two problems with the same name are
+    refused, as are paths that do not exist and a selection without problems.
+    """
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            inside = sorted((p for p in path.rglob("*.pddl") if p.is_file()),
+                            key=lambda p: (p.parent.as_posix(), _problem_number(p), p.name))
+            found += [p for p in inside if p.resolve() != Path(domain_file).resolve()
+                      and not _is_domain_file(p)]
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise SymtError(f"{path}: no such problem file or folder")
+    if not found:
+        raise SymtError(f"no problem files (*.pddl) in {', '.join(map(str, paths))}")
+    by_name: dict[str, Path] = {}
+    for path in found:
+        if path.name in by_name and by_name[path.name].resolve() != path.resolve():
+            raise SymtError(f"two problems named {path.name} ({by_name[path.name]} and {path}): the "
+                            "dataset keeps problems by file name; rename one")
+        by_name[path.name] = path
+    return list(by_name.values())
+
+
+def _is_domain_file(path: Path) -> bool:
+    head = path.read_text(encoding="utf-8", errors="replace")[:4000].lower()
+    return re.search(r"\(\s*define\s*\(\s*domain\b", head) is not None
 
 
 def write_training_dataset(
     domain_dir: Path, out_dir: Path, max_states: int = 1_000_000, validation: int = 4,
     progress: bool = True, plan_time: int = 30, processes: int = 2,
 ) -> Path:
-    """Write a ``symt train`` dataset folder (``manifest.json`` + PDDL copies) for an IPC domain.
-
-    Training problems too large to expand are labelled by plans (``plan_time`` seconds per search,
-    0: not at all); ``labels.json`` says per problem which data it gave and why. Returns the
-    manifest's path.
-    """
+    """Write a ``symt train`` dataset folder for an IPC domain folder: :func:`write_problem_dataset`
+    over ``<domain_dir>/domain.pddl`` and ``<domain_dir>/training/easy/*.pddl``."""
     domain_dir = Path(domain_dir)
+    return write_problem_dataset(domain_dir / "domain.pddl", problems(domain_dir, "training", "easy"),
+                                 out_dir, domain_dir.name, max_states, validation, progress, plan_time,
+                                 processes, writer="symt ipc-dataset")
+
+
+def write_problem_dataset(
+    domain_file: Path, files: Sequence[Path], out_dir: Path, name: str, max_states: int = 1_000_000,
+    validation: int = 4, progress: bool = True, plan_time: int = 30, processes: int = 2,
+    writer: str = "symt dataset",
+) -> Path:
+    """Write a ``symt train`` dataset folder (``manifest.json`` + PDDL copies) from a domain file
+    and problem files (``name``: the domain's name in the manifest).
+
+    Problems whose state space has at most ``max_states`` states are expanded (h* of every state);
+    the largest ``validation`` of them become the validation split. Problems too large to expand
+    are labelled by plans (``plan_time`` seconds per search, 0: not at all); ``labels.json`` says
+    per problem which data it gave and why. Returns the manifest's path.
+    """
+    domain_file = Path(domain_file)
     out_dir = Path(out_dir)
-    _check_same_domain(out_dir, domain_dir)
-    selection = select_training_problems(domain_dir, max_states, validation, progress)
+    _check_same_domain(out_dir, domain_file, writer)
+    selection = select_training_problems(domain_file, files, max_states, validation, progress, name)
     out_dir.mkdir(parents=True, exist_ok=True)
     # Gone first, back last: a dataset cut short has no manifest, so no training reads it.
     (out_dir / "manifest.json").unlink(missing_ok=True)
-    shutil.copyfile(domain_dir / "domain.pddl", out_dir / "domain.pddl")
+    shutil.copyfile(domain_file, out_dir / "domain.pddl")
     entries = []
     sources: dict[str, dict] = {}
     for split, items in (("train", selection.train), ("validation", selection.validation)):
@@ -189,7 +238,7 @@ def write_training_dataset(
             rel = Path(split) / path.name
             shutil.copyfile(path, out_dir / rel)
             entries.append({
-                "domain": domain_dir.name, "name": path.stem, "split": split, "size": objects,
+                "domain": name, "name": path.stem, "split": split, "size": objects,
                 "index": index, "seed": None, "file": rel.as_posix(), "num_objects": objects,
                 "optimal_plan_length": None, "info": {"states": states, "source": str(path)},
                 "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
@@ -199,16 +248,15 @@ def write_training_dataset(
     skipped = []
     if plan_time > 0 and selection.skipped:
         (out_dir / "plans").mkdir(exist_ok=True)
-        domain = parse_domain(domain_dir / "domain.pddl")
+        domain = parse_domain(domain_file)
 
         def label(path: Path) -> tuple[Path, str | None, str]:
-            return (path, *plan_for(domain_dir / "domain.pddl", path, out_dir / "plans" / f"{path.stem}.plan",
-                                    plan_time))
+            return (path, *plan_for(domain_file, path, out_dir / "plans" / f"{path.stem}.plan", plan_time))
 
         pool = ThreadPoolExecutor(processes)
         try:
             results = list(tqdm(pool.map(label, selection.skipped), total=len(selection.skipped),
-                                desc=f"planning {domain_dir.name} problems too large to expand",
+                                desc=f"planning {name} problems too large to expand",
                                 unit="task", disable=not progress))
         except BaseException:
             # Ctrl-C or SIGTERM: the problems not started are dropped, and the planners running
@@ -227,7 +275,7 @@ def write_training_dataset(
             shutil.copyfile(path, out_dir / rel)
             objects = len(parse_problem(path, domain).objects)
             entries.append({
-                "domain": domain_dir.name, "name": path.stem, "split": "train", "size": objects,
+                "domain": name, "name": path.stem, "split": "train", "size": objects,
                 "index": len(selection.train) + index, "seed": None, "file": rel.as_posix(),
                 "num_objects": objects, "optimal_plan_length": None, "labels": labels,
                 "plan_file": f"plans/{path.stem}.plan", "info": {"source": str(path), "why": why},
