@@ -2,7 +2,7 @@
 # The SymT-E training-recipe study (issue 12): fixed wall-clock budgets on this 2-core CPU, two runs
 # side by side with one torch thread each. Step counts were set from each recipe's measured
 # throughput (steps/s with two runs side by side) so that every run takes about BUDGET minutes
-# including its validation epochs; see benchmarks/results/recipe_study.md.
+# including its validation epochs; see docs/recipe-study.md.
 # Usage: RUNS=runs/study bash benchmarks/training/recipe_study.sh NAME [NAME]   (names below)
 # EXTRA: options appended to every run's (a dry run: EXTRA="--steps 4 --eval-every 2 --coverage-tasks 1").
 set -uo pipefail
