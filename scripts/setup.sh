@@ -32,8 +32,20 @@ fingerprint="$( (cat pyproject.toml CMakeLists.txt; find cpp -type f | sort | xa
 installed="$venv/.symt-installed"
 if [ ! -f "$installed" ] || [ "$(cat "$installed")" != "$fingerprint" ] || ! "$venv/bin/python" -c "import symt._core" 2>/dev/null; then
     echo "[setup] building and installing symt (editable)"
-    "${pip[@]}" install --no-build-isolation -e ".[dev]"
+    "${pip[@]}" install --no-build-isolation -e ".[dev,docs]"
     echo "$fingerprint" > "$installed"
 fi
 bash "$root/scripts/build_fd.sh"   # Fast Downward 19.06 + symt plugin (cached)
+
+# The documentation's browser test opens the built site in Debian's Chromium. Installed where this
+# runs as root with apt (CI, the project's machines); elsewhere the test says it is skipped.
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "[setup] installing Chromium (Debian) for the documentation's browser test"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+    else
+        echo "[setup] no Chromium and no root apt-get: the documentation's browser test will be skipped"
+    fi
+fi
 echo "[setup] ready: $venv/bin/symt"

@@ -1,5 +1,6 @@
-"""The documentation (issue 37): the README stays short, every page under docs/ is reachable
-from it, and no relative link in the README or the pages points at a file that is not there."""
+"""The documentation (issue 37): the README stays short and leads into the site's main pages, and
+no relative link in the README or the pages points at a file that is not there (the pages are read
+in a plain checkout too; the site itself is checked in test_docs_site.py)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,13 @@ def test_the_readme_is_short():
     assert len((ROOT / "README.md").read_text().splitlines()) <= 220
 
 
-def test_every_page_is_linked_from_the_readme():
+def test_the_readme_leads_into_the_site():
     linked = {(ROOT / link).resolve() for link in relative_links(ROOT / "README.md")}
-    pages = sorted((ROOT / "docs").glob("*.md"))
-    assert pages
-    assert [p.name for p in pages if p.resolve() not in linked] == []
+    for page in ("index.md", "getting-started.md", "results.md", "faq.md", "api/index.md"):
+        assert (ROOT / "docs" / page).resolve() in linked, page
 
 
 def test_no_relative_link_is_broken():
-    broken = [(page.name, link) for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken = [(page.name, link) for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
               for link in relative_links(page) if link and not (page.parent / link).exists()]
     assert broken == []
