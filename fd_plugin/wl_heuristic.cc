@@ -121,10 +121,15 @@ WlHeuristic::WlHeuristic(const Options &opts)
 
 WlHeuristic::~WlHeuristic() {
     if (num_calls > 0)
+    {
         cout << "wl: " << num_states_evaluated << " states in " << num_calls << " calls, "
-             << python_seconds << " s in WLPlan (CPU time, "
-             << static_cast<int64_t>(num_states_evaluated / max(python_seconds, 1e-9))
-             << " states/s)" << endl;
+             << python_seconds << " s in WLPlan (CPU time, ";
+        // The process CPU clock ticks in milliseconds or coarser: below 10 ms a rate means nothing.
+        if (python_seconds >= 0.01)
+            cout << static_cast<int64_t>(num_states_evaluated / python_seconds) << " states/s)" << endl;
+        else
+            cout << "too short for a rate)" << endl;
+    }
 }
 
 void WlHeuristic::load(const string &model_option, double scale_option) {

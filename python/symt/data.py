@@ -78,6 +78,9 @@ def derive_seed(*parts: object) -> int:
 
 @dataclass
 class TaskData:
+    """One task of a dataset: its manifest entry, its encoding and, where it was expanded or comes
+    with a plan, the labels training and validation read (its state space or its plan)."""
+
     name: str
     split: str
     size: int
@@ -173,6 +176,8 @@ class Dataset:
     tasks: dict[str, list[TaskData]]
 
     def split(self, name: str) -> list[TaskData]:
+        """The tasks of split ``name`` (``train``, ``validation``, ...); empty when it has none or
+        was not loaded."""
         return self.tasks.get(name, [])
 
 
@@ -270,6 +275,10 @@ def random_tokens(rng: np.random.Generator, count: int, vocab_size: int) -> np.n
 
 @dataclass
 class Batch:
+    """A training or validation batch: token rows ``pred [R,N]``, ``args [R,N,m]`` and ``mask [R,N]``
+    (True for a real atom) of the sampled states and their siblings, with their h* targets, and the
+    renamed copies X' for the contrastive loss."""
+
     pred: torch.Tensor
     args: torch.Tensor
     mask: torch.Tensor
@@ -289,6 +298,7 @@ class Batch:
         return self.target.shape[0] - (0 if self.sibling_pairs is None else 2 * self.sibling_pairs.shape[0])
 
     def to(self, device: torch.device) -> Batch:
+        """A copy of the batch with every tensor on ``device`` (non-blocking copies)."""
         move = lambda t: t.to(device, non_blocking=True)  # noqa: E731
         optional = lambda t: move(t) if t is not None else None  # noqa: E731
         return Batch(move(self.pred), move(self.args), move(self.mask), move(self.target),
@@ -405,6 +415,8 @@ class PairSampler:
         return rng.choice(len(self.tasks), size=count, p=self.task_probabilities)
 
     def batch(self, step: int, batch_size: int) -> Batch:
+        """The batch of ``step``: ``batch_size`` sampled states (with X' and sibling pairs as the
+        rename mode and ``ranking`` ask), a pure function of ``(seed, step)``."""
         rng = np.random.default_rng(derive_seed(self.seed, "batch", step))
         if self.plan_weight == 0:  # the paper's sampler, draw for draw
             chosen = [self.tasks[i] for i in self.task_ids(rng, batch_size)]

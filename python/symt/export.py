@@ -51,6 +51,9 @@ from .model import ExportedContextSymTE, ExportedSymTE, ModelConfig, SymTE
 
 
 def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
+    """The SymT-E model of a training checkpoint (``best.pt``/``last.pt``), on the CPU in eval mode,
+    and the checkpoint dict itself. A folder, an exported heuristic, a plan generator or any other
+    file is refused with a :class:`~symt.errors.SymtError` saying what it is."""
     from .formats import model_file_kind
 
     path = Path(checkpoint_path)
@@ -82,6 +85,8 @@ def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
 
 
 def model_meta(model: SymTE, checkpoint: dict) -> dict:
+    """The ``symt.json`` metadata of the exported ``model``: format and version, the domain
+    signature, ``vocab_size``, the architecture and facts about its training from ``checkpoint``."""
     signature = checkpoint["signature"]
     train = checkpoint.get("train_config", {})
     history = checkpoint.get("trainer", {}).get("history", [])

@@ -215,6 +215,8 @@ def write_task_context(
 
 
 def check_model_meta(meta: dict, where: str) -> None:
+    """Raise a :class:`SymtError` naming ``where`` unless ``meta`` is the metadata of a heuristic
+    model in a format version this symt reads (:data:`READABLE_FORMAT_VERSIONS`)."""
     if meta.get("format") != FORMAT:
         raise SymtError(f"{where}: not a symt heuristic model (format {meta.get('format')!r})")
     if meta.get("format_version") not in READABLE_FORMAT_VERSIONS:

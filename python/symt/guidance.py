@@ -38,6 +38,10 @@ MAX_STEPS = 500
 
 @dataclass
 class PlanResult:
+    """The outcome of greedy guidance on one task: the actions taken (indices into the task's
+    actions), whether they reach the goal, why generation stopped, and how many states the model
+    valued."""
+
     actions: list[int]
     solved: bool
     reason: str
@@ -45,6 +49,7 @@ class PlanResult:
     evaluations: int
 
     def labels(self, task: GroundTask) -> list[str]:
+        """The plan's actions as labels of ``task`` (``(name arg ..)``, as plan files write them)."""
         return [task.actions[a].label() for a in self.actions]
 
 
@@ -67,6 +72,8 @@ class StateEvaluator:
         self.count = 0
 
     def rows(self, state: frozenset[int]) -> np.ndarray:
+        """The token rows of ``state`` (its true fluent indices) under the identity renaming: its
+        fluent atoms alone with ``fluent_only``, else with the task's fixed atoms."""
         facts = sorted(state)
         rows = self.encoded.fluent_rows[facts] if self.fluent_only else self.encoded.state_rows(facts)
         return rename(rows, self.assignment, self.vocab_size)

@@ -36,6 +36,9 @@ from torch import Tensor, nn
 
 @dataclass
 class ModelConfig:
+    """The architecture of a SymT-E model (and of SymT-ED's encoder): sizes, object identity and
+    the optional context attention and type folding; stored in checkpoints and model metadata."""
+
     num_predicates: int
     """P: state predicates; goal versions take ids P..2P-1."""
     max_arity: int
@@ -73,6 +76,7 @@ class ModelConfig:
     shrinking it (issue 34's first paper-scale run)."""
 
     def to_dict(self) -> dict:
+        """The fields as a plain dict (``ModelConfig(**d)`` rebuilds the config)."""
         return asdict(self)
 
 
@@ -158,12 +162,14 @@ class HashedObjectCodes(nn.Module):
             self.register_buffer(name, torch.randint(low, self.prime, (dim,), generator=generator))
 
     def codes(self, tokens: Tensor) -> Tensor:
+        """The codes [..., dim] (float32) of ``tokens`` (int64, any shape), all taken as real tokens."""
         x = (tokens.unsqueeze(-1) * self.mul1 + self.add1) % self.prime
         x = x ^ (x >> 16)
         x = (x * self.mul2 + self.add2) % self.prime
         return (x.to(torch.float32) / self.prime * 2.0 - 1.0) * 1.7320508075688772
 
     def forward(self, tokens: Tensor) -> Tensor:
+        """The codes [..., dim] of ``tokens``; tokens ``>= space`` (padding) get the zero vector."""
         real = tokens < self.space
         safe = torch.where(real, tokens, torch.zeros_like(tokens))
         count = int(safe.max()) + 1 if safe.numel() > 0 else 1
@@ -259,9 +265,11 @@ class AtomEncoder(nn.Module):
         return x, key_bias, attentions, hiddens
 
     def num_parameters(self) -> int:
+        """The number of trainable values (hashed object codes are buffers, not counted)."""
         return sum(p.numel() for p in self.parameters())
 
     def optimizer_groups(self, weight_decay: float) -> list[dict]:
+        """AdamW parameter groups: ``weight_decay`` on weight matrices only (:func:`weight_decay_groups`)."""
         return weight_decay_groups(self, weight_decay)
 
 
@@ -284,6 +292,9 @@ def weight_decay_groups(module: nn.Module, weight_decay: float) -> list[dict]:
 
 
 class SymTE(AtomEncoder):
+    """The heuristic model: the atom encoder and a readout MLP on the sum over atoms of the last
+    layer's first ``k`` hidden dimensions, giving an estimate of h* per state."""
+
     def __init__(self, config: ModelConfig):
         super().__init__(config)
         self.readout = nn.Sequential(
@@ -411,6 +422,7 @@ class ExportedSymTE(nn.Module):
             setattr(self, name, value)
 
     def forward(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        """h [B] of the states given by ``pred`` [B,N], ``args`` [B,N,m] and ``mask`` [B,N]."""
         h, _, _ = self.model(pred, args, mask, False)
         return h
 
@@ -422,6 +434,8 @@ class ExportedContextSymTE(ExportedSymTE):
 
     @torch.jit.export
     def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """The task's context cache (:meth:`SymTE.encode_context`); raises ``ValueError`` when an
+        atom is not of a context predicate."""
         if not bool(self.model.is_context[pred].all()):
             raise ValueError("encode_context: an atom of the context is not of a context predicate")
         return self.model.encode_context(pred, args)
@@ -431,4 +445,6 @@ class ExportedContextSymTE(ExportedSymTE):
         self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
         pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
+        """h [B] of states given by their fluent atoms against the context cache
+        (:meth:`SymTE.forward_states`)."""
         return self.model.forward_states(keys, values, pooled_context, type_table, pred, args, mask)

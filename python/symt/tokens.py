@@ -51,9 +51,12 @@ class Signature:
         return len(self.predicates)
 
     def predicate_ids(self) -> dict[str, int]:
+        """The id of each predicate by name (``0..P-1``; goal ids ``P + i`` are not listed)."""
         return {name: i for i, (name, _) in enumerate(self.predicates)}
 
     def to_json(self) -> dict:
+        """The signature as a JSON object (domain, predicates with their arity, ``max_arity``), as
+        model metadata stores it."""
         return {
             "domain": self.domain,
             "predicates": [{"name": n, "arity": a} for n, a in self.predicates],
@@ -62,6 +65,7 @@ class Signature:
 
     @staticmethod
     def from_json(data: dict) -> Signature:
+        """The signature that :meth:`to_json` wrote (``max_arity`` is recomputed, not read)."""
         return Signature(data["domain"], tuple((p["name"], int(p["arity"])) for p in data["predicates"]))
 
 
@@ -159,6 +163,8 @@ def _all_types(domain: Domain, type_name: str) -> set[str]:
 
 
 def check_vocabulary(num_objects: int, vocab_size: int, what: str) -> None:
+    """Raise a :class:`~symt.errors.SymtError` naming ``what`` when it has more objects than the
+    model's object vocabulary has tokens (every object needs a distinct token)."""
     if num_objects > vocab_size:
         raise SymtError(
             f"{what} has {num_objects} objects but the model's object vocabulary has only "

@@ -63,6 +63,9 @@ class DivergenceError(SymtError):
 
 @dataclass
 class TrainConfig:
+    """The options of a SymT-E training run (``symt train``): data and run folder, model preset,
+    optimisation, losses and their schedule, sampling, validation and hardware."""
+
     data: str
     out: str
     preset: str = "small"
@@ -140,6 +143,9 @@ class TrainConfig:
 
 @dataclass
 class EpochRecord:
+    """One epoch's row of ``log.csv``: schedule values, mean training losses, validation metrics
+    and throughput."""
+
     epoch: int
     step: int
     lr: float
@@ -292,6 +298,8 @@ class Trainer(TrainerBase):
         return teacher.to(self.device)
 
     def start_from_teacher(self) -> None:
+        """Load the teacher's weights into the new model (``init_from_teacher``); a
+        :class:`~symt.errors.SymtError` when there is no teacher or a weight's shape differs."""
         if self.teacher is None:
             raise SymtError("--init-from-teacher needs --teacher")
         mine, theirs = self.model.state_dict(), self.teacher.state_dict()
@@ -302,15 +310,19 @@ class Trainer(TrainerBase):
         self.model.load_state_dict(theirs)
 
     def restore_state(self, state: dict) -> None:
+        """The best validation MSE so far and the count of diverging epochs, from a checkpoint."""
         self.best_val_mse = state["best_val_mse"]
         self.bad_epochs = state["bad_epochs"]
 
     def trainer_state(self) -> dict:
+        """The divergence check's state (best validation MSE, diverging epochs) for checkpoints."""
         return {"best_val_mse": self.best_val_mse, "bad_epochs": self.bad_epochs}
 
     # ------------------------------------------------------------------ schedule and one step
 
     def train_step(self, step: int) -> tuple[float, float, float, float, float]:
+        """One optimisation step on this rank's shard; returns (MSE, L_att, L_hid, L_rank, teacher
+        MSE), the MSE averaged over ranks. Raises :class:`DivergenceError` when the loss is not finite."""
         config = self.config
         # Each rank draws its own shard: the effective batch is world_size * batch_size.
         shard = step * self.world_size + self.rank
@@ -410,6 +422,8 @@ class Trainer(TrainerBase):
         return mse_sum / count, att_sum / count, hid_sum / count, accuracy
 
     def coverage(self, split: str = "validation", limit: int | None = None) -> float:
+        """The share of the first ``limit`` (default ``coverage_tasks``) tasks of ``split`` that
+        greedy heuristic guidance solves; nan when the split has none."""
         tasks = self.dataset.split(split)[: limit or self.config.coverage_tasks]
         if not tasks:
             return float("nan")
@@ -427,6 +441,7 @@ class Trainer(TrainerBase):
     # ------------------------------------------------------------------ checkpoints
 
     def checkpoint(self) -> dict:
+        """The shared checkpoint (:meth:`TrainerBase.checkpoint`) with the domain signature."""
         return {**super().checkpoint(), "signature": self.dataset.signature.to_json()}
 
     def end_epoch_on_all_ranks(self, train: np.ndarray, steps: int, seconds: float) -> None:
@@ -450,6 +465,8 @@ class Trainer(TrainerBase):
             raise DivergenceError(f"training diverged at step {self.step} (reported by rank 0)")
 
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        """Validate, log the epoch, write ``last.pt`` and, when coverage and MSE improve, ``best.pt``.
+        Raises :class:`DivergenceError` when the validation MSE is not finite or stays far above its best."""
         val_mse, val_att, val_hid, val_rank_accuracy = self.validation_losses()
         coverage = self.coverage()
         record = EpochRecord(

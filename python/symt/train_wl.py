@@ -49,6 +49,9 @@ LEARNERS = ("rank", "gpr", "svr")
 
 @dataclass
 class WLTrainConfig:
+    """The options of a WL training run (``symt train-wl``): dataset and model file, learner, WL
+    iterations and pruning, which states to learn from and how many."""
+
     data: str
     out: Path
     learner: str = "rank"
@@ -89,10 +92,13 @@ class Examples:
     """(better, worse): indices into the flat state list."""
 
     def add_problem(self, problem: object) -> None:
+        """Start the states of a new task, given as its WLPlan problem."""
         self.problems.append(problem)
         self.states.append([])
 
     def add_state(self, state: object, hstar: float) -> int:
+        """Add a WLPlan state of the current task with its label; returns its index in the flat
+        state list (for ranking pairs)."""
         self.states[-1].append(state)
         self.hstar.append(hstar)
         return len(self.hstar) - 1

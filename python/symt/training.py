@@ -44,6 +44,8 @@ def lr_at(step: int, config: Schedule, steps: int | None = None) -> float:
 
 
 def pick_device(name: str) -> torch.device:
+    """The torch device called ``name`` (``auto``: CUDA when available, else the CPU); a
+    :class:`~symt.errors.SymtError` for an unknown name or a CUDA device that is not there."""
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
@@ -109,6 +111,7 @@ class BatchStream:
         self.wait_seconds = 0.0
 
     def get(self, shard: int) -> Any:
+        """The batch of ``shard`` (on the CPU), from the workers or made now."""
         start = time.perf_counter()
         if self.workers == 0:
             batch = self.make(shard, self.batch_size)
@@ -122,6 +125,8 @@ class BatchStream:
         return batch
 
     def restart(self, shard: int) -> None:
+        """Stop the workers and start new ones that make the batches from ``shard`` on (every
+        ``stride``-th shard up to ``last_shard``)."""
         self.close()
         count = max(1, (self.last_shard - shard) // self.stride + 1)
         loader = torch.utils.data.DataLoader(
@@ -171,12 +176,14 @@ class EpochProgress:
     """Of ``seconds``, the time the training process waited for batches (:class:`BatchStream`)."""
 
     def add(self, losses: tuple[float, ...]) -> None:
+        """Count one training step with its losses (as :meth:`TrainerBase.train_step` returns them)."""
         # A run resumed mid-epoch from an older symt may have summed fewer losses: pad with zeros.
         sums = self.sums + [0.0] * (len(losses) - len(self.sums))
         self.sums = [total + value for total, value in zip(sums, losses)]
         self.steps += 1
 
     def mean(self) -> np.ndarray:
+        """Each training loss averaged over the epoch's steps so far."""
         return np.asarray(self.sums) / max(1, self.steps)
 
 
@@ -224,6 +231,7 @@ class TrainerBase:
     # ------------------------------------------------------------------ the run folder
 
     def check_schedule(self) -> None:
+        """Refuse an unknown contrastive ``schedule`` (``after-plateau`` or ``always``) before any work."""
         if self.config.schedule not in ("after-plateau", "always"):
             raise SymtError(f"unknown contrastive schedule '{self.config.schedule}' (after-plateau, always)")
 
@@ -331,6 +339,8 @@ class TrainerBase:
         return batch.to(self.device)
 
     def contrastive_weight(self, step: int) -> float:
+        """The contrastive terms' weight in [0, 1] at ``step``: 0 until the schedule switches them
+        on, then ramped up over ``ramp_steps`` (1 at once with ``always``)."""
         if not self.config.contrastive or self.contrastive_start is None:
             return 0.0
         if self.config.schedule == "always":
@@ -382,6 +392,8 @@ class TrainerBase:
     # ------------------------------------------------------------------ checkpoints and log
 
     def checkpoint(self) -> dict:
+        """The run's checkpoint (:data:`CHECKPOINT_VERSION`): model, optimiser, configs and trainer
+        state, including the epoch in progress where the log does not have it yet."""
         return {
             "version": CHECKPOINT_VERSION,
             "kind": self.kind,
@@ -417,9 +429,13 @@ class TrainerBase:
     # ------------------------------------------------------------------ the loop
 
     def train_step(self, step: int) -> tuple[float, ...]:
+        """One optimisation step on the batch of ``step``; returns its training losses (the first is
+        the one the progress bar shows)."""
         raise NotImplementedError
 
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        """Evaluate, log and checkpoint the epoch that just ended; ``train`` holds its mean training
+        losses over ``steps`` steps, which took ``seconds``."""
         raise NotImplementedError
 
     def end_epoch_on_all_ranks(self, train: np.ndarray, steps: int, seconds: float) -> None:
@@ -427,6 +443,7 @@ class TrainerBase:
         self.end_epoch(train, steps, seconds)
 
     def plot(self) -> Path | None:
+        """Draw the run's curves from its history; returns the image written (default: none)."""
         return None
 
     def postfix(self) -> dict[str, str]:

@@ -118,6 +118,8 @@ class WLTask:
     statics: list[Any]
 
     def atom(self, atom: GroundAtom) -> Any:
+        """The WLPlan atom of a ground atom ``(predicate, args)``; a ``KeyError`` for a predicate
+        the domain lacks."""
         planning, _ = _wlplan()
         name, args = atom
         return planning.Atom(self.predicates[name], list(args))
@@ -218,6 +220,8 @@ class WLModel:
         self.task: WLTask | None = None
 
     def set_task(self, domain: Domain, problem: Problem) -> WLTask:
+        """Make ``problem`` the task whose states :meth:`value` evaluates, and return it in WLPlan's
+        terms; a :class:`~symt.errors.SymtError` when its domain's predicates differ from the model's."""
         check_domain(self.meta, domain, str(problem.filename))
         self.task = wl_task(wl_domain(self.meta), domain, problem)
         self.features.set_problem(self.task.problem)
@@ -267,6 +271,7 @@ class FastDownwardWL:
                 for facts in states]
 
     def describe(self) -> str:
+        """One line naming the model file, its learner, WL iterations, feature count and domain."""
         meta = self.model.meta
         return (f"WL model {self.model.path.name} ({meta.get('learner')}, {meta.get('iterations')} "
                 f"iterations, {meta.get('num_features')} features, domain {meta.get('domain')})")

@@ -33,6 +33,9 @@ MODEL_FAMILIES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Algorithm:
+    """A planner configuration an experiment can run: a Fast Downward search or a search-free
+    strategy, with the model family it needs, if any."""
+
     name: str
     kind: str
     """``fd`` (Fast Downward) or ``search-free`` (a strategy of :mod:`symt.plan`, no search)."""
@@ -51,6 +54,9 @@ class Algorithm:
         return self.model is not None
 
     def search_string(self, model: str | None) -> str | None:
+        """The ``--search`` argument with ``{model}`` replaced by ``model`` (None when the algorithm
+        has no search string); raises a :class:`~symt.errors.SymtError` when it needs a model and
+        gets none."""
         if self.search is None:
             return None
         if self.uses_model and model is None:
@@ -118,6 +124,7 @@ PLAN_GENERATION_ABLATION = ("plangpt-cl-greedy", "plangpt-cl-applicable", "plang
 
 
 def algorithms(names: list[str]) -> list[Algorithm]:
+    """The algorithms called ``names``, in that order; one error listing every unknown name."""
     unknown = [n for n in names if n not in ALGORITHMS]
     if unknown:
         raise SymtError(f"unknown algorithm(s) {', '.join(unknown)} (known: {', '.join(ALGORITHMS)})")

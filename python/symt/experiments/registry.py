@@ -36,6 +36,9 @@ IPC_TRAIN_OPTIONS: dict[str, object] = {"preset": "small", "seed": 0, "steps": 1
 
 @dataclass(frozen=True)
 class NamedExperiment:
+    """A named experiment: which suite, domains, task groups and algorithms it runs, at most how
+    many tasks per domain and group (None: all), and the per-run limits (seconds, MiB)."""
+
     name: str
     suite: str
     domains: tuple[str, ...]
@@ -98,12 +101,15 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
 
 
 def named(name: str, **overrides) -> NamedExperiment:
+    """The experiment called ``name`` with the fields of ``overrides`` that are not None replaced
+    (the command line's options); an error for an unknown name."""
     if name not in EXPERIMENTS:
         raise SymtError(f"unknown experiment '{name}' (known: {', '.join(EXPERIMENTS)})")
     return replace(EXPERIMENTS[name], **{k: v for k, v in overrides.items() if v is not None})
 
 
 def ipc_model_name(domain: str) -> str:
+    """The name of the IPC 2023 model of ``domain`` (``ipc2023-<domain>``), shipped or trained."""
     return f"ipc2023-{domain}"
 
 

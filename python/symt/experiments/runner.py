@@ -46,6 +46,9 @@ STATIC_RUN_FILES = {"run", "static-properties"}
 
 @dataclass
 class ExperimentSpec:
+    """Everything an experiment runs: its tasks, its algorithms, the model file of each, the
+    per-run limits and how many runs go in parallel."""
+
     name: str
     tasks: list[BenchmarkTask]
     algorithms: list[Algorithm]
@@ -59,10 +62,14 @@ class ExperimentSpec:
 
 
 def run_id(algorithm: Algorithm, task: BenchmarkTask) -> list[str]:
+    """The Lab run id of ``algorithm`` on ``task``: [algorithm, suite, domain, group, problem]."""
     return [algorithm.name, task.suite, task.domain, task.group, task.problem]
 
 
 def planner_command(spec: ExperimentSpec, algorithm: Algorithm, task: BenchmarkTask) -> list[str]:
+    """The command line that runs ``algorithm`` on ``task`` within the spec's limits:
+    ``fast-downward`` with its search, or the search-free runner. Raises a
+    :class:`~symt.errors.SymtError` when the algorithm needs a model the spec lacks."""
     model = spec.models.get((task.suite, task.domain, algorithm.model)) if algorithm.model else None
     if algorithm.uses_model and model is None:
         raise SymtError(f"no {algorithm.model} model for {task.suite}/{task.domain} (needed by {algorithm.name})")
@@ -153,6 +160,8 @@ def build_lab_experiment(
 
 
 def spec_fingerprint(spec: ExperimentSpec) -> dict:
+    """What identifies the experiment's runs (name, limits, and each run's id and command), as
+    ``spec.json`` stores it: resuming is refused when it differs."""
     runs = []
     for task in spec.tasks:
         for algorithm in spec.algorithms:

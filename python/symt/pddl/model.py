@@ -27,6 +27,8 @@ class Literal:
 
 @dataclass(frozen=True)
 class Parameter:
+    """A typed parameter of an action schema or predicate: its variable name (``?x``) and type(s)."""
+
     name: str
     types: tuple[str, ...]
     """One type, or several for ``(either t1 t2)``."""
@@ -34,6 +36,8 @@ class Parameter:
 
 @dataclass
 class ActionSchema:
+    """A lifted action: its parameters, its precondition literals and its add and delete effects."""
+
     name: str
     parameters: list[Parameter]
     preconditions: list[Literal]
@@ -44,6 +48,9 @@ class ActionSchema:
 
 @dataclass
 class Domain:
+    """A parsed PDDL domain: requirements, type hierarchy, constants, predicates (with their
+    parameters) and action schemas, in declaration order."""
+
     name: str
     filename: str
     requirements: set[str] = field(default_factory=set)
@@ -54,6 +61,7 @@ class Domain:
     actions: list[ActionSchema] = field(default_factory=list)
 
     def action(self, name: str) -> ActionSchema | None:
+        """The action schema called ``name``, or None when the domain has none."""
         for schema in self.actions:
             if schema.name == name:
                 return schema
@@ -86,6 +94,8 @@ class Domain:
 
 @dataclass
 class Problem:
+    """A parsed PDDL problem: its objects with their types, initial state and goal literals."""
+
     name: str
     domain_name: str
     filename: str

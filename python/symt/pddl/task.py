@@ -78,6 +78,7 @@ class GroundTask:
         )
 
     def applicable(self, action: GroundAction, state: frozenset[int] | set[int]) -> bool:
+        """Whether ``action``'s fluent preconditions hold in ``state`` (a set of true fluent indices)."""
         return all(f in state for f in action.pre_pos) and not any(
             f in state for f in action.pre_neg
         )
@@ -116,4 +117,5 @@ class GroundTask:
         return (state - frozenset(action.delete)) | frozenset(action.add)
 
     def state_atoms(self, state: frozenset[int] | set[int]) -> list[Atom]:
+        """The fluent atoms true in ``state``, in fluent-index order (static atoms not included)."""
         return [self.fluent_atoms[f] for f in sorted(state)]

@@ -43,6 +43,9 @@ def read_plan(path: str | Path) -> list[tuple[str, ...]]:
 
 @dataclass
 class ValidationResult:
+    """The verdict on a plan: whether it is valid, why (or why not), how many steps were applied
+    before it failed, and the state reached; true in a boolean context when valid."""
+
     valid: bool
     reason: str
     steps_checked: int

@@ -41,6 +41,9 @@ class ContextFull(Exception):
 
 
 class DecoderSession(Protocol):
+    """A plan generator's decoder on one encoded state: fed tokens one at a time, it returns the
+    logits of the next."""
+
     def step(self, token: int) -> np.ndarray:
         """Feed ``token``; the logits of the next token (length ``vocab.num_outputs``). May raise
         :class:`ContextFull`."""
@@ -48,14 +51,22 @@ class DecoderSession(Protocol):
 
 
 class PlanGenerator(Protocol):
+    """What the decoding strategies need of a plan generator (SymT-ED, PlanGPT): its plan
+    vocabulary and a decoder session on a state."""
+
     vocab: PlanVocabulary
 
     def session(self, encoded: EncodedTask, state: frozenset[int]) -> DecoderSession:
+        """A fresh decoder on ``state`` (true fluent indices) of ``encoded``'s task, before
+        ``<BOS>``."""
         ...
 
 
 @dataclass
 class GenerationResult:
+    """The outcome of decoding a plan: its actions, whether they solve the task, why decoding
+    stopped, and how many tokens it generated."""
+
     actions: list[int]
     """Ground action ids of ``task.actions``, in order (the valid prefix when decoding failed)."""
     solved: bool
@@ -64,6 +75,7 @@ class GenerationResult:
     """Generated tokens (``<EOS>`` included)."""
 
     def labels(self, task: GroundTask) -> list[str]:
+        """The plan's actions as labels of ``task`` (``(name arg ..)``, as plan files write them)."""
         return [task.actions[a].label() for a in self.actions]
 
 
@@ -89,6 +101,8 @@ def _simulate(task: GroundTask, actions: list[int]) -> tuple[list[int], str | No
 
 
 def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX_TOKENS) -> GenerationResult:
+    """Greedy decoding from the initial state: the most likely token until ``<EOS>`` or the token
+    cap, then the plan is parsed and simulated; a failure keeps its executable prefix."""
     task = encoded.task
     vocab = generator.vocab
     index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
@@ -170,6 +184,7 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
 
 def generate(generator: PlanGenerator, encoded: EncodedTask, strategy: str,
              max_tokens: int = MAX_TOKENS) -> GenerationResult:
+    """A plan for ``encoded``'s task by one of :data:`STRATEGIES`; ``ValueError`` for another."""
     if strategy == "greedy":
         return greedy(generator, encoded, max_tokens)
     if strategy in ("applicable", "regrounding"):

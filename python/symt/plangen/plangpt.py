@@ -35,6 +35,9 @@ NUM_SPECIAL = 4
 
 @dataclass
 class PlanGPTConfig:
+    """The architecture of a PlanGPT model: its token counts, number of learned positions and
+    transformer sizes; stored in its plan-generator file."""
+
     num_predicates: int
     num_plan_inputs: int
     num_outputs: int
@@ -50,6 +53,7 @@ class PlanGPTConfig:
         return NUM_SPECIAL + self.num_predicates + self.num_plan_inputs
 
     def to_dict(self) -> dict:
+        """The fields as a plain dict (``PlanGPTConfig(**d)`` rebuilds the config)."""
         return asdict(self)
 
 
@@ -89,6 +93,8 @@ class GPT2Block(nn.Module):
         self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d), nn.Dropout(dropout))
 
     def forward(self, x: Tensor, causal: Tensor, padding: Tensor, need_weights: bool) -> tuple[Tensor, Tensor | None]:
+        """The block on ``x`` [B,T,d]; ``causal`` [T,T] and ``padding`` [B,T] are True where attention
+        is blocked. Returns (x, per-head attention weights [B,heads,T,T], or None without ``need_weights``)."""
         h = self.norm1(x)
         out, weights = self.attention(h, h, h, attn_mask=causal, key_padding_mask=padding,
                                       need_weights=need_weights, average_attn_weights=False)
@@ -116,6 +122,9 @@ class GPT2Block(nn.Module):
 
 
 class PlanGPT(nn.Module):
+    """The PlanGPT decoder: token and learned position embeddings, GPT-2 blocks and a head over
+    the plan vocabulary."""
+
     def __init__(self, config: PlanGPTConfig):
         super().__init__()
         self.config = config
@@ -130,9 +139,12 @@ class PlanGPT(nn.Module):
 
 
     def optimizer_groups(self, weight_decay: float) -> list[dict]:
+        """AdamW parameter groups: ``weight_decay`` on weight matrices only
+        (:func:`symt.model.weight_decay_groups`)."""
         return weight_decay_groups(self, weight_decay)
 
     def num_parameters(self) -> int:
+        """The number of trainable values."""
         return sum(p.numel() for p in self.parameters())
 
     def plan_token(self, plan_token: int) -> int:

@@ -39,10 +39,13 @@ class Planner:
         return self.vocab.vocab_size
 
     def check_task(self, encoded: EncodedTask, domain: Domain, where: str) -> None:
+        """Raise a :class:`~symt.errors.SymtError` naming ``where`` when the task has more objects
+        than the model has object tokens, or its domain's action schemas differ from the model's."""
         check_vocabulary(encoded.num_objects, self.vocab_size, where)
         check_plan_vocabulary(domain, self.vocab, where)
 
     def session(self, encoded: EncodedTask, state: frozenset[int]) -> SymTEDSession | PlanGPTSession:
+        """A decoder session on ``state`` (true fluent indices), encoded with the identity renaming."""
         rows = rename(encoded.state_rows(sorted(state)), identity_assignment(encoded.num_objects),
                       self.vocab_size)
         if self.kind == "symt-ed":
@@ -51,6 +54,7 @@ class Planner:
                               self.vocab.bos)
 
     def to_file(self, path: Path, extra: dict | None = None) -> None:
+        """Write the model file (``symt-planner`` format) atomically; ``extra`` adds keys to its dict."""
         from ..training import save_atomic
 
         save_atomic({"format": PLANNER_FORMAT, "format_version": PLANNER_FORMAT_VERSION, "kind": self.kind,
@@ -60,6 +64,8 @@ class Planner:
 
 
 class SymTEDSession:
+    """The state is encoded once; each step runs the decoder on one token against the cache."""
+
     def __init__(self, model: SymTED, rows: np.ndarray, vocab_size: int):
         self.model = model
         pred, args, mask = collate([rows], vocab_size)
@@ -71,6 +77,7 @@ class SymTEDSession:
 
     @torch.inference_mode()
     def step(self, token: int) -> np.ndarray:
+        """Feed ``token``; the logits (float32, one per plan-vocabulary output) of the next token."""
         logits, _, _, _ = self.model.decode(torch.tensor([[token]], device=self.device), self.cache)
         return logits[0, -1].float().cpu().numpy()
 
@@ -90,6 +97,8 @@ class PlanGPTSession:
 
     @torch.inference_mode()
     def step(self, token: int) -> np.ndarray:
+        """Feed ``token`` (``<BOS>`` feeds the prompt); the logits of the next token. Raises
+        :class:`~.decoding.ContextFull` when PlanGPT's positions run out."""
         # <BOS> opens the plan: in PlanGPT's sequence that role is played by <action>, the
         # prompt's last token, so <BOS> feeds the prompt.
         new = self.prompt if token == self.bos else [self.model.plan_token(token)]
@@ -98,6 +107,8 @@ class PlanGPTSession:
 
 
 def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planner:
+    """The plan generator of a model file, on ``device`` in eval mode; a
+    :class:`~symt.errors.SymtError` for a missing, unreadable or foreign file or an unsupported version."""
     path = Path(path)
     if not path.is_file():
         raise SymtError(f"{path}: model file not found")

@@ -26,6 +26,9 @@ from ..model import AtomEncoder, ModelConfig, scale_residual_init, weight_decay_
 
 @dataclass
 class SymTEDConfig:
+    """The architecture of a SymT-ED model: the encoder's sizes and object vocabulary, the plan
+    vocabulary of the decoder and whether object tokens are tied; stored in its plan-generator file."""
+
     num_predicates: int
     max_arity: int
     num_tokens: int
@@ -56,9 +59,12 @@ class SymTEDConfig:
     should matter. ``symt train-plans --untied-objects`` trains the paper's untied variant."""
 
     def to_dict(self) -> dict:
+        """The fields as a plain dict (``SymTEDConfig(**d)`` rebuilds the config)."""
         return asdict(self)
 
     def encoder_config(self) -> ModelConfig:
+        """The :class:`~symt.model.ModelConfig` of the encoder (a table object vocabulary, no
+        readout)."""
         return ModelConfig(self.num_predicates, self.max_arity, self.vocab_size, self.d_model,
                            self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
                            layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init)
@@ -137,6 +143,9 @@ class DecoderCache:
 
 
 class SymTED(nn.Module):
+    """The SymT-ED plan generator: SymT-E's atom encoder and a weight-shared decoder with a head
+    over the plan vocabulary."""
+
     def __init__(self, config: SymTEDConfig):
         super().__init__()
         self.config = config
@@ -157,9 +166,12 @@ class SymTED(nn.Module):
 
 
     def optimizer_groups(self, weight_decay: float) -> list[dict]:
+        """AdamW parameter groups: ``weight_decay`` on weight matrices only
+        (:func:`symt.model.weight_decay_groups`)."""
         return weight_decay_groups(self, weight_decay)
 
     def num_parameters(self) -> int:
+        """The number of trainable values (tied object embeddings counted once)."""
         return sum(p.numel() for p in self.parameters())
 
     def encode(self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
@@ -168,6 +180,8 @@ class SymTED(nn.Module):
         return self.encoder.encode(pred, args, mask, return_internals)
 
     def start(self, memory: Tensor, memory_bias: Tensor) -> DecoderCache:
+        """An empty decoder cache for the encoder output ``memory`` [B,N,d] and its key bias
+        (:meth:`encode`); :meth:`decode` fills it."""
         return DecoderCache(self.decoder_layer.memory_keys(memory), memory_bias, [])
 
     def decode(self, tokens: Tensor, cache: DecoderCache, return_internals: bool = False
@@ -194,6 +208,8 @@ class SymTED(nn.Module):
         return start, start + self.config.vocab_size
 
     def embed_tokens(self, tokens: Tensor) -> Tensor:
+        """Decoder inputs [B,T,d] of plan tokens [B,T]; with ``tie_objects`` an object token is its
+        encoder object embedding, projected to ``d_model``."""
         x = self.token_embedding(tokens)
         if not self.config.tie_objects:
             return x
@@ -203,6 +219,8 @@ class SymTED(nn.Module):
         return torch.where(is_object[..., None], objects, x)
 
     def logits(self, x: Tensor) -> Tensor:
+        """Output logits [..., num_outputs] of decoder states ``x`` [..., d]; with ``tie_objects`` the
+        object logits are scaled scores against the encoder's object embeddings."""
         scores = self.head(x)
         if not self.config.tie_objects:
             return scores

@@ -68,6 +68,9 @@ class PlanTrainConfig(TrainConfig):
 
 @dataclass
 class PlanBatch:
+    """A plan-generation batch: the model inputs and target plan tokens under the first renaming,
+    and under the second one for the contrastive terms (None without them)."""
+
     inputs: tuple[torch.Tensor, ...]
     """SymT-ED: (pred, args, mask, decoder input); PlanGPT: (tokens, padding)."""
     inputs_renamed: tuple[torch.Tensor, ...] | None
@@ -77,6 +80,7 @@ class PlanBatch:
     """The same plans under the second renaming (object tokens differ)."""
 
     def to(self, device: torch.device) -> PlanBatch:
+        """A copy of the batch with every tensor on ``device`` (non-blocking copies)."""
         move = lambda ts: tuple(t.to(device, non_blocking=True) for t in ts) if ts is not None else None  # noqa: E731
         renamed = self.target_renamed.to(device, non_blocking=True) if self.target_renamed is not None else None
         return PlanBatch(move(self.inputs), move(self.inputs_renamed), self.target.to(device, non_blocking=True), renamed)
@@ -90,6 +94,9 @@ class PlanBatch:
 
 
 class PlanSampler:
+    """Draws plan-generation batches: states as the paper samples them, each with a random optimal
+    plan from it, under one or two object renamings, shaped for SymT-ED or PlanGPT."""
+
     def __init__(self, tasks: list[TaskData], vocab: PlanVocabulary, kind: str, mode: str, seed: int,
                  num_predicates: int, max_positions: int, length_buckets: int = 1):
         if mode not in RENAME_MODES:
@@ -113,6 +120,8 @@ class PlanSampler:
         return [random()]
 
     def batch(self, step: int, batch_size: int) -> PlanBatch:
+        """The batch of ``step`` (a pure function of ``(seed, step)``): ``batch_size`` states with a
+        random optimal plan each, targets ``IGNORE`` where no loss applies."""
         rng = np.random.default_rng(derive_seed(self.seed, "plan-batch", step))
         views: list[list[tuple[np.ndarray, list[int]]]] = [[], []]
         task_ids = (draw_from_one_group(rng, self.buckets, np.full(len(self.tasks), 1 / len(self.tasks)), batch_size)
@@ -164,6 +173,8 @@ class PlanSampler:
 def build_model(
     config: PlanTrainConfig, num_predicates: int, max_arity: int, vocab: PlanVocabulary
 ) -> SymTED | PlanGPT:
+    """A new SymT-ED or PlanGPT (``config.kind``) of ``config``'s preset and size overrides; a
+    :class:`~symt.errors.SymtError` for an unknown preset or kind, or an option PlanGPT lacks."""
     if config.preset not in PRESETS:
         raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
     size = {**PRESETS[config.preset], **config.model_overrides}
@@ -280,6 +291,9 @@ class PlanTrainer(TrainerBase):
 
     @torch.no_grad()
     def validate(self) -> dict[str, float]:
+        """Validation cross-entropy and token accuracy on the fixed batches, and greedy-decoding
+        coverage on the validation tasks with the shares that hit the token cap, wrote an
+        inapplicable action or a malformed plan."""
         self.model.eval()
         losses, correct, total = [], 0, 0
         for batch in self.val_batches:
@@ -308,6 +322,8 @@ class PlanTrainer(TrainerBase):
                 "val_inapplicable": reasons["inapplicable"] / n, "val_malformed": reasons["malformed"] / n}
 
     def train_step(self, step: int) -> tuple[float, float, float]:
+        """One optimisation step; returns (CE, L_att, L_hid). Raises a
+        :class:`~symt.errors.SymtError` when the loss is not finite."""
         self.model.train()
         batch = self.fetch_batch(step, self.sampler.batch)
         total, ce, att, hid = self.loss(batch, self.contrastive_weight(step))
@@ -319,6 +335,8 @@ class PlanTrainer(TrainerBase):
         return ce, att, hid
 
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
+        """Validate, log the epoch, write ``best.pt`` (a plan-generator file) when it is the best so
+        far by the paper's criteria, ``last.pt``, ``config.json`` and the curves."""
         row = {"step": self.step, "lr": self.lr(self.step - 1),
                "contrastive_weight": self.contrastive_weight(self.step - 1),
                "train_ce": float(train[0]), "train_att": float(train[1]), "train_hid": float(train[2]),
@@ -337,6 +355,7 @@ class PlanTrainer(TrainerBase):
         self.plot()
 
     def plot(self) -> None:
+        """Draw ``curves.png``: cross-entropy, contrastive terms, and coverage and token accuracy by step."""
         import matplotlib
 
         matplotlib.use("Agg")
