@@ -30,3 +30,13 @@ def test_no_relative_link_is_broken():
     broken = [(page.name, link) for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
               for link in relative_links(page) if link and not (page.parent / link).exists()]
     assert broken == []
+
+
+def test_every_current_result_is_on_the_results_page():
+    """benchmarks/results/ holds the current results only (superseded ones in archive/), and the
+    results page names each of them."""
+    page = (ROOT / "docs" / "results.md").read_text()
+    results = ROOT / "benchmarks" / "results"
+    missing = [entry.name for entry in sorted(results.iterdir())
+               if entry.name != "archive" and f"{entry.name}{'/' if entry.is_dir() else ''}" not in page]
+    assert missing == []
