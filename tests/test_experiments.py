@@ -279,3 +279,18 @@ def test_variant_suite_runs_a_given_model_in_place_of_the_shipped_one(tmp_path: 
         refused = subprocess.run(command[:-1] + [bad], capture_output=True, text=True, timeout=120, check=False)
         assert refused.returncode == 2 and message in refused.stderr, refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+def test_the_track_run_takes_every_third_task_of_each_level() -> None:
+    from symt.experiments.registry import named
+
+    track = named("ipc-track")
+    tasks = suites.ipc_tasks(IPC_ROOT, ["spanner", "rovers"], list(track.groups), track.max_tasks, track.stride)
+    spanner_easy = [t.problem for t in tasks if t.domain == "spanner" and t.group == "easy"]
+    assert spanner_easy == [f"p{n:02d}" for n in range(1, 30, 3)]  # p01, p04, ..., p28
+    assert {t.group for t in tasks if t.domain == "spanner"} == {"easy", "medium", "hard"}
+    # The shared copy has no hard Rovers tasks: the level is absent, not an error.
+    assert {t.group for t in tasks if t.domain == "rovers"} == {"easy", "medium"}
+    assert len(tasks) == 50
+    assert {"symt-first", "symt-batch", "wl", "ff", "ff-pref", "lama-first"} <= set(track.algorithms)

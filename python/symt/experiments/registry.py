@@ -48,6 +48,8 @@ class NamedExperiment:
     time_limit: int
     memory_limit: int
     description: str
+    stride: int = 1
+    """Every ``stride``-th task of a group in numeric order, before ``max_tasks`` (IPC suite)."""
 
 
 _PAPER_GROUPS = ("validation", "interpolation", "extrapolation")
@@ -56,6 +58,8 @@ _PLANS = PLAN_GENERATION + PLAN_GENERATION_ABLATION
 _IPC_ALGORITHMS = ("symt", "wl", "ff", "lama-first")
 _CONFIGS = ("symt-batch", "symt-first", "symt-first-lazy", "wl", "ff", "ff-pref", "lama-first")
 """Search configurations with symt() (the fast-downward aliases) against Fast Downward's own."""
+_TRACK = ("symt-first", "symt-first-lazy", "symt-batch", "wl", "ff", "ff-pref", "lama-first")
+"""The track run (issue 35): symt's best configurations, the learned heuristic alone, WL, Fast Downward's."""
 _VARIANT_ALGORITHMS = ("symt-guidance", "symt-batch", "wl", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
@@ -94,6 +98,10 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "against ff and lama-first"),
         NamedExperiment("variants-smoke", "variants", PAPER_DOMAINS, ALL_VARIANTS, _VARIANT_ALGORITHMS, 1, 10, 2048,
                         "the variants experiment on the smallest extrapolation task per domain and variant"),
+        NamedExperiment("ipc-track", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _TRACK, None, 60, 4096,
+                        "the IPC 2023 learning track as researchers report it: every third test task of "
+                        "each level (p01, p04, ..., p28) of all ten domains, the best symt configurations, "
+                        "the learned heuristic alone, WL-GOOSE and Fast Downward's own", stride=3),
         NamedExperiment("ipc-all", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
                         None, 300, 4096, "IPC 2023 learning track, all ten domains (trains missing models)"),
     )
@@ -217,7 +225,7 @@ def make_spec(
                                      experiment.max_tasks)
     else:
         tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
-                                 experiment.max_tasks)
+                                 experiment.max_tasks, experiment.stride)
     models: dict[tuple[str, str, str], str] = {}
     for family in sorted({a.model for a in chosen if a.model}):
         for domain in experiment.domains:
