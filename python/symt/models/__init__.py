@@ -262,7 +262,8 @@ def _same_up_to_names(domain: Domain, candidates: list[ModelInfo]) -> str:
     from ..pddl import parse_domain
     from ..pddl.isomorphism import find_renaming
 
-    for candidate in candidates:
+    # In name order, as symt() breaks ties: the hint names the model symt() would pick.
+    for candidate in sorted(candidates, key=lambda c: c.name):
         source = paper_domain(candidate.name)
         if source is None:
             continue
