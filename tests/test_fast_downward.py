@@ -631,6 +631,7 @@ IPC_HELD_OUT = {  # IPC test tasks with more objects than any training task of t
     "ipc2023-blocksworld": ["p07", "p08"], "ipc2023-ferry": ["p10", "p13"],
     "ipc2023-miconic": ["p28"], "ipc2023-transport": ["p07", "p09"],
     "ipc2023-spanner": ["medium/p01"],  # 63 objects; training stops at 28, the easy level too
+    "ipc2023-childsnack": ["p07", "p10"],  # 26 and 30 objects; training 7-21, validation 22
 }
 
 
