@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -34,6 +35,12 @@ void fail(const string &message, utils::ExitCode code) {
 }
 
 // The folder of the running binary: libsymt_heuristic.so is built next to `downward`.
+string states_per_second(double states, double cpu_seconds) {
+    if (cpu_seconds < 0.01)
+        return "too short for a rate";
+    return to_string(static_cast<int64_t>(states / cpu_seconds)) + " states/s";
+}
+
 string binary_folder() {
     char buffer[4096];
     ssize_t length = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);

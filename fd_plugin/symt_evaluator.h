@@ -50,6 +50,12 @@ extern const char *const CREATE_HEURISTIC_SYMBOL;
 // The folder of the running `downward` binary, where the plugin libraries are built.
 std::string binary_folder();
 
+/*
+  "N states/s" for the statistics lines of symt() and wl(), or "too short for a rate" below 10 ms:
+  the process CPU clock ticks in milliseconds or coarser, so a rate from less means nothing.
+*/
+std::string states_per_second(double states, double cpu_seconds);
+
 // Precision of the forward pass (symt(precision=...)); AUTO resolves when the model is loaded.
 enum class Precision {FP32 = 0, BF16 = 1, AUTO = 2};
 

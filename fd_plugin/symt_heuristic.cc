@@ -292,16 +292,12 @@ SymtHeuristic::~SymtHeuristic() {
 }
 
 void SymtHeuristic::print_statistics() const {
-    if (num_forward_calls > 0) {
+    if (num_forward_calls > 0)
         cout << "symt: " << num_states_evaluated << " states in " << num_forward_calls
-             << " forward passes, " << model_seconds << " s in the model (CPU time, ";
-        // The process CPU clock ticks in milliseconds or coarser: below 10 ms a rate means nothing.
-        if (model_seconds >= 0.01)
-            cout << static_cast<int64_t>(num_states_evaluated / model_seconds) << " states/s), ";
-        else
-            cout << "too short for a rate), ";
-        cout << static_cast<double>(num_atoms_evaluated) / num_states_evaluated << " atoms per state" << endl;
-    }
+             << " forward passes, " << model_seconds << " s in the model (CPU time, "
+             << states_per_second(num_states_evaluated, model_seconds) << "), "
+             << static_cast<double>(num_atoms_evaluated) / num_states_evaluated
+             << " atoms per state" << endl;
 }
 
 void SymtHeuristic::load(const string &model_option, int threads, Precision precision) {

@@ -121,15 +121,9 @@ WlHeuristic::WlHeuristic(const Options &opts)
 
 WlHeuristic::~WlHeuristic() {
     if (num_calls > 0)
-    {
         cout << "wl: " << num_states_evaluated << " states in " << num_calls << " calls, "
-             << python_seconds << " s in WLPlan (CPU time, ";
-        // The process CPU clock ticks in milliseconds or coarser: below 10 ms a rate means nothing.
-        if (python_seconds >= 0.01)
-            cout << static_cast<int64_t>(num_states_evaluated / python_seconds) << " states/s)" << endl;
-        else
-            cout << "too short for a rate)" << endl;
-    }
+             << python_seconds << " s in WLPlan (CPU time, "
+             << states_per_second(num_states_evaluated, python_seconds) << ")" << endl;
 }
 
 void WlHeuristic::load(const string &model_option, double scale_option) {

@@ -333,9 +333,7 @@ def cmd_dataset(args: argparse.Namespace) -> int:
     from .experiments.ipc import problem_files, write_problem_dataset
     from .pddl import parse_domain
 
-    if not args.domain.is_file():
-        raise SymtError(f"{args.domain}: no such domain file")
-    domain = parse_domain(args.domain)
+    domain = parse_domain(args.domain)  # a missing file is its one error line too
     files = problem_files(args.domain, args.problems)
     out = args.out or Path("data") / domain.name
     lock = open_output_folder(out, writer="symt dataset", kind="dataset folder")

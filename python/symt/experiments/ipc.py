@@ -170,13 +170,13 @@ def problem_files(domain_file: Path, paths: Sequence[Path]) -> list[Path]:
     The dataset copies each problem under its file name, so two problems with the same name are
     refused, as are paths that do not exist and a selection without problems.
     """
+    domain_path = Path(domain_file).resolve()
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
             inside = sorted((p for p in path.rglob("*.pddl") if p.is_file()),
                             key=lambda p: (p.parent.as_posix(), _problem_number(p), p.name))
-            found += [p for p in inside if p.resolve() != Path(domain_file).resolve()
-                      and not _is_domain_file(p)]
+            found += [p for p in inside if p.resolve() != domain_path and not _is_domain_file(p)]
         elif path.is_file():
             found.append(path)
         else:
