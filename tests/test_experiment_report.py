@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from symt.cli import main
 from symt.experiments.report import (
     IPC2023_COVERAGE,
     IPC2023_PLANNERS,
@@ -364,6 +365,27 @@ def test_report_command_combines_experiments_run_in_parts(records, tmp_path):
     command[5] = str(tmp_path / "c.csv")  # a.csv and c.csv hold the same runs
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 2 and "two runs of" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_report_command_compares_the_learned_heuristic_alone_pairwise(records, tmp_path):
+    """Without a plain `symt` run the learned heuristic alone is `symt-batch` (the configuration
+    experiments' name for it): `symt report` compares it pairwise, against --baselines when given;
+    --learned picks another. Validation, tasks both solve: p1 and p3; expansions 100, 10 against
+    400, 1000 (geometric means 31.6 and 632.5: ratio 0.05); total time 2.7 s against 1.4 s (1.93)."""
+    for record in records:
+        record["algorithm"] = {"symt": "symt-batch"}.get(record["algorithm"], record["algorithm"])
+    write_csv(records, tmp_path / "runs.csv")
+    assert main(["report", str(tmp_path / "runs.csv"), "--out", str(tmp_path / "r"), "--baselines", "ff"]) == 0
+    text = (tmp_path / "r" / "report.md").read_text()
+    text = text[text.index("## symt-batch against each baseline (pairwise)"):]
+    assert table_row(text, "paper", "gripper", "validation")["vs ff"] == "2 · 0.05× exp · 1.93× time"
+    assert main(["report", str(tmp_path / "runs.csv"), "--out", str(tmp_path / "r"), "--learned", "ff",
+                 "--baselines", "symt-batch"]) == 0
+    text = (tmp_path / "r" / "report.md").read_text()
+    text = text[text.index("## ff against each baseline (pairwise)"):]
+    assert table_row(text, "paper", "gripper", "validation")["vs symt-batch"] == "2 · 20.00× exp · 0.52× time"
+    assert main(["report", str(tmp_path / "runs.csv"), "--out", str(tmp_path / "s"), "--learned", "symt"]) == 2
+    assert not (tmp_path / "s").exists()
 
 
 @pytest.mark.parametrize("content, message", [

@@ -170,6 +170,22 @@ def test_extra_styles_leave_the_paper_tasks_unchanged() -> None:
     assert styles("logistics") == ("paper", "wide") and styles("gripper") == ("paper",)
 
 
+def test_wide_logistics_training_tasks_are_small_enough_to_expand(tmp_path: Path) -> None:
+    # 4 cities of 2 locations, 4 trucks, 2 airplanes: a package is at one of 8 locations or in one
+    # of 6 vehicles, every truck at one of 2 places and every airplane at one of 4 airports, and all
+    # of it is reachable, so a wide task with g packages has exactly 14**g * 2**4 * 4**2 states.
+    tasks = generate_split_tasks("logistics", seed=0, extra_styles=["wide"])
+    wide = [t for t in tasks if t.info.get("style") == "wide"]
+    assert len(wide) == 12 and {t.split for t in wide} == {"train"}
+    assert sorted({t.size for t in wide}) == [1, 2, 3]
+    domain_path = tmp_path / "domain.pddl"
+    domain_path.write_text(domain_file("logistics").read_text())
+    for task in (next(t for t in wide if t.size == size) for size in (1, 2)):
+        problem = tmp_path / f"{task.name}.pddl"
+        problem.write_text(task.pddl)
+        assert len(expand(ground(domain_path, problem)).hstar) == 14**task.size * 256
+
+
 def _atoms(text: str, section: str) -> list[tuple[str, ...]]:
     """The atoms of the generated file's ``(:init`` or ``(:goal`` section (our own flat output)."""
     if section == "(:init":

@@ -384,7 +384,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     report_dir = out / "report"
     report.write_report(records, report_dir, f"Experiment `{experiment.name}`", command=_command_line(args),
                         notes=_with_analysis(notes, args.analysis), algorithms=list(experiment.algorithms),
-                        limits=limits)
+                        limits=limits, learned=registry.learned_algorithm(experiment.algorithms) or "symt")
     if args.results:
         report.copy_report(report_dir, args.results)
     solved = sum(r["solved"] for r in records)
@@ -413,7 +413,7 @@ def _with_analysis(notes: str, analysis: Path | None) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .experiments import report
+    from .experiments import registry, report
 
     records = []
     for path in args.runs:
@@ -422,13 +422,18 @@ def cmd_report(args: argparse.Namespace) -> int:
         records += report.read_csv(path)
     notes = _with_analysis(args.notes or "", args.analysis)
     present = {r["algorithm"] for r in records}
-    unknown = [name for name in args.algorithms or [] if name not in present]
-    if unknown:  # a typo would add an empty column
-        raise SymtError(f"--algorithms: {', '.join(unknown)} not in the runs (they have {', '.join(sorted(present))})")
+    # A typo would add an empty column or compare against nothing.
+    unknown = [f"--algorithms {name}" for name in args.algorithms or [] if name not in present]
+    for option, names in (("--learned", [args.learned] if args.learned else []), ("--baselines", args.baselines or [])):
+        unknown += [f"{option} {name}" for name in names if name not in present]
+    if unknown:
+        raise SymtError(f"{', '.join(unknown)} not in the runs (they have {', '.join(sorted(present))})")
+    learned = args.learned or registry.learned_algorithm(sorted(present)) or "symt"
     check_output_folder(args.out, "report folder")
     try:
         out = report.write_report(records, args.out, args.title, notes=notes or None, limits=args.limits,
-                                  command=_command_line(args), algorithms=args.algorithms)
+                                  command=_command_line(args), algorithms=args.algorithms, learned=learned,
+                                  baselines=args.baselines)
     except ValueError as error:  # e.g. two runs of one algorithm on one task across the files
         raise SymtError(f"cannot combine {', '.join(map(str, args.runs))}: {error}") from None
     print(f"{len(records)} runs from {len(args.runs)} file(s); report in {out}")
@@ -801,6 +806,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--notes", help="text for the Notes section")
     p.add_argument("--analysis", type=Path, help="a Markdown file appended as the Analysis section")
     p.add_argument("--algorithms", nargs="+", help="table columns, in this order (default: every algorithm)")
+    p.add_argument("--learned", metavar="ALGORITHM",
+                   help="the algorithm compared pairwise against the others (default: symt, else symt-batch)")
+    p.add_argument("--baselines", nargs="+", metavar="ALGORITHM",
+                   help="what --learned is compared against (default: every other search algorithm)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("experiment", help="run a named IPC-style experiment with Fast Downward Lab",

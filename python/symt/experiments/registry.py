@@ -11,6 +11,7 @@ recipe as ``benchmarks/training/train_ipc_models.sh`` (``symt ipc-dataset`` + ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -60,6 +61,16 @@ _CONFIGS = ("symt-batch", "symt-first", "symt-first-lazy", "wl", "ff", "ff-pref"
 """Search configurations with symt() (the fast-downward aliases) against Fast Downward's own."""
 _TRACK = ("symt-first", "symt-first-lazy", "symt-batch", "wl", "ff", "ff-pref", "lama-first")
 """The track run (issue 35): symt's best configurations, the learned heuristic alone, WL, Fast Downward's."""
+LEARNED_ALONE = ("symt", "symt-batch")
+"""The learned heuristic alone under plain GBFS, in the order a report looks for it."""
+
+
+def learned_algorithm(algorithms: Sequence[str]) -> str | None:
+    """The algorithm a report compares pairwise against the others: the learned heuristic alone
+    (``symt``, else ``symt-batch``, the configuration experiments' name for it), None without one."""
+    return next((name for name in LEARNED_ALONE if name in algorithms), None)
+
+
 _VARIANT_ALGORITHMS = ("symt-guidance", "symt-batch", "wl", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {

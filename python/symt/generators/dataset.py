@@ -30,7 +30,7 @@ from symt.errors import SymtError
 from symt.folders import holding_folder, open_output_folder
 from symt.generators import blocksworld, gripper, logistics, visitall
 from symt.generators._problem import Problem, render
-from symt.generators.splits import split_plan
+from symt.generators.splits import split_plan, spread
 
 DOMAINS: tuple[str, ...] = ("blocksworld", "gripper", "logistics", "visitall")
 """The supported domains, by the names the CLI uses."""
@@ -97,6 +97,15 @@ def styles(domain: str) -> tuple[str, ...]:
     """The task styles of ``domain``'s generator (``STYLES`` of its module), the paper's first:
     other goals or structures than the paper's, as other generators and people write them (issue 32)."""
     return tuple(getattr(_check_domain(domain), "STYLES", ("paper",)))
+
+
+def style_training_sizes(domain: str, style: str, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ``(size, count)`` pairs of a style's extra training tasks: the training split's
+    ``pairs``, unless the generator's ``STYLE_TRAINING_SIZES`` names smaller sizes for ``style``
+    (a style whose tasks at the paper's largest training size have too many states to expand, such
+    as Logistics ``wide``); then as many tasks, spread over those sizes."""
+    sizes = getattr(_check_domain(domain), "STYLE_TRAINING_SIZES", {}).get(style)
+    return pairs if sizes is None else spread(list(sizes), sum(count for _, count in pairs))
 
 
 def _check_style(domain: str, style: str | None) -> str | None:
@@ -201,7 +210,7 @@ def generate_split_tasks(domain: str, seed: int = 0, extra_styles: Sequence[str]
         if split != "train":
             continue
         for style in dict.fromkeys(s for s in styles if s is not None):
-            for size, count in pairs:
+            for size, count in style_training_sizes(domain, style, pairs):
                 for task in _generate_size(domain, f"train-{style}", size, count, seed, style):
                     task.split = "train"
                     tasks.append(task)

@@ -15,6 +15,10 @@ With 2 cities a package can be at 4 locations or in 3 vehicles, so there are at 
 
 Style ``wide`` (:data:`STYLES`, issue 32: ratios other generators make and the paper's never does):
 ``4`` cities and ``2`` airplanes whatever ``g``, so that small tasks have more vehicles than packages.
+A package then has 8 locations and 6 vehicles to be in, and the trucks and airplanes 256 placements:
+``14**g * 256`` states, 702,464 for ``g = 3`` but 138 M for the paper's largest training size 5, so
+its extra training tasks (``symt generate logistics --styles wide``) have 1-3 packages
+(:data:`STYLE_TRAINING_SIZES`).
 
 The initial state lists the type predicates ``package truck airplane airport location city``
 (airports are also ``location``s) and ``(in-city location city)`` for every location.
@@ -37,6 +41,8 @@ NUM_AIRPLANES = 1
 STYLES: tuple[str, ...] = ("paper", "wide")
 """Task styles, the paper's first (see the module docstring)."""
 WIDE_CITIES, WIDE_AIRPLANES = 4, 2
+STYLE_TRAINING_SIZES: dict[str, tuple[int, ...]] = {"wide": (1, 2, 3)}
+"""Sizes of a style's extra training tasks where the training split's are too large to expand."""
 
 
 def num_cities(g: int) -> int:
