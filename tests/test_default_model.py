@@ -87,6 +87,19 @@ def test_the_two_blocksworlds_resolve_by_their_predicates() -> None:
     assert select_heuristic(IPC_ROOT / "blocksworld" / "domain.pddl")[0].stem == "ipc2023-blocksworld"
 
 
+@needs_ipc
+def test_a_task_beyond_the_table_vocabulary_gets_the_hashed_model() -> None:
+    """IPC Blocksworld medium p01 has 35 objects, p30 146: the table model's vocabulary (123) holds
+    the first, so it is chosen (first by name); the second goes to the hashed-codes model, which
+    has no object limit, instead of a refusal."""
+    domain = IPC_ROOT / "blocksworld" / "domain.pddl"
+    small, large = (IPC_ROOT / "blocksworld" / "testing" / "medium" / f"{p}.pddl" for p in ("p01", "p30"))
+    assert select_heuristic(domain, small)[0].stem == "ipc2023-blocksworld"
+    path, reason = select_heuristic(domain, large)
+    assert path.stem == "ipc2023-blocksworld-hashed", reason
+    assert "hashed object codes take the task's 146 objects" in reason
+
+
 def test_ablations_are_never_chosen() -> None:
     for domain in DOMAINS:
         assert not select_heuristic(domain_file(domain))[0].stem.endswith("-nocl")

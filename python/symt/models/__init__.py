@@ -281,7 +281,7 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
             what: str, how_to_get_one: str) -> tuple[Path, str]:
     """The ranking shared by :func:`select_heuristic` and :func:`select_planner`."""
     from ..pddl import parse_domain, parse_problem
-    from ..tokens import domain_signature
+    from ..tokens import HASHED_TOKEN_SPACE, domain_signature
 
     domain = parse_domain(domain_file)
     signature = domain_signature(domain)
@@ -321,7 +321,9 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
     if rank(chosen)[1] == 0:
         why.append("its PDDL domain name is the same")
     if objects is not None and rank(chosen)[2] == 0:
-        why.append(f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
+        why.append(f"its hashed object codes take the task's {objects} objects"
+                   if chosen.vocab_size >= HASHED_TOKEN_SPACE else
+                   f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
     reasons_against = ("its predicates are a superset", "its PDDL domain name is '{}'",
                        f"its vocabulary is smaller than the task's {objects} objects", "later by name")
     others = []
