@@ -6,9 +6,12 @@ enough to expand (the exhaustive datasets, ``data/ipc2023-<domain>-exhaustive/ma
 by ``benchmarks/training/train_ipc_new_models.sh`` or ``symt ipc-dataset --plan-time 0``), the
 largest kept problem's objects and initial-state atoms, and the same for the test tasks of each
 level (median and largest). Objects and atoms come from symt's own PDDL parser; a symt model
-reads one token per atom, so atoms are what a state costs.
+reads one token per atom, so atoms are what a state costs. With ``--dead-ends``, the kept problems'
+state spaces are expanded again and the share of reachable states from which no goal is reachable
+(h* = inf) is given: the sampler trains on finite h* only, so a model never sees a dead end as a
+target.
 
-    .venv/bin/python benchmarks/experiments/ipc_sizes.py > benchmarks/results/ipc-track/sizes.md
+    .venv/bin/python benchmarks/experiments/ipc_sizes.py [--dead-ends] [domain ...]
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+
+from symt.pddl import ground
 from symt.pddl.parser import parse_domain, parse_problem
+from symt.statespace import expand
 
 ROOT = Path(__file__).resolve().parents[2]
 IPC = ROOT.parent / "shared" / "benchmarks" / "ipc2023-learning"
@@ -36,6 +43,16 @@ def sizes(domain_file: Path, problems: list[Path]) -> list[tuple[int, int]]:
     return result
 
 
+def dead_end_share(domain_file: Path, problems: list[Path]) -> str:
+    """Dead ends among all reachable states of ``problems`` (expanded whole), as 'share (n of N)'."""
+    states = dead = 0
+    for path in problems:
+        hstar = np.asarray(expand(ground(domain_file, path)).hstar)
+        states += len(hstar)
+        dead += int(np.isinf(hstar).sum())
+    return f"{dead / states:.1%} ({dead:,} of {states:,})" if states else "–"
+
+
 def cell(values: list[tuple[int, int]]) -> str:
     """'median / largest' objects and atoms of a group of problems; '–' for none."""
     if not values:
@@ -49,11 +66,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ipc", type=Path, default=IPC, help="the IPC 2023 learning track folder")
     parser.add_argument("--data", type=Path, default=ROOT / "data", help="where the exhaustive datasets are")
+    parser.add_argument("--dead-ends", action="store_true",
+                        help="add the share of dead-end states in the kept problems' state spaces (slow)")
     parser.add_argument("domains", nargs="*", help="domains (default: every domain folder)")
     args = parser.parse_args()
     domains = args.domains or sorted(p.name for p in args.ipc.iterdir() if (p / "domain.pddl").is_file())
-    print("| domain | training problems | kept (≤ 1 M states) | largest kept | test easy | test medium | test hard |")
-    print("|---|--:|--:|---|---|---|---|")
+    extra = " dead ends in kept state spaces |" if args.dead_ends else ""
+    print(f"| domain | training problems | kept (≤ 1 M states) | largest kept | test easy | test medium | test hard |{extra}")
+    print("|---|--:|--:|---|---|---|---|" + ("--:|" if args.dead_ends else ""))
     for domain in domains:
         folder = args.ipc / domain
         training = sorted((folder / "training" / "easy").glob("p*.pddl"))
@@ -65,6 +85,8 @@ def main() -> int:
         largest = max(kept_sizes, default=None)
         cells = [cell(sizes(folder / "domain.pddl", sorted((folder / "testing" / level).glob("p*.pddl"))))
                  for level in LEVELS]
+        if args.dead_ends:
+            cells.append(dead_end_share(folder / "domain.pddl", kept))
         print(f"| {domain} | {len(training)} | {len(kept) if kept_names is not None else '?'} | "
               f"{f'{largest[0]} obj, {largest[1]} atoms' if largest else '–'} | {' | '.join(cells)} |")
         sys.stdout.flush()

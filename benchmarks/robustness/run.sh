@@ -97,7 +97,7 @@ train-logistics)
     # shipped model's recipe otherwise (docs: shipped models, `lg-hashed`), under a time budget.
     $SYMT generate logistics --styles wide --out data/logistics-wide --quiet
     $SYMT train data/logistics-wide --preset small --seed 0 --steps 14000 --lr 1e-3 --object-identity hashed \
-        --eval-every 2000 --threads 1 --time-budget 2100 --quiet --out runs/lg-wide
+        --eval-every 2000 --threads 1 --time-budget 1500 --quiet --out runs/lg-wide
     $SYMT export runs/lg-wide/best.pt runs/lg-wide/logistics.pt
     ;;
 evaluate-logistics)
