@@ -633,6 +633,15 @@ IPC_HELD_OUT = {  # IPC test tasks with more objects than any training task of t
     "ipc2023-miconic": ["p28"], "ipc2023-transport": ["p07", "p09"],
     "ipc2023-spanner": ["medium/p01"],  # 63 objects; training stops at 28, the easy level too
     "ipc2023-childsnack": ["p07", "p10"],  # 26 and 30 objects; training 7-21, validation 22
+    "ipc2023-satellite": ["p07", "p10"],  # 16 and 20 objects; training 5-12, validation 13
+    "ipc2023-floortile": ["p01", "p04"],  # 15 and 23 objects; training 5-10
+    "ipc2023-rovers": ["p13"],  # 21 objects; training 10-14
+}
+IPC_HELD_OUT_ALIAS = {  # models that plain GBFS does not carry on the held-out tasks: through an alias
+    # Plain GBFS with the Floortile model solves none of the track's easy tasks: 93.7 % of the
+    # training tasks' states are dead ends, never a training target. symt-first (ff's preferred
+    # operators beside it) solves p01, p04 and p07 (benchmarks/results/ipc-track/).
+    "ipc2023-floortile": "symt-first",
 }
 
 
@@ -648,8 +657,11 @@ def test_shipped_model_solves_larger_held_out_tasks(tmp_path: Path, name: str) -
         for problem_name in IPC_HELD_OUT[name]:
             level, _, problem_name = problem_name.rpartition("/")
             problem = domain.parent / "testing" / (level or "easy") / f"{problem_name}.pddl"
-            result = fast_downward(tmp_path, "--search-time-limit", "120", str(domain), str(problem),
-                                   "--search", f"batch_eager_greedy([symt(model={name})])", timeout=300)
+            if name in IPC_HELD_OUT_ALIAS:  # the alias picks this model: the only one of its domain
+                arguments = ["--alias", IPC_HELD_OUT_ALIAS[name], str(domain), str(problem)]
+            else:
+                arguments = [str(domain), str(problem), "--search", f"batch_eager_greedy([symt(model={name})])"]
+            result = fast_downward(tmp_path, "--search-time-limit", "120", *arguments, timeout=300)
             assert result.returncode == 0, result.stdout[-3000:] + result.stderr
             verdict = run_val(domain, problem, tmp_path / "sas_plan")
             assert verdict.valid, verdict.output
