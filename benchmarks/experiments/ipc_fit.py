@@ -56,16 +56,18 @@ def main() -> int:
             if not problems:
                 continue
             chosen: Counter[str] = Counter()
-            refused = []
+            refused: dict[str, list[str]] = {}  # reason -> problems, so one reason is listed once
             for problem in problems:
                 name, why = check(folder / "domain.pddl", problem)
                 chosen[name] += 1
                 if why:
-                    refused.append(f"{folder.name}/{level}/{problem.stem}: {why}")
+                    refused.setdefault(why, []).append(problem.stem)
             models = ", ".join(f"`{name}` ({count})" for name, count in chosen.most_common())
-            print(f"| {folder.name} | {level} | {len(problems)} | {models} | {len(refused)} |")
+            count = sum(len(names) for names in refused.values())
+            print(f"| {folder.name} | {level} | {len(problems)} | {models} | {count} |")
             sys.stdout.flush()
-            refused_all += refused
+            refused_all += [f"{folder.name}/{level} {', '.join(names) if len(names) < 5 else f'({len(names)} tasks)'}: "
+                            f"{why}" for why, names in refused.items()]
     if refused_all:
         print("\nRefused:\n\n" + "\n".join(f"- {line}" for line in refused_all))
     print(f"\nHashed models (no object limit): vocabulary {HASHED_TOKEN_SPACE:,} codes.")
