@@ -12,6 +12,7 @@ listed as refused is one Fast Downward would stop with exit 36.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -47,6 +48,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ipc", type=Path, default=IPC, help="the IPC 2023 learning track folder")
     args = parser.parse_args()
+    args.ipc = Path(os.path.relpath(args.ipc))  # the refusals name files as a reader's checkout has them
     print("| domain | level | tasks | models chosen (tasks) | refused |")
     print("|---|---|--:|---|--:|")
     refused_all = []
