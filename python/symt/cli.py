@@ -609,13 +609,11 @@ def cmd_models(args: argparse.Namespace) -> int:
             shown.append(name)
         return " ".join(shown) + f" +{len(names) - len(shown)} more"
 
-    from .tokens import HASHED_TOKEN_SPACE  # hashed codes: no table; the space only bounds objects
-
     rows = [("MODEL", "KIND", "DOMAIN", "PREDICATES", "VOCAB", "TRAINED ON")]
     for info in catalogue():
         rows.append((info.name + (" *" if info.ablation else ""), info.kind, info.domain,
                      abbreviated([name for name, _ in info.predicates]),
-                     "hashed" if info.vocab_size >= HASHED_TOKEN_SPACE else str(info.vocab_size),
+                     "hashed" if info.hashed_objects else str(info.vocab_size),
                      training_sizes(info.name) or "not recorded"))
     from .models import WL_DIR, wl_models
     from .wl import model_meta

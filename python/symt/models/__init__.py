@@ -147,6 +147,13 @@ class ModelInfo:
     def ablation(self) -> bool:
         return self.name.endswith(ABLATION_SUFFIXES)
 
+    @property
+    def hashed_objects(self) -> bool:
+        """Hashed object codes (no table): the vocabulary size only bounds objects, in practice not at all."""
+        from ..tokens import HASHED_TOKEN_SPACE
+
+        return self.vocab_size >= HASHED_TOKEN_SPACE
+
 
 def model_info(path: Path, name: str | None = None) -> ModelInfo:
     """The :class:`ModelInfo` of a model file (heuristic or plan generator)."""
@@ -281,7 +288,7 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
             what: str, how_to_get_one: str) -> tuple[Path, str]:
     """The ranking shared by :func:`select_heuristic` and :func:`select_planner`."""
     from ..pddl import parse_domain, parse_problem
-    from ..tokens import HASHED_TOKEN_SPACE, domain_signature
+    from ..tokens import domain_signature
 
     domain = parse_domain(domain_file)
     signature = domain_signature(domain)
@@ -322,7 +329,7 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
         why.append("its PDDL domain name is the same")
     if objects is not None and rank(chosen)[2] == 0:
         why.append(f"its hashed object codes take the task's {objects} objects"
-                   if chosen.vocab_size >= HASHED_TOKEN_SPACE else
+                   if chosen.hashed_objects else
                    f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
     reasons_against = ("its predicates are a superset", "its PDDL domain name is '{}'",
                        f"its vocabulary is smaller than the task's {objects} objects", "later by name")
