@@ -8,6 +8,7 @@ exit code 36 before translation), an end-to-end search with ``symt()``, and ``sy
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -90,15 +91,18 @@ def test_the_two_blocksworlds_resolve_by_their_predicates() -> None:
 
 @needs_ipc
 def test_a_task_beyond_the_table_vocabulary_gets_the_hashed_model() -> None:
-    """IPC Blocksworld medium p01 has 35 objects, p30 146: the table model's vocabulary (123) holds
-    the first, so it is chosen (first by name); the second goes to the hashed-codes model, which
-    has no object limit, instead of a refusal."""
-    domain = IPC_ROOT / "blocksworld" / "domain.pddl"
-    small, large = (IPC_ROOT / "blocksworld" / "testing" / "medium" / f"{p}.pddl" for p in ("p01", "p30"))
-    assert select_heuristic(domain, small)[0].stem == "ipc2023-blocksworld"
+    """IPC Transport hard p01 fits the table model's vocabulary (160 objects), p30 does not: the
+    first gets ``ipc2023-transport`` (first by name), the second the hashed-codes model, which has
+    no object limit, instead of a refusal. IPC Blocksworld's model has hashed codes itself, so its
+    largest task (hard p30) gets it."""
+    domain = IPC_ROOT / "transport" / "domain.pddl"
+    small, large = (IPC_ROOT / "transport" / "testing" / "hard" / f"{p}.pddl" for p in ("p01", "p30"))
+    assert select_heuristic(domain, small)[0].stem == "ipc2023-transport"
     path, reason = select_heuristic(domain, large)
-    assert path.stem == "ipc2023-blocksworld-hashed", reason
-    assert "hashed object codes take the task's 146 objects" in reason
+    assert path.stem == "ipc2023-transport-hashed", reason
+    assert re.search(r"hashed object codes take the task's \d+ objects", reason), reason
+    blocks = IPC_ROOT / "blocksworld"
+    assert select_heuristic(blocks / "domain.pddl", blocks / "testing" / "hard" / "p30.pddl")[0].stem == "ipc2023-blocksworld"
 
 
 def test_ablations_are_never_chosen() -> None:
@@ -218,7 +222,8 @@ def test_symt_models_names_domains_and_training_sizes_without_torch() -> None:
     assert rows["blocksworld-ed"].split()[1:3] == ["SymT-ED", "blocks"]
     assert rows["ipc2023-blocksworld"].split()[1:3] == ["SymT-E", "blocksworld"]
     # The paper's model written for IPC's names (symt retarget) has the paper model's training sizes.
-    assert rows["ipc2023-blocksworld"].endswith("4,6,7 blocks (9 tasks), as 'blocksworld' (symt retarget)")
+    assert rows["ipc2023-blocksworld"].endswith("4,6,7 blocks (9 tasks) + 18 in the towers and partial styles, "
+                                                "as 'blocksworld' (symt retarget)")
     assert "p01–p12, p14, p17 (14 tasks, 6–15 objects)" in rows["ipc2023-transport"]
     assert rows["gripper-nocl"].split()[1] == "*"  # marked as an ablation
     assert set(shipped()) <= set(rows)

@@ -367,6 +367,26 @@ def test_report_command_combines_experiments_run_in_parts(records, tmp_path):
     assert result.returncode == 2 and "two runs of" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_report_command_supersede_lets_a_later_part_replace_runs(records, tmp_path):
+    """`--supersede`: a part rerun on the same tasks (a newer model) replaces the earlier part's
+    runs of those algorithms; every other run stays, and the number replaced is printed."""
+    import subprocess
+    import sys
+
+    write_csv(records, tmp_path / "all.csv")
+    rerun = [dict(r, expansions=7) for r in records[:3]]
+    write_csv(rerun, tmp_path / "rerun.csv")
+    command = [sys.executable, "-m", "symt.cli", "report", str(tmp_path / "all.csv"), str(tmp_path / "rerun.csv"),
+               "--out", str(tmp_path / "both"), "--supersede"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "3 run(s) superseded" in result.stderr
+    combined = read_csv(tmp_path / "both" / "runs.csv")
+    assert len(combined) == len(records)
+    replaced = {(r["problem"], r["algorithm"]) for r in rerun}
+    assert all((r["expansions"] == 7) == ((r["problem"], r["algorithm"]) in replaced) for r in combined)
+
+
 def test_report_command_compares_the_learned_heuristic_alone_pairwise(records, tmp_path):
     """Without a plain `symt` run the learned heuristic alone is `symt-batch` (the configuration
     experiments' name for it): `symt report` compares it pairwise, against --baselines when given;

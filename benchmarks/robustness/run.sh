@@ -5,6 +5,8 @@
 # --model blocksworld=...` are the next measurements for a candidate worth shipping.)
 #
 #   bash benchmarks/robustness/run.sh train      # data + training (about 45 minutes on 2 cores)
+#   bash benchmarks/robustness/run.sh train-ft2 && bash benchmarks/robustness/run.sh train-styles-ft
+#                                                # the shipped `blocksworld` model, from train's checkpoint
 #   bash benchmarks/robustness/run.sh evaluate   # every measurement below (resumable)
 #
 # Results go to benchmarks/results/variants/ (README.md there says what each folder answers).
@@ -33,6 +35,27 @@ train-styles)
     $SYMT train data/blocksworld-styles --preset small --seed 1 --steps 6000 --batch-size 128 --lr 1e-3 \
         --w-rank 1 --rank-loss hinge --object-identity hashed --d-model 128 --d-ff 256 --eval-every 500 \
         --goal-phrasing 0.5 --threads 2 --time-budget 3900 --quiet --out runs/bw-styles-phrasing
+    ;;
+train-ft2)
+    # The model shipped as `blocksworld` before bw-styles-ft3 (bw-phrasing-ft2): `train`'s checkpoint
+    # fine-tuned with a smaller phrasing share and learning rate (about an hour on a shared core).
+    $SYMT train data/blocksworld --preset small --d-model 128 --d-ff 256 --object-identity hashed --w-rank 1 \
+        --rank-loss hinge --batch-size 128 --seed 2 --steps 5000 --lr 3e-4 --warmup 200 --eval-every 1000 \
+        --goal-phrasing 0.3 --teacher $RUN/best.pt --init-from-teacher --w-teacher 0 --quiet \
+        --out runs/bw-phrasing-ft2
+    $SYMT export runs/bw-phrasing-ft2/best.pt runs/bw-phrasing-ft2/blocksworld.pt
+    ;;
+train-styles-ft)
+    # bw-styles-ft3 (shipped as `blocksworld` on 2026-11-29): bw-phrasing-ft2 fine-tuned on the
+    # paper's training tasks plus as many again in the towers and partial styles, phrasings 0.3 of
+    # the time (4,000 steps in its 45-minute budget on one core).
+    [ -f data/blocksworld-styles/manifest.json ] || \
+        $SYMT generate blocksworld --styles towers partial --out data/blocksworld-styles --quiet
+    $SYMT train data/blocksworld-styles --preset small --d-model 128 --d-ff 256 --object-identity hashed \
+        --w-rank 1 --rank-loss hinge --batch-size 128 --seed 3 --steps 5000 --lr 3e-4 --warmup 200 \
+        --eval-every 500 --goal-phrasing 0.3 --teacher runs/bw-phrasing-ft2/best.pt --init-from-teacher \
+        --w-teacher 0 --threads 1 --time-budget 2700 --quiet --out runs/bw-styles-ft3
+    $SYMT export runs/bw-styles-ft3/best.pt runs/bw-styles-ft3/blocksworld.pt
     ;;
 evaluate)
     # Two streams on 2 cores. ff and lama-first run in the shipped models' experiments only: the
@@ -133,7 +156,7 @@ evaluate-logistics)
         $name=$out/configs/runs.csv > $out/configs-table.md
     ;;
 *)
-    echo "usage: $0 train|train-styles|train-logistics|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
+    echo "usage: $0 train|train-ft2|train-styles-ft|train-styles|train-logistics|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
     exit 2
     ;;
 esac

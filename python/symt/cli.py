@@ -420,6 +420,15 @@ def cmd_report(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise SymtError(f"{path}: no such runs file (an experiment's report/runs.csv)")
         records += report.read_csv(path)
+    if args.supersede:
+        # A part rerun (a newer model on the same tasks) replaces the earlier files' runs of the
+        # same algorithm on the same task; the count is printed so that none goes unnoticed.
+        from .experiments.metrics import task_key
+
+        latest = {(task_key(r), r["algorithm"]): r for r in records}
+        if len(latest) < len(records):
+            print(f"{len(records) - len(latest)} run(s) superseded by a later file's", file=sys.stderr)
+        records = list(latest.values())
     notes = _with_analysis(args.notes or "", args.analysis)
     present = {r["algorithm"] for r in records}
     # A typo would add an empty column or compare against nothing.
@@ -808,6 +817,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the algorithm compared pairwise against the others (default: symt, else symt-batch)")
     p.add_argument("--baselines", nargs="+", metavar="ALGORITHM",
                    help="what --learned is compared against (default: every other search algorithm)")
+    p.add_argument("--supersede", action="store_true",
+                   help="a run in a later file replaces the same algorithm's run on the same task in an "
+                   "earlier one (a part rerun with a newer model); without it, such a pair is an error")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("experiment", help="run a named IPC-style experiment with Fast Downward Lab",

@@ -11,7 +11,7 @@ none is named (``symt()`` in Fast Downward, ``symt plan`` without ``--model``).
 
 What a model was trained on: the paper-domain models (``gripper``, ``blocksworld``, ``logistics``,
 ``visitall`` and their ``-nocl``/``-ed``/``-plangpt`` variants) on the paper's training split
-(:mod:`symt.generators.splits`); the ``ipc2023-<domain>`` models on the IPC 2023 training problems
+(:mod:`symt.generators.splits`), ``blocksworld`` with extra styles (:data:`EXTRA_STYLES`); the ``ipc2023-<domain>`` models on the IPC 2023 training problems
 listed in ``training.json`` beside this file (:func:`training_sizes`).
 
 Everything here reads the model files without torch: a heuristic's ``symt.json`` from the
@@ -46,6 +46,11 @@ NEAR_MISS = 2
 PLANNER_KINDS = {"symt-ed": "SymT-ED", "plangpt": "PlanGPT"}
 SIZE_UNITS = {"blocksworld": "blocks", "gripper": "balls", "logistics": "packages", "visitall": "cells"}
 """What a task's size counts in the paper domains (:mod:`symt.generators`)."""
+
+EXTRA_STYLES = {"blocksworld": ("towers", "partial")}
+"""Shipped paper-domain models trained on the paper's training split plus as many tasks again per
+generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is
+``bw-styles-ft3`` (``benchmarks/robustness/run.sh train-styles-ft``)."""
 
 
 def shipped() -> dict[str, Path]:
@@ -238,12 +243,18 @@ def training_sizes(name: str) -> str | None:
             return f"{source}, as '{retargeted['from_model']}' (symt retarget)" if source else None
     domain = paper_domain(name)
     if domain is not None:
+        from ..generators.dataset import style_training_sizes
         from ..generators.splits import split_plan
 
         sizes = dict(split_plan(domain))["train"]
         count = sum(n for _, n in sizes)
-        return (f"{','.join(str(size) for size, _ in sizes)} {SIZE_UNITS.get(domain, '')} "
-                f"({count} task{'s' if count != 1 else ''})").replace("  ", " ")
+        words = (f"{','.join(str(size) for size, _ in sizes)} {SIZE_UNITS.get(domain, '')} "
+                 f"({count} task{'s' if count != 1 else ''})").replace("  ", " ")
+        extra = EXTRA_STYLES.get(name, ())
+        if extra:
+            more = sum(n for style in extra for _, n in style_training_sizes(domain, style, sizes))
+            words += f" + {more} in the {' and '.join(extra)} styles"
+        return words
     entry = _ipc_training().get(name)
     if not isinstance(entry, dict):
         return None
