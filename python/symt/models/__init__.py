@@ -11,8 +11,9 @@ none is named (``symt()`` in Fast Downward, ``symt plan`` without ``--model``).
 
 What a model was trained on: the paper-domain models (``gripper``, ``blocksworld``, ``logistics``,
 ``visitall`` and their ``-nocl``/``-ed``/``-plangpt`` variants) on the paper's training split
-(:mod:`symt.generators.splits`), ``blocksworld`` with extra styles (:data:`EXTRA_STYLES`); the ``ipc2023-<domain>`` models on the IPC 2023 training problems
-listed in ``training.json`` beside this file (:func:`training_sizes`).
+(:mod:`symt.generators.splits`), ``blocksworld`` and ``logistics`` with tasks of extra styles too
+(:data:`EXTRA_STYLES`); the ``ipc2023-<domain>`` models on the IPC 2023 training problems listed
+in ``training.json`` beside this file (:func:`training_sizes`).
 
 Everything here reads the model files without torch: a heuristic's ``symt.json`` from the
 TorchScript zip, a plan generator's metadata from its pickle with the tensors left out.
