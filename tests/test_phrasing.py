@@ -211,6 +211,43 @@ def test_towers_and_partial_goals_are_what_they_say() -> None:
         assert sum(a[0] == "city" for a in init) == 4 and sum(a[0] == "airplane" for a in init) == 2
 
 
+def _tower_heights(atoms: list[tuple[str, ...]]) -> list[int]:
+    """Heights of the towers that ``ontable`` and ``on`` atoms describe (from each base up)."""
+    above = {a[2]: a[1] for a in atoms if a[0] == "on"}
+    heights = []
+    for base in (a[1] for a in atoms if a[0] == "ontable"):
+        height, block = 1, base
+        while block in above:
+            block, height = above[block], height + 1
+        heights.append(height)
+    return sorted(heights)
+
+
+def test_stacks_tasks_are_a_few_tall_towers_at_both_ends(tmp_path: Path) -> None:
+    tasks = generate_split_tasks("blocksworld", seed=0, extra_styles=["stacks"])
+    stacks = [t for t in tasks if t.info.get("style") == "stacks"]
+    assert len(stacks) == 9 and sorted({t.size for t in stacks}) == [6, 7, 8]
+    heights_seen = set()
+    for task in stacks + generate_style_tasks("blocksworld", "stacks", 10, 20):
+        init, goal = _atoms(task.pddl, "(:init"), _atoms(task.pddl, "(:goal")
+        for atoms in (init, goal):
+            heights = _tower_heights(atoms)
+            assert sum(heights) == task.size and 1 <= len(heights) <= 3
+            heights_seen.add(max(heights))
+        supporting = {a[2] for a in goal if a[0] == "on"}
+        assert all(a[1] not in supporting for a in goal if a[0] == "clear")  # only tops are clear
+        assert not set(goal) <= set(init)
+    assert max(heights_seen) >= 8  # tall towers, unlike uniform states (about sqrt(n) towers)
+    # The whole state space of a 6-block task: A000262(6) = 4,051 hand-empty states and
+    # 6 * A000262(5) = 3,006 with a block held, all reachable.
+    domain_path = tmp_path / "domain.pddl"
+    domain_path.write_text(domain_file("blocksworld").read_text())
+    problem = tmp_path / "stacks.pddl"
+    problem.write_text(next(t for t in stacks if t.size == 6).pddl)
+    space = expand(ground(domain_path, problem))
+    assert len(space.hstar) == 4051 + 3006 and np.isfinite(space.hstar).all()
+
+
 # ------------------------------------------------------------------------------------ variants
 
 

@@ -57,6 +57,18 @@ train-styles-ft)
         --w-teacher 0 --threads 1 --time-budget 2700 --quiet --out runs/bw-styles-ft3
     $SYMT export runs/bw-styles-ft3/best.pt runs/bw-styles-ft3/blocksworld.pt
     ;;
+train-stacks-ft)
+    # bw-stacks-ft4: bw-styles-ft3 fine-tuned with 9 more training tasks in the stacks style (1-3
+    # tall towers at both ends, 6-8 blocks: IPC 2023 Blocksworld's tasks start from one 18-block
+    # tower or a few of 8-12 and ask for a few tall ones), beside the towers and partial tasks.
+    [ -f data/blocksworld-stacks/manifest.json ] || \
+        $SYMT generate blocksworld --styles towers partial stacks --out data/blocksworld-stacks --quiet
+    $SYMT train data/blocksworld-stacks --preset small --d-model 128 --d-ff 256 --object-identity hashed \
+        --w-rank 1 --rank-loss hinge --batch-size 128 --seed 4 --steps 5000 --lr 3e-4 --warmup 200 \
+        --eval-every 500 --goal-phrasing 0.3 --teacher runs/bw-styles-ft3/best.pt --init-from-teacher \
+        --w-teacher 0 --threads 1 --time-budget 2700 --quiet --out runs/bw-stacks-ft4
+    $SYMT export runs/bw-stacks-ft4/best.pt runs/bw-stacks-ft4/blocksworld.pt
+    ;;
 evaluate)
     # Two streams on 2 cores. ff and lama-first run in the shipped models' experiments only: the
     # candidate's runs are the learned configurations on the very same task files.
@@ -170,7 +182,7 @@ evaluate-logistics)
         $name=$out/configs/runs.csv > $out/configs-table.md
     ;;
 *)
-    echo "usage: $0 train|train-ft2|train-styles-ft|train-styles|train-logistics-ft|train-logistics|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
+    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
     exit 2
     ;;
 esac

@@ -20,6 +20,13 @@ the paper's splits use ``tower`` only):
 * ``partial``: only a random subset of 2..n-1 blocks is in the goal, arranged uniformly at random
   into towers among themselves; each base's ``ontable`` is stated or not at random (unlike in a
   complete goal, it is then a real requirement, not an implied one).
+* ``stacks``: tall towers at both ends, as the IPC 2023 generator draws them (its tasks start from
+  one 18-block tower or a few of 8-12, and ask for a few tall ones): the initial state and the goal
+  are each all blocks cut into 1..3 towers (the count uniform, the cut points and the order of the
+  blocks uniformly random), every goal tower stated by its ``on`` atoms and its base's
+  ``ontable``, and its top's ``clear`` with probability 1/2 (IPC states it; it is implied). Its
+  extra training tasks are 6-8 blocks (:data:`STYLE_TRAINING_SIZES`): 8-block state spaces
+  (394,353 states) still expand in seconds.
 """
 
 from __future__ import annotations
@@ -33,8 +40,14 @@ from symt.generators._problem import Atom, Problem
 
 PDDL_DOMAIN = "blocks"
 
-STYLES: tuple[str, ...] = ("tower", "towers", "partial")
+STYLES: tuple[str, ...] = ("tower", "towers", "partial", "stacks")
 """Goal styles, the paper's first (see the module docstring)."""
+
+STYLE_TRAINING_SIZES: dict[str, tuple[int, ...]] = {"stacks": (6, 7, 8)}
+"""Sizes of a style's extra training tasks where they differ from the training split's (4, 6, 7)."""
+
+MAX_STACKS = 3
+"""The most towers at either end of a ``stacks`` task."""
 
 Tower = list[int]
 """Blocks of one tower, bottom first."""
@@ -74,6 +87,15 @@ def sample_state(n: int, rng: random.Random) -> list[Tower]:
         chosen = set(members)
         remaining = [b for b in remaining if b not in chosen]
     return towers
+
+
+def sample_stacks(n: int, rng: random.Random) -> list[Tower]:
+    """Blocks ``0..n-1`` in random order cut into 1..:data:`MAX_STACKS` towers (``stacks`` style)."""
+    order = list(range(n))
+    rng.shuffle(order)
+    count = rng.randint(1, min(MAX_STACKS, n))
+    cuts = sorted(rng.sample(range(1, n), count - 1))
+    return [order[i:j] for i, j in zip([0, *cuts], [*cuts, n], strict=True)]
 
 
 def canonical_state(towers: list[Tower]) -> tuple[tuple[int, ...], ...]:
@@ -127,13 +149,24 @@ def generate(n: int, rng: random.Random, style: str = "tower") -> Problem:
 
 
 def _generate_other_goal(n: int, rng: random.Random, style: str) -> Problem:
-    """A ``towers`` or ``partial`` task (module docstring); ``partial`` needs ``n >= 3``."""
+    """A ``towers``, ``partial`` or ``stacks`` task (module docstring); ``partial`` needs ``n >= 3``."""
     if style not in STYLES:
         raise ValueError(f"unknown blocksworld goal style {style!r} (choose from {', '.join(STYLES)})")
     if style == "partial" and n < 3:
         raise ValueError("the partial goal style needs at least 3 blocks")
     names = [f"b{i}" for i in range(n)]
     while True:
+        if style == "stacks":
+            towers = sample_stacks(n, rng)
+            goal_towers = sample_stacks(n, rng)
+            goal = [("ontable", names[t[0]]) for t in goal_towers]
+            for tower in goal_towers:
+                goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
+            goal.extend(("clear", names[t[-1]]) for t in goal_towers if rng.random() < 0.5)
+            init = state_atoms(towers, names)
+            if canonical_state(towers) != canonical_state(goal_towers):
+                break
+            continue
         towers = sample_state(n, rng)
         if style == "towers":
             in_goal = list(range(n))

@@ -15,6 +15,8 @@ blocksworld ``spelt-out``      ``(clear top)`` and ``(handempty)`` added (implie
 blocksworld ``towers``         the goal is several towers (style ``towers``)
 blocksworld ``partial``        only some blocks are in the goal (style ``partial``)
 blocksworld ``table-start``    every block starts on the table (the classic "build a tower" task)
+blocksworld ``stacks``         1-3 tall towers at both ends, the goal's tops sometimes ``clear``
+                               (style ``stacks``: as the IPC 2023 generator draws its tasks)
 gripper     ``spelt-out``      ``(free g)`` added for both grippers (implied)
 gripper     ``partial``        only some balls must reach room B
 logistics   ``partial``        only some packages have a goal location
@@ -91,6 +93,7 @@ VARIANTS: dict[str, dict[str, Callable[[int, random.Random], Problem]]] = {
         "towers": lambda n, rng: blocksworld.generate(n, rng, "towers"),
         "partial": lambda n, rng: blocksworld.generate(n, rng, "partial"),
         "table-start": _blocksworld_table_start,
+        "stacks": lambda n, rng: blocksworld.generate(n, rng, "stacks"),
     },
     "gripper": {
         AS_GENERATED: gripper.generate,
