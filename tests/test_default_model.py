@@ -222,7 +222,7 @@ def test_symt_models_names_domains_and_training_sizes_without_torch() -> None:
     assert rows["blocksworld-ed"].split()[1:3] == ["SymT-ED", "blocks"]
     assert rows["ipc2023-blocksworld"].split()[1:3] == ["SymT-E", "blocksworld"]
     # The paper's model written for IPC's names (symt retarget) has the paper model's training sizes.
-    assert rows["ipc2023-blocksworld"].endswith("4,6,7 blocks (9 tasks) + 18 in the towers and partial styles, "
+    assert rows["ipc2023-blocksworld"].endswith("4,6,7 blocks (9 tasks) + 27 in the towers, partial and stacks styles, "
                                                 "as 'blocksworld' (symt retarget)")
     assert "p01–p12, p14, p17 (14 tasks, 6–15 objects)" in rows["ipc2023-transport"]
     assert rows["gripper-nocl"].split()[1] == "*"  # marked as an ablation

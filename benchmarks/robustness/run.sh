@@ -5,7 +5,8 @@
 # --model blocksworld=...` are the next measurements for a candidate worth shipping.)
 #
 #   bash benchmarks/robustness/run.sh train      # data + training (about 45 minutes on 2 cores)
-#   bash benchmarks/robustness/run.sh train-ft2 && bash benchmarks/robustness/run.sh train-styles-ft
+#   bash benchmarks/robustness/run.sh train-ft2 && bash benchmarks/robustness/run.sh train-styles-ft \
+#       && bash benchmarks/robustness/run.sh train-stacks-ft
 #                                                # the shipped `blocksworld` model, from train's checkpoint
 #   bash benchmarks/robustness/run.sh evaluate   # every measurement below (resumable)
 #
@@ -46,7 +47,7 @@ train-ft2)
     $SYMT export runs/bw-phrasing-ft2/best.pt runs/bw-phrasing-ft2/blocksworld.pt
     ;;
 train-styles-ft)
-    # bw-styles-ft3 (shipped as `blocksworld` on 2026-11-29): bw-phrasing-ft2 fine-tuned on the
+    # bw-styles-ft3 (shipped as `blocksworld` on 2026-11-29 before bw-stacks-ft4): bw-phrasing-ft2 fine-tuned on the
     # paper's training tasks plus as many again in the towers and partial styles, phrasings 0.3 of
     # the time (4,000 steps in its 45-minute budget on one core).
     [ -f data/blocksworld-styles/manifest.json ] || \
@@ -58,7 +59,7 @@ train-styles-ft)
     $SYMT export runs/bw-styles-ft3/best.pt runs/bw-styles-ft3/blocksworld.pt
     ;;
 train-stacks-ft)
-    # bw-stacks-ft4: bw-styles-ft3 fine-tuned with 9 more training tasks in the stacks style (1-3
+    # bw-stacks-ft4 (shipped as `blocksworld` on 2026-11-29): bw-styles-ft3 fine-tuned with 9 more training tasks in the stacks style (1-3
     # tall towers at both ends, 6-8 blocks: IPC 2023 Blocksworld's tasks start from one 18-block
     # tower or a few of 8-12 and ask for a few tall ones), beside the towers and partial tasks.
     [ -f data/blocksworld-stacks/manifest.json ] || \

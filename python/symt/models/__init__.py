@@ -48,10 +48,10 @@ PLANNER_KINDS = {"symt-ed": "SymT-ED", "plangpt": "PlanGPT"}
 SIZE_UNITS = {"blocksworld": "blocks", "gripper": "balls", "logistics": "packages", "visitall": "cells"}
 """What a task's size counts in the paper domains (:mod:`symt.generators`)."""
 
-EXTRA_STYLES = {"blocksworld": ("towers", "partial"), "logistics": ("wide",)}
+EXTRA_STYLES = {"blocksworld": ("towers", "partial", "stacks"), "logistics": ("wide",)}
 """Shipped paper-domain models trained on the paper's training split plus as many tasks again per
 generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is
-``bw-styles-ft3`` (``benchmarks/robustness/run.sh train-styles-ft``), ``logistics`` is
+``bw-stacks-ft4`` (``benchmarks/robustness/run.sh train-stacks-ft``), ``logistics`` is
 ``lg-wide-ft2`` (``run.sh train-logistics-ft``)."""
 
 
@@ -255,7 +255,8 @@ def training_sizes(name: str) -> str | None:
         extra = EXTRA_STYLES.get(name, ())
         if extra:
             more = sum(n for style in extra for _, n in style_training_sizes(domain, style, sizes))
-            words += f" + {more} in the {' and '.join(extra)} style{'s' if len(extra) > 1 else ''}"
+            names = extra[0] if len(extra) == 1 else f"{', '.join(extra[:-1])} and {extra[-1]}"
+            words += f" + {more} in the {names} style{'s' if len(extra) > 1 else ''}"
         return words
     entry = _ipc_training().get(name)
     if not isinstance(entry, dict):
