@@ -157,14 +157,8 @@ def _generate_other_goal(n: int, rng: random.Random, style: str) -> Problem:
     names = [f"b{i}" for i in range(n)]
     while True:
         if style == "stacks":
-            towers = sample_stacks(n, rng)
-            goal_towers = sample_stacks(n, rng)
-            goal = [("ontable", names[t[0]]) for t in goal_towers]
-            for tower in goal_towers:
-                goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
-            goal.extend(("clear", names[t[-1]]) for t in goal_towers if rng.random() < 0.5)
-            init = state_atoms(towers, names)
-            if canonical_state(towers) != canonical_state(goal_towers):
+            towers, goal_towers, goal = _stacks_task(n, rng, names)
+            if not set(goal) <= set(state_atoms(towers, names)):
                 break
             continue
         towers = sample_state(n, rng)
@@ -179,13 +173,24 @@ def _generate_other_goal(n: int, rng: random.Random, style: str) -> Problem:
             goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
         if not goal:
             continue  # a partial goal of single blocks whose bases were left out: empty
-        init = state_atoms(towers, names)
-        if not set(goal) <= set(init):
+        if not set(goal) <= set(state_atoms(towers, names)):
             break
+    init = state_atoms(towers, names)
     # Distinct as labelled tasks (a canonical form up to renaming is not needed at these counts).
     key = (style, canonical_state(towers), tuple(sorted(goal)))
     return Problem(objects=names, init=init, goal=goal, key=key,
                    info={"num_towers": len(towers), "style": style, "goal_towers": len(goal_towers)})
+
+
+def _stacks_task(n: int, rng: random.Random, names: list[str]) -> tuple[list[Tower], list[Tower], list[Atom]]:
+    """The initial towers, the goal towers and the goal atoms of a ``stacks`` task (module docstring)."""
+    towers = sample_stacks(n, rng)
+    goal_towers = sample_stacks(n, rng)
+    goal: list[Atom] = [("ontable", names[t[0]]) for t in goal_towers]
+    for tower in goal_towers:
+        goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
+    goal.extend(("clear", names[t[-1]]) for t in goal_towers if rng.random() < 0.5)
+    return towers, goal_towers, goal
 
 
 def tower_reversal_problem(n: int, name: str | None = None) -> str:
