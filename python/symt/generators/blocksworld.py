@@ -158,28 +158,35 @@ def _generate_other_goal(n: int, rng: random.Random, style: str) -> Problem:
     while True:
         if style == "stacks":
             towers, goal_towers, goal = _stacks_task(n, rng, names)
-            if not set(goal) <= set(state_atoms(towers, names)):
-                break
-            continue
-        towers = sample_state(n, rng)
-        if style == "towers":
-            in_goal = list(range(n))
         else:
-            in_goal = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
-        goal_towers = [[in_goal[i] for i in tower] for tower in sample_state(len(in_goal), rng)]
-        stated_bases = [t[0] for t in goal_towers if style == "towers" or rng.random() < 0.5]
-        goal: list[Atom] = [("ontable", names[b]) for b in stated_bases]
-        for tower in goal_towers:
-            goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
-        if not goal:
-            continue  # a partial goal of single blocks whose bases were left out: empty
-        if not set(goal) <= set(state_atoms(towers, names)):
+            towers, goal_towers, goal = _random_goal_task(n, rng, names, style)
+        init = state_atoms(towers, names)
+        # Drawn again: a goal that already holds (an empty partial goal among them: single blocks
+        # whose bases were left out).
+        if not set(goal) <= set(init):
             break
-    init = state_atoms(towers, names)
     # Distinct as labelled tasks (a canonical form up to renaming is not needed at these counts).
     key = (style, canonical_state(towers), tuple(sorted(goal)))
     return Problem(objects=names, init=init, goal=goal, key=key,
                    info={"num_towers": len(towers), "style": style, "goal_towers": len(goal_towers)})
+
+
+def _random_goal_task(n: int, rng: random.Random, names: list[str],
+                      style: str) -> tuple[list[Tower], list[Tower], list[Atom]]:
+    """The initial towers, the goal towers and the goal atoms of a ``towers`` or ``partial`` task
+    (module docstring): a uniformly random state, and a uniformly random arrangement of all or of
+    some blocks as the goal."""
+    towers = sample_state(n, rng)
+    if style == "towers":
+        in_goal = list(range(n))
+    else:
+        in_goal = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
+    goal_towers = [[in_goal[i] for i in tower] for tower in sample_state(len(in_goal), rng)]
+    stated_bases = [t[0] for t in goal_towers if style == "towers" or rng.random() < 0.5]
+    goal: list[Atom] = [("ontable", names[b]) for b in stated_bases]
+    for tower in goal_towers:
+        goal.extend(("on", names[u], names[lo]) for lo, u in pairwise(tower))
+    return towers, goal_towers, goal
 
 
 def _stacks_task(n: int, rng: random.Random, names: list[str]) -> tuple[list[Tower], list[Tower], list[Atom]]:
