@@ -36,7 +36,25 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO / ".." / "shared"
 IPC_ROOT = SHARED / "benchmarks" / "ipc2023-learning"
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
-SOKOBAN = IPC_ROOT / "sokoban" / "domain.pddl"
+
+# A domain no shipped model knows (its predicates are nobody's): where selection has to refuse.
+LAMPS_DOMAIN = """(define (domain lamps) (:requirements :typing) (:types lamp)
+  (:predicates (off ?l - lamp) (lit ?l - lamp))
+  (:action switch-on :parameters (?l - lamp) :precondition (off ?l)
+   :effect (and (lit ?l) (not (off ?l)))))
+"""
+LAMPS_PROBLEM = """(define (problem three-lamps) (:domain lamps) (:objects a b c - lamp)
+  (:init (off a) (off b) (off c)) (:goal (and (lit a) (lit b) (lit c))))
+"""
+
+
+@pytest.fixture
+def lamps(tmp_path: Path) -> tuple[Path, Path]:
+    """The ``lamps`` domain and a three-lamp problem, written to ``tmp_path``."""
+    domain, problem = tmp_path / "lamps-domain.pddl", tmp_path / "lamps-p01.pddl"
+    domain.write_text(LAMPS_DOMAIN)
+    problem.write_text(LAMPS_PROBLEM)
+    return domain, problem
 
 needs_ipc = pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
 
@@ -149,13 +167,13 @@ def test_the_rule_then_domain_name_then_vocabulary_then_name(small_domain: tuple
     assert path.stem == "b" and "'c' (later by name)" in reason
 
 
-@needs_ipc
-def test_a_domain_without_a_model_is_one_clear_line() -> None:
+def test_a_domain_without_a_model_is_one_clear_line(lamps: tuple[Path, Path]) -> None:
+    domain, _ = lamps
     with pytest.raises(SymtError) as caught:
-        select_heuristic(SOKOBAN)
+        select_heuristic(domain)
     message = str(caught.value)
     assert "\n" not in message
-    assert message.startswith(f"no shipped heuristic model fits domain 'sokoban' ({SOKOBAN})")
+    assert message.startswith(f"no shipped heuristic model fits domain 'lamps' ({domain})")
     for name in heuristics():
         assert (f"'{name}'" in message) == (not name.endswith("-nocl")), name
     assert "'ipc2023-ferry' (ferry)" in message and "'blocksworld' (blocks)" in message
@@ -248,14 +266,13 @@ def test_symt_plan_without_model(tmp_path: Path) -> None:
     assert "; strategy: applicable;" in result.stderr  # it decoded, whatever the outcome
 
 
-@needs_ipc
-def test_symt_plan_without_a_fitting_model_is_one_line() -> None:
-    problem = SOKOBAN.parent / "testing" / "easy" / "p01.pddl"
-    result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", str(SOKOBAN), str(problem)],
+def test_symt_plan_without_a_fitting_model_is_one_line(lamps: tuple[Path, Path]) -> None:
+    domain, problem = lamps
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", str(domain), str(problem)],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("symt: error: no shipped heuristic model fits domain 'sokoban'")
+    assert len(lines) == 1 and lines[0].startswith("symt: error: no shipped heuristic model fits domain 'lamps'")
     assert lines[0].endswith("pass it as --model MODEL.pt")
     assert result.stdout == ""
 
@@ -302,15 +319,15 @@ def test_fast_downward_with_symt_and_no_model(tmp_path: Path, search: str) -> No
     assert validate_plan(task, read_plan(tmp_path / "sas_plan"), parsed).valid
 
 
-@needs_ipc
 @pytest.mark.usefixtures("fd_built")
-def test_fast_downward_without_a_fitting_model_stops_before_translation(tmp_path: Path) -> None:
-    problem = SOKOBAN.parent / "testing" / "easy" / "p01.pddl"
-    result = fast_downward(tmp_path, str(SOKOBAN), str(problem), "--search", "eager_greedy([symt()])")
+def test_fast_downward_without_a_fitting_model_stops_before_translation(
+        tmp_path: Path, lamps: tuple[Path, Path]) -> None:
+    domain, problem = lamps
+    result = fast_downward(tmp_path, str(domain), str(problem), "--search", "eager_greedy([symt()])")
     assert result.returncode == 36  # DRIVER_INPUT_ERROR
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("fast-downward: error: no shipped heuristic model fits domain 'sokoban'")
+    assert lines[0].startswith("fast-downward: error: no shipped heuristic model fits domain 'lamps'")
     assert "symt(model=MODEL.pt)" in lines[0]
     assert result.stdout == ""  # the driver never ran: no translator output
     assert not (tmp_path / "output.sas").exists()
