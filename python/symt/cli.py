@@ -897,6 +897,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show a sampled state's task with probability P under another phrasing of its "
                    "goal with the same reachable goal states (implied atoms such as a tower base's "
                    "ontable left out or added; exact, so h* is unchanged: symt.phrasing) (0: as written)")
+    p.add_argument("--dead-end-bound", action="store_true", default=None,
+                   help="regress each dead-end sibling of the ranking to at least its task's largest "
+                   "finite h* plus one (a lower bound: only predictions below it count) instead of "
+                   "leaving it to the ranking alone (default: off)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")

@@ -27,6 +27,14 @@ plan's next step may be worse than a sibling. Sampling: with probability ``plan_
 slot draws a plan-labelled task, otherwise an exhaustive one (each uniformly), and then a plan
 position uniformly — the plan analogue of the uniform goal distance.
 
+With ``dead_end_bound`` on, a dead-end sibling (``inf``) is no longer left to the ranking alone: it
+is labelled with its task's largest finite h* plus one as a *lower bound* (``Batch.lower_bound``:
+only predictions below it are penalised). A dead end's true h* is infinite, so the bound is exact as
+a bound; it tells the model that a dead end lies beyond every state of its task that can still
+reach the goal, which the ranking's one-step margin over the optimal sibling does not. Domains
+where most reachable states are dead ends (IPC Floortile 93.7 %, Sokoban 81.5 %) have most of
+their sibling pairs end in one.
+
 With ``goal_phrasing`` p > 0, a sampled exhaustive task is shown with probability p under another
 phrasing of its goal with the same reachable goal states (:mod:`symt.phrasing`: implied atoms left
 out or added, such as a Blocksworld tower's base ``ontable`` or the top's ``clear``), drawn from a
@@ -291,6 +299,9 @@ class Batch:
     """[K, 2] row indices (optimal successor, other successor) for the ranking loss."""
     upper_bound: torch.Tensor | None = None
     """bool per row: the target is only an upper bound on h* (satisficing plans); None: all exact."""
+    lower_bound: torch.Tensor | None = None
+    """bool per row: the target is only a lower bound on h* (a dead-end sibling under
+    ``dead_end_bound``); None: none is."""
 
     @property
     def num_sampled(self) -> int:
@@ -303,7 +314,7 @@ class Batch:
         optional = lambda t: move(t) if t is not None else None  # noqa: E731
         return Batch(move(self.pred), move(self.args), move(self.mask), move(self.target),
                      tuple(move(t) for t in self.renamed) if self.renamed else None,
-                     optional(self.sibling_pairs), optional(self.upper_bound))
+                     optional(self.sibling_pairs), optional(self.upper_bound), optional(self.lower_bound))
 
     def pin_memory(self) -> Batch:
         """The batch in page-locked memory (torch's DataLoader calls this), so that the copy to a
@@ -311,7 +322,7 @@ class Batch:
         pin = lambda t: t.pin_memory() if t is not None else None  # noqa: E731
         return Batch(pin(self.pred), pin(self.args), pin(self.mask), pin(self.target),
                      tuple(pin(t) for t in self.renamed) if self.renamed else None,
-                     pin(self.sibling_pairs), pin(self.upper_bound))
+                     pin(self.sibling_pairs), pin(self.upper_bound), pin(self.lower_bound))
 
 
 def length_groups(tasks: list[TaskData], count: int) -> list[np.ndarray]:
@@ -341,7 +352,7 @@ class PairSampler:
 
     def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False,
                  plan_weight: float = DEFAULT_PLAN_WEIGHT, task_size_power: float = 0.0,
-                 goal_phrasing: float = 0.0, length_buckets: int = 1):
+                 goal_phrasing: float = 0.0, length_buckets: int = 1, dead_end_bound: bool = False):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -370,6 +381,7 @@ class PairSampler:
         if not 0 <= goal_phrasing <= 1:
             raise SymtError(f"the goal-phrasing probability must lie in [0, 1] (got {goal_phrasing})")
         self.goal_phrasing = goal_phrasing
+        self.dead_end_bound = dead_end_bound
         self.vocab_size = vocab_size
         self.mode = mode
         self.seed = seed
@@ -428,6 +440,7 @@ class PairSampler:
         rows, rows_renamed, targets, upper = [], [], [], []
         sibling_rows: list[np.ndarray] = []
         sibling_targets: list[float] = []
+        sibling_bounds: list[bool] = []
         for slot, data in enumerate(chosen):
             fixed = data.encoded.fixed_rows
             if self.goal_phrasing > 0 and data.goal_phrasings:
@@ -460,7 +473,12 @@ class PairSampler:
             pair_names = random_tokens(rng, n, self.vocab_size) if siblings else first
             for sibling_facts, sibling_target in siblings:
                 sibling_rows.append(rename(data.encoded.state_rows(sibling_facts, fixed), pair_names, self.vocab_size))
+                bound = self.dead_end_bound and sibling_target == math.inf
+                if bound:
+                    assert data.space is not None  # plan siblings are never dead ends (nan)
+                    sibling_target = float(data.space.max_finite_hstar + 1)
                 sibling_targets.append(sibling_target)
+                sibling_bounds.append(bound)
         # One collate for X, siblings and X', so that all share one padded length.
         pred, args, mask = collate(rows + sibling_rows + rows_renamed, self.vocab_size)
         primary = len(rows) + len(sibling_rows)
@@ -473,7 +491,8 @@ class PairSampler:
         target = torch.tensor(targets + sibling_targets, dtype=torch.float32)
         # Siblings are never upper bounds: only optimal plans give them.
         upper_bound = torch.tensor(upper + [False] * len(sibling_rows)) if self.plan_tasks else None
-        return Batch(pred, args, mask, target, renamed, pairs, upper_bound)
+        lower_bound = torch.tensor([False] * len(rows) + sibling_bounds) if self.dead_end_bound else None
+        return Batch(pred, args, mask, target, renamed, pairs, upper_bound, lower_bound)
 
     def hstar_statistics(self, samples: int = 4096) -> tuple[float, float]:
         """Mean and variance of h* under the sampling distribution (for scaling and schedules)."""

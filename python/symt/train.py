@@ -94,6 +94,9 @@ class TrainConfig:
     """Probability of showing a sampled state's task under another, equivalent phrasing of its goal
     (``symt.phrasing``; 0: as written, the paper's)."""
     goal_phrasings_per_task: int = 32
+    dead_end_bound: bool = False
+    """Regress dead-end siblings to at least their task's largest finite h* plus one (``symt.data``;
+    off: a dead end only takes part in the ranking)."""
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
@@ -184,7 +187,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "context_attention", "fold_types", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "context_attention", "fold_types", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -236,7 +239,7 @@ class Trainer(TrainerBase):
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
                                    ranking=config.w_rank > 0, plan_weight=config.plan_weight,
                                    task_size_power=config.task_size_power, goal_phrasing=config.goal_phrasing,
-                                   length_buckets=config.length_buckets)
+                                   length_buckets=config.length_buckets, dead_end_bound=config.dead_end_bound)
         self.val_batches = fixed_validation_batches(
             self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states
@@ -347,12 +350,15 @@ class Trainer(TrainerBase):
             predicted = h  # X and its siblings, then X'
             target = torch.cat([batch.target, batch.target[:sampled]])
             upper = None if batch.upper_bound is None else torch.cat([batch.upper_bound, batch.upper_bound[:sampled]])
+            lower = None if batch.lower_bound is None else torch.cat([batch.lower_bound, batch.lower_bound[:sampled]])
         else:
             with self.autocast():
                 h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
-            predicted, target, upper = h, batch.target, batch.upper_bound
+            predicted, target, upper, lower = h, batch.target, batch.upper_bound, batch.lower_bound
         if upper is not None:  # an upper bound on h* is only violated by predictions above it
             predicted = torch.where(upper, torch.maximum(predicted, target), predicted)
+        if lower is not None:  # a lower bound (a dead end) only by predictions below it
+            predicted = torch.where(lower, torch.minimum(predicted, target), predicted)
         finite = torch.isfinite(target)  # dead-end siblings only take part in the ranking
         mse = F.mse_loss(predicted[finite], target[finite])
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:

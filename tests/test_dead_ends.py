@@ -1,0 +1,98 @@
+"""Dead ends as training targets (``symt train --dead-end-bound``, issue 35).
+
+Independent truth: a hand-written corridor whose h* is known by construction. The token starts at
+c0 and may only walk forward to c3 (the goal); from c0 and c1 it may also fall into a pit, which
+has no way out: a dead end. h*(c0..c3) = 3, 2, 1, 0 and the pit's is infinite, so a dead-end
+sibling's lower bound is its task's largest finite h* plus one: 4 in the task that starts at c0, 3
+in the one that starts at c1 (c0 is not reachable there).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from symt.data import PairSampler, load_dataset
+from symt.train import Trainer
+from test_model import config_for
+
+CORRIDOR = """(define (domain corridor)
+  (:predicates (at ?c) (next ?c ?d) (pit ?c))
+  (:action walk :parameters (?c ?d) :precondition (and (at ?c) (next ?c ?d))
+   :effect (and (at ?d) (not (at ?c))))
+  (:action fall :parameters (?c ?p) :precondition (and (at ?c) (pit ?p) (next ?c ?p))
+   :effect (and (at ?p) (not (at ?c)))))
+"""
+# The pit is reached by `next` too, so that `walk` and `fall` both lead there; it has no `next`.
+PROBLEM = """(define (problem corridor-{name}) (:domain corridor)
+  (:objects c0 c1 c2 c3 hole)
+  (:init (at {start}) (next c0 c1) (next c1 c2) (next c2 c3) (next c0 hole) (next c1 hole) (pit hole))
+  (:goal (at c3)))
+"""
+
+
+@pytest.fixture(scope="module")
+def corridor_dataset(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("corridor")
+    (root / "domain.pddl").write_text(CORRIDOR)
+    manifest = []
+    for split, start in (("train", "c0"), ("train", "c1"), ("validation", "c0")):
+        (root / split).mkdir(exist_ok=True)
+        name = f"{split}-{start}"
+        (root / split / f"{name}.pddl").write_text(PROBLEM.format(name=name, start=start))
+        manifest.append({"domain": "corridor", "name": name, "split": split, "size": 4,
+                         "index": len(manifest), "seed": None, "file": f"{split}/{name}.pddl"})
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    return root
+
+
+def test_the_corridor_has_the_dead_end_it_was_built_with(corridor_dataset: Path) -> None:
+    task = load_dataset(corridor_dataset, splits=("train",), vocab_size=20, progress=False).split("train")[0]
+    space = task.space
+    assert space is not None and space.num_states == 5
+    assert sorted(space.hstar.tolist()) == [0, 1, 2, 3, math.inf]
+    assert space.max_finite_hstar == 3
+
+
+@pytest.mark.parametrize("bound", [False, True])
+def test_dead_end_siblings_get_the_task_bound_only_when_asked(corridor_dataset: Path, bound: bool) -> None:
+    tasks = load_dataset(corridor_dataset, splits=("train",), vocab_size=20, progress=False).split("train")
+    sampler = PairSampler(tasks, 20, "rename-one", seed=5, ranking=True, dead_end_bound=bound)
+    dead_end_rows, bounds_seen = 0, set()
+    for step in range(20):
+        batch = sampler.batch(step, 16)
+        assert batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0
+        others = batch.target[batch.sibling_pairs[:, 1]]
+        closer = batch.target[batch.sibling_pairs[:, 0]]
+        # From c0 and c1 the non-optimal successor is always the pit: a dead end.
+        if bound:
+            assert batch.lower_bound is not None and batch.lower_bound.shape == batch.target.shape
+            assert not batch.lower_bound[: batch.num_sampled].any()  # sampled states are never dead ends
+            assert bool(batch.lower_bound[batch.sibling_pairs[:, 1]].all())
+            assert not batch.lower_bound[batch.sibling_pairs[:, 0]].any()
+            bounds_seen |= set(others.tolist())
+        else:
+            assert batch.lower_bound is None
+            assert bool(torch.isinf(others).all())
+        assert set(closer.tolist()) <= {2.0, 1.0}  # c1 or c2: the optimal successors of c0 and c1
+        dead_end_rows += len(others)
+    assert dead_end_rows > 0
+    assert bounds_seen == ({3.0, 4.0} if bound else set())
+
+
+def test_a_lower_bound_only_penalises_predictions_below_it(corridor_dataset: Path, tmp_path: Path) -> None:
+    trainer = Trainer(config_for(corridor_dataset, tmp_path / "run", vocab_size=20, w_rank=1.0,
+                                 dead_end_bound=True, contrastive=False), progress=False)
+    batch = trainer.sampler.batch(0, trainer.config.batch_size)  # the batch of step 0
+    assert batch.lower_bound is not None and batch.lower_bound.any() and not batch.lower_bound.all()
+    with torch.no_grad():  # every prediction becomes 1000 * scale: above every bound
+        trainer.model.readout[-1].weight.zero_()
+        trainer.model.readout[-1].bias.fill_(1000.0)
+    predicted = 1000.0 * float(trainer.model.target_scale)
+    errors = torch.where(batch.lower_bound, 0.0, (predicted - batch.target) ** 2)
+    mse = trainer.train_step(0)[0]
+    assert mse == pytest.approx(float(errors.mean()), rel=1e-4)
