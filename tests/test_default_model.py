@@ -37,25 +37,6 @@ SHARED = REPO / ".." / "shared"
 IPC_ROOT = SHARED / "benchmarks" / "ipc2023-learning"
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
 
-# A domain no shipped model knows (its predicates are nobody's): where selection has to refuse.
-LAMPS_DOMAIN = """(define (domain lamps) (:requirements :typing) (:types lamp)
-  (:predicates (off ?l - lamp) (lit ?l - lamp))
-  (:action switch-on :parameters (?l - lamp) :precondition (off ?l)
-   :effect (and (lit ?l) (not (off ?l)))))
-"""
-LAMPS_PROBLEM = """(define (problem three-lamps) (:domain lamps) (:objects a b c - lamp)
-  (:init (off a) (off b) (off c)) (:goal (and (lit a) (lit b) (lit c))))
-"""
-
-
-@pytest.fixture
-def lamps(tmp_path: Path) -> tuple[Path, Path]:
-    """The ``lamps`` domain and a three-lamp problem, written to ``tmp_path``."""
-    domain, problem = tmp_path / "lamps-domain.pddl", tmp_path / "lamps-p01.pddl"
-    domain.write_text(LAMPS_DOMAIN)
-    problem.write_text(LAMPS_PROBLEM)
-    return domain, problem
-
 needs_ipc = pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
 
 
@@ -167,13 +148,13 @@ def test_the_rule_then_domain_name_then_vocabulary_then_name(small_domain: tuple
     assert path.stem == "b" and "'c' (later by name)" in reason
 
 
-def test_a_domain_without_a_model_is_one_clear_line(lamps: tuple[Path, Path]) -> None:
-    domain, _ = lamps
+def test_a_domain_without_a_model_is_one_clear_line(small_domain: tuple[Path, Path]) -> None:
+    domain, _ = small_domain
     with pytest.raises(SymtError) as caught:
         select_heuristic(domain)
     message = str(caught.value)
     assert "\n" not in message
-    assert message.startswith(f"no shipped heuristic model fits domain 'lamps' ({domain})")
+    assert message.startswith(f"no shipped heuristic model fits domain 'd' ({domain})")
     for name in heuristics():
         assert (f"'{name}'" in message) == (not name.endswith("-nocl")), name
     assert "'ipc2023-ferry' (ferry)" in message and "'blocksworld' (blocks)" in message
@@ -266,13 +247,13 @@ def test_symt_plan_without_model(tmp_path: Path) -> None:
     assert "; strategy: applicable;" in result.stderr  # it decoded, whatever the outcome
 
 
-def test_symt_plan_without_a_fitting_model_is_one_line(lamps: tuple[Path, Path]) -> None:
-    domain, problem = lamps
+def test_symt_plan_without_a_fitting_model_is_one_line(small_domain: tuple[Path, Path]) -> None:
+    domain, problem = small_domain
     result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", str(domain), str(problem)],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("symt: error: no shipped heuristic model fits domain 'lamps'")
+    assert len(lines) == 1 and lines[0].startswith("symt: error: no shipped heuristic model fits domain 'd'")
     assert lines[0].endswith("pass it as --model MODEL.pt")
     assert result.stdout == ""
 
@@ -321,13 +302,13 @@ def test_fast_downward_with_symt_and_no_model(tmp_path: Path, search: str) -> No
 
 @pytest.mark.usefixtures("fd_built")
 def test_fast_downward_without_a_fitting_model_stops_before_translation(
-        tmp_path: Path, lamps: tuple[Path, Path]) -> None:
-    domain, problem = lamps
+        tmp_path: Path, small_domain: tuple[Path, Path]) -> None:
+    domain, problem = small_domain
     result = fast_downward(tmp_path, str(domain), str(problem), "--search", "eager_greedy([symt()])")
     assert result.returncode == 36  # DRIVER_INPUT_ERROR
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("fast-downward: error: no shipped heuristic model fits domain 'lamps'")
+    assert lines[0].startswith("fast-downward: error: no shipped heuristic model fits domain 'd'")
     assert "symt(model=MODEL.pt)" in lines[0]
     assert result.stdout == ""  # the driver never ran: no translator output
     assert not (tmp_path / "output.sas").exists()
@@ -339,8 +320,8 @@ def test_fast_downward_without_a_fitting_model_stops_before_translation(
 def test_every_ipc_track_domain_has_a_model_that_takes_its_largest_task(domain: str) -> None:
     """Each of the IPC 2023 learning track's ten domains has a shipped SymT-E model, and the one
     `symt()` picks for the last task of the hardest level here (the most objects: up to 2,439)
-    knows the domain's predicates and holds its objects, so the plugin does not refuse it. benchmarks/results/ipc-track/fit.md checks every
-    test task the same way."""
+    knows the domain's predicates and holds its objects, so the plugin does not refuse it.
+    benchmarks/results/ipc-track/fit.md checks every test task the same way."""
     from symt.tokens import domain_signature
 
     folder = IPC_ROOT / domain
