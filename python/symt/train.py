@@ -349,8 +349,8 @@ class Trainer(TrainerBase):
                     self.model.token_mask(batch.pred[:sampled], batch.mask[:sampled]))
             predicted = h  # X and its siblings, then X'
             target = torch.cat([batch.target, batch.target[:sampled]])
-            upper = None if batch.upper_bound is None else torch.cat([batch.upper_bound, batch.upper_bound[:sampled]])
-            lower = None if batch.lower_bound is None else torch.cat([batch.lower_bound, batch.lower_bound[:sampled]])
+            upper, lower = (None if bound is None else torch.cat([bound, bound[:sampled]])
+                            for bound in (batch.upper_bound, batch.lower_bound))  # X' has X's bounds
         else:
             with self.autocast():
                 h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
@@ -359,7 +359,7 @@ class Trainer(TrainerBase):
             predicted = torch.where(upper, torch.maximum(predicted, target), predicted)
         if lower is not None:  # a lower bound (a dead end) only by predictions below it
             predicted = torch.where(lower, torch.minimum(predicted, target), predicted)
-        finite = torch.isfinite(target)  # dead-end siblings only take part in the ranking
+        finite = torch.isfinite(target)  # dead-end siblings without a bound only take part in the ranking
         mse = F.mse_loss(predicted[finite], target[finite])
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:
             rank = ranking_loss(h, batch.target, batch.sibling_pairs, config.rank_loss)
