@@ -144,6 +144,12 @@ static shared_ptr<Heuristic> _parse(OptionParser &parser) {
          "bfloat16 matrix products (torch autocast): fast on CPUs with bf16 instructions, "
          "emulated and slow elsewhere",
          "BF16 where the CPU has bf16 instructions (avx512_bf16 or amx_bf16), FP32 otherwise"});
+    parser.add_option<int>(
+        "max_batch_atoms",
+        "at most this many atoms (padded) in one forward pass; batches of states beyond it are "
+        "split, and halved again whenever a pass runs out of memory. The values do not depend "
+        "on it; the memory and speed of batched evaluation do",
+        "32768", Bounds("1", "infinity"));
     Heuristic::add_options_to_parser(parser);
     Options opts = parser.parse();
     if (parser.dry_run())

@@ -268,6 +268,7 @@ static void check_model_against_context(
 SymtHeuristic::SymtHeuristic(const Options &opts)
     : Heuristic(opts),
       scale(opts.get<double>("scale")),
+      max_batch_atoms(opts.get<int>("max_batch_atoms")),
       batch_values(NO_BATCH_VALUE) {
     load(opts.get<string>("model"), opts.get<int>("threads"),
          static_cast<Precision>(opts.get<int>("precision")));
@@ -506,13 +507,57 @@ int SymtHeuristic::to_heuristic_value(double raw) const {
 }
 
 vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
-    int64_t batch = static_cast<int64_t>(states.size());
-    int64_t n = 1;
-    for (const vector<int> &values : states) {
-        int64_t atoms = count_atoms(values);
-        num_atoms_evaluated += atoms;
-        n = max(n, atoms);
+    vector<int64_t> atoms(states.size());
+    for (size_t i = 0; i < states.size(); ++i) {
+        atoms[i] = max<int64_t>(1, count_atoms(states[i]));
+        num_atoms_evaluated += atoms[i];
     }
+    // With a cached context every state token also attends to the context's atoms.
+    int64_t context_atoms = cache_context ? num_fixed : 0;
+    vector<int> result;
+    result.reserve(states.size());
+    size_t begin = 0;
+    while (begin < states.size()) {
+        // The next pass: as many states as fit the budget (one at least). A pass's memory grows
+        // with its padded atoms and with their attention scores; one pass over all successors
+        // of a state with thousands of them (Childsnack, IPC medium) needed more than 4 GiB.
+        size_t end = begin;
+        int64_t n = 1;
+        while (end < states.size()) {
+            int64_t padded = max(n, atoms[end]);
+            int64_t count = static_cast<int64_t>(end - begin) + 1;
+            if (end > begin && (count * padded > max_batch_atoms ||
+                                count * padded * (padded + context_atoms) >
+                                    ATTENTION_PER_ATOM * max_batch_atoms))
+                break;
+            n = padded;
+            ++end;
+        }
+        vector<vector<int>> pass(states.begin() + begin, states.begin() + end);
+        if (!forward_pass(pass, n, result)) {
+            if (pass.size() == 1)
+                fail("out of memory in the forward pass of " + model_path +
+                     " on one state of " + to_string(n) + " atoms (raise the memory limit)",
+                     utils::ExitCode::SEARCH_OUT_OF_MEMORY);
+            // Smaller passes from here on; the allocation that failed has been released.
+            max_batch_atoms = max<int64_t>(1, max_batch_atoms / 2);
+            cout << "symt: a forward pass of " << pass.size() << " states ran out of memory; "
+                 << "passes of at most " << max_batch_atoms << " atoms from now on" << endl;
+            continue;
+        }
+        begin = end;
+    }
+    // The same line as at the end, whenever the count doubles: a run that Fast Downward's time
+    // limit kills (no destructor runs) still shows its evaluations per second.
+    if (num_states_evaluated >= next_statistics_report) {
+        print_statistics();
+        next_statistics_report = 2 * num_states_evaluated;
+    }
+    return result;
+}
+
+bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, int64_t n, vector<int> &result) {
+    int64_t batch = static_cast<int64_t>(states.size());
     int64_t m = width - 1;
     size_t slots = static_cast<size_t>(batch * n);
     // Padding: predicate 0, arguments V, mask false.
@@ -522,7 +567,6 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
     for (int64_t b = 0; b < batch; ++b)
         fill_state(states[b], b, n);
 
-    vector<int> result(states.size());
     try {
         c10::InferenceMode guard;
         double start = process_cpu_seconds();
@@ -544,28 +588,24 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
                  to_string(batch) + " states", utils::ExitCode::SEARCH_CRITICAL_ERROR);
         const double *values = out.data_ptr<double>();
         for (int64_t b = 0; b < batch; ++b)
-            result[b] = to_heuristic_value(values[b]);
+            result.push_back(to_heuristic_value(values[b]));
         if (trace)
             write_trace(states, values);
     } catch (const std::exception &error) {
         string message = error.what();
-        // Under a memory limit libtorch's allocator throws instead of calling the new-handler.
+        // Under a memory limit libtorch's allocator throws instead of calling the new-handler;
+        // the caller retries with smaller passes.
         if (message.find("can't allocate memory") != string::npos ||
-            message.find("bad_alloc") != string::npos)
-            fail("out of memory in the forward pass of " + model_path +
-                 " (raise the memory limit)", utils::ExitCode::SEARCH_OUT_OF_MEMORY);
+            message.find("bad_alloc") != string::npos) {
+            at::autocast::set_autocast_enabled(at::kCPU, false);
+            return false;
+        }
         fail("evaluating " + model_path + " failed: " + first_sentence(message),
              utils::ExitCode::SEARCH_CRITICAL_ERROR);
     }
     ++num_forward_calls;
     num_states_evaluated += batch;
-    // The same line as at the end, whenever the count doubles: a run that Fast Downward's time
-    // limit kills (no destructor runs) still shows its evaluations per second.
-    if (num_states_evaluated >= next_statistics_report) {
-        print_statistics();
-        next_statistics_report = 2 * num_states_evaluated;
-    }
-    return result;
+    return true;
 }
 
 void SymtHeuristic::write_trace(const vector<vector<int>> &states, const double *values) {

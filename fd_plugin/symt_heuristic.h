@@ -53,6 +53,10 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     int64_t width = 1;          // 1 + max_arity: one token row per atom
     int64_t pad_token = 0;      // V: pads unused argument slots and padded atoms
     double scale = 1.0;
+    // At most this many (padded) atoms in one forward pass, and at most ATTENTION_PER_ATOM times
+    // as many attention scores per head; halved whenever a pass runs out of memory.
+    int64_t max_batch_atoms = 1;
+    static constexpr int64_t ATTENTION_PER_ATOM = 128;
     bool use_bf16 = false;      // forward pass under bf16 autocast (symt(precision=...))
 
     // Format-4 context-attention models: the fixed atoms' keys and values at every layer and
@@ -101,6 +105,9 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     void fill_state(const std::vector<int> &values, int64_t b, int64_t n);
     // Runs the model on `states` (their variable values); returns the rounded h values.
     std::vector<int> evaluate(const std::vector<std::vector<int>> &states);
+    // One forward pass over `states` padded to `n` atoms; appends their h values to `result`.
+    // False when libtorch could not allocate the pass's memory (nothing appended).
+    bool forward_pass(const std::vector<std::vector<int>> &states, int64_t n, std::vector<int> &result);
     int to_heuristic_value(double raw) const;
     void write_trace(const std::vector<std::vector<int>> &states, const double *values);
 

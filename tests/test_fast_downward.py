@@ -7,6 +7,7 @@ skip with the reason, except in CI (CI=true), where a missing build is a failure
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import shutil
@@ -329,24 +330,37 @@ def test_plugin_folds_type_atoms_as_python_does(tmp_path: Path, context: bool) -
 @pytest.mark.parametrize(("domain", "size"), [("gripper", 5), ("blocksworld", 5)])
 def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Path], domain: str,
                                             size: int) -> None:
+    """batch_eager_greedy expands what eager_greedy expands, in fewer forward passes; with
+    max_batch_atoms below one expansion's successors it splits them over several passes and still
+    expands the same states (the values do not depend on how states are batched)."""
     problem = write_task(tmp_path, domain, size, seed=3)
-    runs = {}
-    for search in ("eager_greedy", "batch_eager_greedy"):
-        workdir = tmp_path / search
+    runs: dict[str, tuple[str, str]] = {}
+
+    def run(name: str, search: str, options: str = "") -> None:
+        workdir = tmp_path / name
         workdir.mkdir()
         result = fast_downward(workdir, str(domain_file(domain)), str(problem), "--search",
-                               f"{search}([symt(model={models[domain]}, scale=100)])")
+                               f"{search}([symt(model={models[domain]}, scale=100{options})])")
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-        runs[search] = (result.stdout, (workdir / "sas_plan").read_text())
-    (plain_out, plain_plan), (batch_out, batch_plan) = runs["eager_greedy"], runs["batch_eager_greedy"]
-    assert batch_plan == plain_plan
-    assert search_stats(batch_out) == search_stats(plain_out)
+        runs[name] = (result.stdout, (workdir / "sas_plan").read_text())
+
+    run("plain", "eager_greedy")
+    run("batch", "batch_eager_greedy")
+    # Room for about two states per pass: an expansion with more new successors takes several.
+    atoms_per_state = float(next(line for line in runs["batch"][0].splitlines()
+                                 if "forward passes" in line).split()[-4])
+    run("split", "batch_eager_greedy", f", max_batch_atoms={math.ceil(2.5 * atoms_per_state)}")
+    (plain_out, plain_plan), (batch_out, batch_plan) = runs["plain"], runs["batch"]
+    split_out, split_plan = runs["split"]
+    assert batch_plan == plain_plan == split_plan
+    assert search_stats(batch_out) == search_stats(plain_out) == search_stats(split_out)
 
     plain_states, plain_passes = model_stats(plain_out)
     batch_states, batch_passes = model_stats(batch_out)
-    assert plain_states == plain_passes and batch_states == plain_states
-    assert batch_passes < plain_passes
-    assert run_val(domain_file(domain), problem, tmp_path / "batch_eager_greedy" / "sas_plan").valid
+    split_states, split_passes = model_stats(split_out)
+    assert plain_states == plain_passes and batch_states == split_states == plain_states
+    assert batch_passes < split_passes < plain_passes
+    assert run_val(domain_file(domain), problem, tmp_path / "batch" / "sas_plan").valid
 
 
 @pytest.mark.usefixtures("fd_built")
@@ -491,6 +505,8 @@ SYMT_OPTION_ERRORS = [
     ("symt(model=gripper, threads=0)", "symt(): option threads=0: expected a whole number of at least 1"),
     ("symt(model=gripper, scale=-1)", "symt(): option scale=-1: expected a number of at least 0"),
     ("symt(model=gripper, precision=fp64)", "symt(): option precision=fp64: expected fp32, bf16 or auto"),
+    ("symt(model=gripper, max_batch_atoms=0)",
+     "symt(): option max_batch_atoms=0: expected a whole number from 1 to 2147483647"),
     ("symt(model=gripper, threads=2, threads=3)", "symt(): option 'threads' given twice"),
     ("symt(threads=1, gripper)", "symt(): the argument 'gripper' has no option name"),
 ]

@@ -182,7 +182,7 @@ _MODEL_KEY = re.compile(r"\s*model\s*=\s*", re.IGNORECASE)
 _KEYWORD = re.compile(r"\s*\w+\s*=")
 
 
-SYMT_OPTIONS = ("model", "threads", "scale", "precision", "transform", "cache_estimates")
+SYMT_OPTIONS = ("model", "threads", "scale", "precision", "max_batch_atoms", "transform", "cache_estimates")
 """The options of the plugin's ``symt()`` in its positional order (``fd_plugin/symt_evaluator.cc``
 and Fast Downward's ``Heuristic``): checked here, where the error can name what the user wrote,
 instead of by Fast Downward's parser after translation (with the internal model key)."""
@@ -222,6 +222,9 @@ def _check_option_value(option: str, value: str) -> None:
             raise fail("a number of at least 0") from None
         if not number >= 0 or number == float("inf"):
             raise fail("a number of at least 0")
+    elif option == "max_batch_atoms":
+        if not re.fullmatch(r"\d+", value) or not 1 <= int(value) < 2**31:
+            raise fail("a whole number from 1 to 2147483647")
     elif option == "precision" and value.lower() not in ("fp32", "bf16", "auto"):
         raise fail("fp32, bf16 or auto")
     elif option == "cache_estimates" and value.lower() not in ("true", "false"):
