@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from symt.errors import SymtError
-from symt.experiments.metrics import geometric_mean, is_solved
+from symt.experiments.metrics import expansions_ratio, index_runs, solved_by_both, solved_count
 from symt.experiments.records import read_csv
 
 SYMT_CONFIGURATIONS = ("symt-first", "symt-first-lazy", "symt-batch")
@@ -31,29 +31,19 @@ LEARNED = "symt-batch"
 EXPANSIONS_BASELINE = "ff"
 
 Run = Mapping[str, Any]
-Task = tuple[str, str]  # (group, problem) within one domain
 
 
 def domain_row(runs: Sequence[Run]) -> dict[str, Any]:
     """The two criteria for one domain's runs (all of them from the chosen levels)."""
-    by_algorithm: dict[str, dict[Task, Run]] = {}
-    for run in runs:
-        by_algorithm.setdefault(run["algorithm"], {})[(run["group"], run["problem"])] = run
-    tasks = {task for table in by_algorithm.values() for task in table}
-
-    def solved(algorithm: str) -> set[Task]:
-        return {task for task, run in by_algorithm.get(algorithm, {}).items() if is_solved(run)}
-
-    best_name, best_count = max(((name, len(solved(name))) for name in SYMT_CONFIGURATIONS),
+    by_task = index_runs(runs)
+    tasks = list(by_task)
+    best_name, best_count = max(((name, solved_count(tasks, by_task, name)) for name in SYMT_CONFIGURATIONS),
                                 key=lambda pair: pair[1])
-    common = sorted(solved(LEARNED) & solved(EXPANSIONS_BASELINE))
-    ours = [float(by_algorithm[LEARNED][task]["expansions"]) for task in common]
-    theirs = [float(by_algorithm[EXPANSIONS_BASELINE][task]["expansions"]) for task in common]
-    ratio = geometric_mean(ours) / geometric_mean(theirs) if common else None
+    common = solved_by_both(tasks, by_task, LEARNED, EXPANSIONS_BASELINE)
     return {
         "tasks": len(tasks), "best": best_name, "best_solved": best_count,
-        "baseline_solved": len(solved(COVERAGE_BASELINE)),
-        "common": len(common), "ratio": ratio,
+        "baseline_solved": solved_count(tasks, by_task, COVERAGE_BASELINE),
+        "common": len(common), "ratio": expansions_ratio(common, by_task, LEARNED, EXPANSIONS_BASELINE),
     }
 
 

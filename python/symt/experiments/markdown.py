@@ -9,12 +9,12 @@ from typing import Any
 
 from .algorithms import PLAN_GENERATION, PLAN_GENERATION_ABLATION
 from .metrics import (
-    geometric_mean,
+    expansions_ratio,
     group_scopes,
     index_runs,
     is_invalid_plan,
-    is_solved,
     pooled_row,
+    solved_by_both,
 )
 from .paper_tables import IPC2023_LIMITS, PAPER_LIMITS
 from .published import ipc_comparison_table, paper_comparison_table, plan_generation_table
@@ -154,18 +154,16 @@ def pairwise_table(records: Sequence[Mapping[str, Any]], algorithm: str, baselin
     for (suite, domain, group), tasks in scopes.items():
         cells = []
         for baseline in baselines:
-            both = [t for t in tasks
-                    if is_solved(runs.get(t, {}).get(algorithm)) and is_solved(runs.get(t, {}).get(baseline))]
+            both = solved_by_both(tasks, runs, algorithm, baseline)
             if not both:
                 cells.append(MISSING)
                 continue
             ours = [runs[t][algorithm] for t in both]
             theirs = [runs[t][baseline] for t in both]
             cell = f"{len(both)}"
-            if all(r.get("expansions") is not None for r in ours + theirs):
-                ratio = geometric_mean([max(1, r["expansions"]) for r in ours]) / geometric_mean(
-                    [max(1, r["expansions"]) for r in theirs])
-                cell += f" · {ratio:.2f}× exp"
+            expansions = expansions_ratio(both, runs, algorithm, baseline)
+            if expansions is not None:
+                cell += f" · {expansions:.2f}× exp"
             if all(r.get("total_time") is not None for r in ours + theirs):
                 ratio = sum(r["total_time"] for r in ours) / max(1e-9, sum(r["total_time"] for r in theirs))
                 cell += f" · {ratio:.2f}× time"

@@ -156,6 +156,26 @@ def solved_count(
     return sum(is_solved(runs[task].get(algorithm)) for task in tasks)
 
 
+def solved_by_both(
+    tasks: Sequence[TaskKey], runs: Mapping[TaskKey, Mapping[str, Any]], algorithm: str, baseline: str
+) -> list[TaskKey]:
+    """The tasks of ``tasks`` that ``algorithm`` and ``baseline`` both solve (a pairwise set)."""
+    return [task for task in tasks
+            if is_solved(runs.get(task, {}).get(algorithm)) and is_solved(runs.get(task, {}).get(baseline))]
+
+
+def expansions_ratio(
+    both: Sequence[TaskKey], runs: Mapping[TaskKey, Mapping[str, Any]], algorithm: str, baseline: str
+) -> float | None:
+    """Geometric-mean expansions of ``algorithm`` over ``baseline``'s on ``both`` (below 1:
+    ``algorithm`` needs fewer); None when the set is empty or a run reports no expansions."""
+    ours = [runs[task][algorithm].get("expansions") for task in both]
+    theirs = [runs[task][baseline].get("expansions") for task in both]
+    if not both or any(value is None for value in ours + theirs):
+        return None
+    return geometric_mean(ours) / geometric_mean(theirs)
+
+
 def _reporting_algorithms(
     records: Sequence[Mapping[str, Any]], metric: str, algorithms: Sequence[str]
 ) -> list[str]:
