@@ -533,15 +533,14 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
             n = padded;
             ++end;
         }
-        vector<vector<int>> pass(states.begin() + begin, states.begin() + end);
-        if (!forward_pass(pass, n, result)) {
-            if (pass.size() == 1)
+        if (!forward_pass(states, begin, end, n, result)) {
+            if (end - begin == 1)
                 fail("out of memory in the forward pass of " + model_path +
                      " on one state of " + to_string(n) + " atoms (raise the memory limit)",
                      utils::ExitCode::SEARCH_OUT_OF_MEMORY);
             // Smaller passes from here on; the allocation that failed has been released.
             max_batch_atoms = max<int64_t>(1, max_batch_atoms / 2);
-            cout << "symt: a forward pass of " << pass.size() << " states ran out of memory; "
+            cout << "symt: a forward pass of " << end - begin << " states ran out of memory; "
                  << "passes of at most " << max_batch_atoms << " atoms from now on" << endl;
             continue;
         }
@@ -556,8 +555,9 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
     return result;
 }
 
-bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, int64_t n, vector<int> &result) {
-    int64_t batch = static_cast<int64_t>(states.size());
+bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, size_t begin, size_t end,
+                                 int64_t n, vector<int> &result) {
+    int64_t batch = static_cast<int64_t>(end - begin);
     int64_t m = width - 1;
     size_t slots = static_cast<size_t>(batch * n);
     // Padding: predicate 0, arguments V, mask false.
@@ -565,7 +565,7 @@ bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, int64_t n, v
     args_buffer.assign(slots * m, pad_token);
     mask_buffer.assign(slots, 0);
     for (int64_t b = 0; b < batch; ++b)
-        fill_state(states[b], b, n);
+        fill_state(states[begin + b], b, n);
 
     try {
         c10::InferenceMode guard;
@@ -590,7 +590,7 @@ bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, int64_t n, v
         for (int64_t b = 0; b < batch; ++b)
             result.push_back(to_heuristic_value(values[b]));
         if (trace)
-            write_trace(states, values);
+            write_trace(states, begin, end, values);
     } catch (const std::exception &error) {
         string message = error.what();
         // Under a memory limit libtorch's allocator throws instead of calling the new-handler;
@@ -608,12 +608,13 @@ bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, int64_t n, v
     return true;
 }
 
-void SymtHeuristic::write_trace(const vector<vector<int>> &states, const double *values) {
-    for (size_t b = 0; b < states.size(); ++b) {
-        *trace << values[b] << '\t';
+void SymtHeuristic::write_trace(const vector<vector<int>> &states, size_t begin, size_t end,
+                                const double *values) {
+    for (size_t i = begin; i < end; ++i) {
+        *trace << values[i - begin] << '\t';
         bool first = true;
-        for (size_t var = 0; var < states[b].size(); ++var) {
-            int row = fact_rows[var][states[b][var]];
+        for (size_t var = 0; var < states[i].size(); ++var) {
+            int row = fact_rows[var][states[i][var]];
             if (row >= 0) {
                 *trace << (first ? "" : ";") << fluent_names[row];
                 first = false;

@@ -105,11 +105,13 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     void fill_state(const std::vector<int> &values, int64_t b, int64_t n);
     // Runs the model on `states` (their variable values); returns the rounded h values.
     std::vector<int> evaluate(const std::vector<std::vector<int>> &states);
-    // One forward pass over `states` padded to `n` atoms; appends their h values to `result`.
-    // False when libtorch could not allocate the pass's memory (nothing appended).
-    bool forward_pass(const std::vector<std::vector<int>> &states, int64_t n, std::vector<int> &result);
+    // One forward pass over states[begin, end) padded to `n` atoms; appends their h values to
+    // `result`. False when libtorch could not allocate the pass's memory (nothing appended).
+    bool forward_pass(const std::vector<std::vector<int>> &states, size_t begin, size_t end, int64_t n,
+                      std::vector<int> &result);
     int to_heuristic_value(double raw) const;
-    void write_trace(const std::vector<std::vector<int>> &states, const double *values);
+    void write_trace(const std::vector<std::vector<int>> &states, size_t begin, size_t end,
+                     const double *values);
 
 protected:
     virtual int compute_heuristic(const GlobalState &global_state) override;
