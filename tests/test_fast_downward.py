@@ -246,11 +246,15 @@ def search_stats(output: str) -> dict[str, str]:
     return {line.split(" ")[0]: line for line in output.splitlines() if line.startswith(keys)}
 
 
+def statistics_words(output: str) -> list[str]:
+    """symt()'s last statistics line, in words: "symt: N states in P forward passes, S s in the
+    model (CPU time, R states/s), A atoms per state"."""
+    return [line for line in output.splitlines() if "forward passes" in line][-1].split()
+
+
 def model_stats(output: str) -> tuple[int, int]:
-    """(states, forward passes) from symt()'s last statistics line: "symt: N states in P forward
-    passes, ..."."""
-    line = [line for line in output.splitlines() if "forward passes" in line][-1]
-    words = line.split()
+    """(states, forward passes) from symt()'s last statistics line."""
+    words = statistics_words(output)
     return int(words[1]), int(words[4])
 
 
@@ -347,8 +351,7 @@ def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Pa
     run("plain", "eager_greedy")
     run("batch", "batch_eager_greedy")
     # Room for about two states per pass: an expansion with more new successors takes several.
-    atoms_per_state = float(next(line for line in runs["batch"][0].splitlines()
-                                 if "forward passes" in line).split()[-4])
+    atoms_per_state = float(statistics_words(runs["batch"][0])[-4])
     run("split", "batch_eager_greedy", f", max_batch_atoms={math.ceil(2.5 * atoms_per_state)}")
     (plain_out, plain_plan), (batch_out, batch_plan) = runs["plain"], runs["batch"]
     split_out, split_plan = runs["split"]

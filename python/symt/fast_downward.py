@@ -209,8 +209,11 @@ def _check_option_value(option: str, value: str) -> None:
     def fail(expected: str) -> SymtError:
         return SymtError(f"symt(): option {option}={value}: expected {expected}")
 
+    def whole_number(low: int, high: float = float("inf")) -> bool:
+        return re.fullmatch(r"\d+", value) is not None and low <= int(value) <= high
+
     if option == "threads":
-        if not re.fullmatch(r"\d+", value) or int(value) < 1:
+        if not whole_number(1):
             raise fail("a whole number of at least 1")
         cores = os.cpu_count() or 1
         if int(value) > cores:  # torch crashed on threads=99999 (issue 36)
@@ -223,7 +226,7 @@ def _check_option_value(option: str, value: str) -> None:
         if not number >= 0 or number == float("inf"):
             raise fail("a number of at least 0")
     elif option == "max_batch_atoms":
-        if not re.fullmatch(r"\d+", value) or not 1 <= int(value) < 2**31:
+        if not whole_number(1, 2**31 - 1):
             raise fail("a whole number from 1 to 2147483647")
     elif option == "precision" and value.lower() not in ("fp32", "bf16", "auto"):
         raise fail("fp32, bf16 or auto")
