@@ -174,12 +174,12 @@ def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
 # ------------------------------------------------------------------ the symt() heuristic plugin
 
 def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
-                 context: bool = False, fold_types: bool = False) -> Path:
+                 context: bool = False, fold_types: bool = False, readout: str = "pooled") -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
     themselves, and the plugin caches them. ``fold_types``: type atoms are folded into their
-    objects (format 5)."""
+    objects (format 5). ``readout``: ``atoms`` reads each atom out and sums (``ModelConfig.readout``)."""
     torch.manual_seed(seed)
     parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     signature = domain_signature(parsed)
@@ -187,7 +187,8 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                          vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
                          d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
                          context_predicates=context_predicate_ids(signature, parsed) if context else None,
-                         type_predicates=type_predicate_ids(signature) if fold_types else None)
+                         type_predicates=type_predicate_ids(signature) if fold_types else None,
+                         readout=readout)
     model = SymTE(config)
     checkpoint = out.with_suffix(".ckpt")
     torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
@@ -203,6 +204,8 @@ def models(tmp_path_factory) -> dict[str, Path]:
               for i, d in enumerate(["gripper", "visitall", "logistics", "blocksworld"])}
     for i, d in enumerate(["visitall", "logistics"]):
         models[f"{d}-context"] = random_model(d, out / f"{d}-context.pt", seed=10 + i, context=True)
+    models["logistics-context-atoms"] = random_model("logistics", out / "logistics-context-atoms.pt", seed=12,
+                                                     context=True, readout="atoms")
     return models
 
 
@@ -262,13 +265,14 @@ def model_stats(output: str) -> tuple[int, int]:
 @pytest.mark.parametrize(("domain", "size", "model"), [
     ("gripper", 4, "gripper"), ("visitall", 6, "visitall"), ("logistics", 3, "logistics"),
     ("visitall", 6, "visitall-context"), ("logistics", 3, "logistics-context"),
+    ("logistics", 3, "logistics-context-atoms"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:
     """Plugin value == Python value (<= 1e-4) on states sampled from those a search evaluates;
     all three domains have static atoms, which only the task context provides. For the context
     models the plugin runs the cached path (encode_context once, forward_states on fluent atoms)
-    and Python the full forward pass on all atoms: the two must agree."""
+    and Python the full forward pass on all atoms: the two must agree, with either readout."""
     problem = write_task(tmp_path, domain, size)
     trace = tmp_path / "trace.tsv"
     env = dict(os.environ, SYMT_TRACE=str(trace))
@@ -286,8 +290,9 @@ def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path
     stats = [line for line in result.stdout.splitlines() if "atoms per state" in line][-1]
     atoms_per_state = float(stats.split(" atoms per state")[0].rsplit(" ", 1)[1])
     fluent_per_state = sum(len(atoms) for _, atoms in traced) / len(traced)
-    assert ("cached once" in result.stdout) == model.endswith("-context")
-    assert (atoms_per_state == pytest.approx(fluent_per_state, rel=0.2)) == model.endswith("-context")
+    context = "-context" in model
+    assert ("cached once" in result.stdout) == context
+    assert (atoms_per_state == pytest.approx(fluent_per_state, rel=0.2)) == context
     # The initial state's h is the model's value, scaled, rounded, non-negative.
     h_line = next(line for line in result.stdout.splitlines() if "h(initial state) =" in line)
     assert int(h_line.rsplit("=", 1)[1]) == max(0, round(100 * traced[0][0]))

@@ -59,6 +59,29 @@ def test_padding_does_not_change_a_state_value():
     assert abs(float(together[0]) - float(alone[0])) < 1e-5
 
 
+@pytest.mark.parametrize("context", [False, True], ids=["full", "context"])
+def test_atom_readout_is_additive_over_atoms(context: bool):
+    """Every atom written twice: attention averages over two equal copies of each key, so each
+    atom's state is unchanged, and the ``atoms`` readout (a sum of per-atom values, times the
+    target scale, nothing added outside the sum) doubles h. The pooled readout does not."""
+    options = {"context_predicates": CONTEXT_PREDICATES} if context else {}
+    rows = random_batch(np.random.default_rng(8), [7, 11])
+    doubled = [np.concatenate([r, r]) for r in rows]
+    with torch.no_grad():
+        atoms = tiny_model(3, readout="atoms", target_scale=4.0, **options)
+        once, twice = atoms(*collate(rows, 20))[0], atoms(*collate(doubled, 20))[0]
+        pooled = tiny_model(3, **options)
+        pooled_once, pooled_twice = pooled(*collate(rows, 20))[0], pooled(*collate(doubled, 20))[0]
+    assert torch.allclose(twice, 2 * once, rtol=1e-4, atol=1e-5)
+    assert float(once.abs().min()) > 1e-3
+    assert not torch.allclose(pooled_twice, 2 * pooled_once, rtol=1e-2)
+
+
+def test_unknown_readout_is_refused():
+    with pytest.raises(ValueError, match="unknown readout 'mean'"):
+        tiny_model(readout="mean")
+
+
 CONTEXT_PREDICATES = [5, 6, *range(7, 14)]
 """Of the tiny models' 7 predicates, 5 and 6 are static, and every goal predicate 7..13."""
 
@@ -68,10 +91,11 @@ def split_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[~context], rows[context]
 
 
-def test_context_cache_gives_the_full_models_values():
+@pytest.mark.parametrize("readout", ["pooled", "atoms"])
+def test_context_cache_gives_the_full_models_values(readout: str):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
     of several states of one task (padded), equals forward on all atoms, state by state."""
-    model = tiny_model(context_predicates=CONTEXT_PREDICATES)
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES, readout=readout)
     rng = np.random.default_rng(5)
     states = [split_rows(r)[0] for r in random_batch(rng, [12, 3, 9])]
     context = split_rows(random_batch(rng, [40])[0])[1]

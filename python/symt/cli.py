@@ -468,7 +468,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.no_contrastive:
         options["contrastive"] = False
     overrides = {}
-    for key in ("d_model", "n_heads", "n_layers", "d_ff", "dropout", "layer_norm"):
+    for key in ("d_model", "n_heads", "n_layers", "d_ff", "dropout", "layer_norm", "readout"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -921,6 +921,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
     p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")
+    p.add_argument("--readout", choices=["pooled", "atoms"],
+                   help="pooled: the readout MLP reads the sum over atoms (the paper's, default); atoms: "
+                   "it reads each atom and h is the sum of its outputs, additive over atoms as a linear "
+                   "model over feature counts (WL-GOOSE) is")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",

@@ -20,8 +20,8 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   ``--context-attention``), static, type and goal atoms attend only among themselves, and the
   module has two more methods: ``encode_context(pred [C], args [C, m])`` returns the task's
   cache (keys and values of those C atoms at every layer, each [L, heads, C, head_dim], and their
-  share [k] of the readout's sum), and ``forward_states(keys, values, pooled, pred, args, mask)``
-  returns h [B] of states given by their fluent atoms only. ``forward`` on all atoms gives the
+  share of the readout's sum: [k] pooled features, or [1] for the ``atoms`` readout), and
+  ``forward_states(keys, values, pooled, pred, args, mask)`` returns h [B] of states given by their fluent atoms only. ``forward`` on all atoms gives the
   same values, so readers of version 3 run version 4 unchanged.
 * version 5: ``encode_context`` returns a fourth tensor, the table [V', d_embed] of folded type
   embeddings (``symt train --fold-types``: a model whose ``type:<t>`` atoms are added to their

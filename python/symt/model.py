@@ -69,6 +69,12 @@ class ModelConfig:
     layer applied n_layers times without layer norm compounds its gain, and at the paper's width
     the atom states grew about 9x over 12 applications (1.35x with the scaling); paper-preset
     SymT-ED reached logits of 50,000 and a non-finite loss within 25 steps (issue 34)."""
+    readout: str = "pooled"
+    """``pooled``: the readout MLP reads the sum over atoms of their first ``k`` hidden dimensions
+    (the paper). ``atoms``: the MLP reads each atom's and h is the sum of its outputs (a Deep Sets
+    readout, per atom then summed), so h is additive over atoms as WL-GOOSE's linear model is over
+    feature counts; after the pooled readout, the value along a good plan on IPC Ferry and Miconic
+    tasks larger than any training task fell by 0.7-0.87 per step and not at all on a quarter of them."""
     zero_readout: bool = False
     """Start the readout's last layer at zero, so that an untrained model predicts h = 0. At the
     paper's size without layer norm the sum over atoms of 768-wide states after 12 applications of
@@ -81,6 +87,7 @@ class ModelConfig:
 
 
 OBJECT_IDENTITIES = ("table", "hashed")
+READOUTS = ("pooled", "atoms")
 
 PRESETS: dict[str, dict] = {
     # The paper's size (about 7M parameters): for a GPU.
@@ -297,6 +304,9 @@ class SymTE(AtomEncoder):
 
     def __init__(self, config: ModelConfig):
         super().__init__(config)
+        if config.readout not in READOUTS:
+            raise ValueError(f"unknown readout '{config.readout}' (choose from {', '.join(READOUTS)})")
+        self.atom_readout = config.readout == "atoms"
         self.readout = nn.Sequential(
             nn.Linear(self.k, config.readout_hidden),
             nn.GELU(),
@@ -313,8 +323,36 @@ class SymTE(AtomEncoder):
         """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
         x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
         mask = self.token_mask(pred, mask)
-        pooled = (x[..., : self.k].float() * mask.unsqueeze(-1).float()).sum(dim=1)
-        return self.read_out(pooled), attentions, hiddens
+        return self.pool_and_read_out(x, mask, None), attentions, hiddens
+
+    def pool_and_read_out(self, x: Tensor, mask: Tensor, context: Tensor | None) -> Tensor:
+        """h [B] of atom states ``x`` [B,N,d] (``mask``: the real ones) plus a task's cached
+        ``context`` share (:meth:`encode_context`): pooled then read out, or with the ``atoms``
+        readout read out per atom then summed."""
+        weights = mask.unsqueeze(-1).float()
+        if self.atom_readout:
+            per_atom = self.read_out_atoms(x[..., : self.k].float())
+            h = (per_atom * weights.squeeze(-1)).sum(dim=1)
+            if context is not None:
+                h = h + context.float().sum()
+            return h * self.target_scale
+        pooled = (x[..., : self.k].float() * weights).sum(dim=1)
+        if context is not None:
+            pooled = pooled + context.float()
+        return self.read_out(pooled)
+
+    def read_out_atoms(self, features: Tensor) -> Tensor:
+        """The ``atoms`` readout's unscaled value of each atom ([..., k] -> [...]); in fp32 under
+        bf16 autocast, for the reason :meth:`read_out` gives (the terms of a sum each lose 8 bits)."""
+        if not torch.jit.is_scripting():
+            if torch.is_autocast_enabled(features.device.type):
+                return self._read_out_atoms_fp32(features)
+        return self.readout(features).squeeze(-1)
+
+    @torch.jit.unused
+    def _read_out_atoms_fp32(self, features: Tensor) -> Tensor:
+        with torch.autocast(features.device.type, enabled=False):
+            return self.readout(features.float()).squeeze(-1)
 
     def read_out(self, pooled: Tensor) -> Tensor:
         """h [B] from the pooled hidden dimensions [B,k]. Under bf16 autocast (GPU training) the
@@ -332,7 +370,8 @@ class SymTE(AtomEncoder):
     def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m], all of context
         predicates): their keys and values at every layer, each [L,heads,C',head_dim], their
-        share [k] of the readout's sum, and the table [V',d_embed] of every object token's folded
+        share of the readout's sum ([k] pooled features, or [1] the ``atoms`` readout's summed
+        values), and the table [V',d_embed] of every object token's folded
         type embeddings (one zero row without folding; its last row is zero, for objects without
         type atoms and padding). C' = C less the type atoms of a type-folding model. Computed
         once per task; see :meth:`forward_states`."""
@@ -356,7 +395,9 @@ class SymTE(AtomEncoder):
             keys.append(k[0])
             values.append(v[0])
             x = self.layer.mix(x, q, k, v, no_bias)
-        return torch.stack(keys), torch.stack(values), x[0, :, : self.k].sum(dim=0), table
+        features = x[0, :, : self.k]
+        share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
+        return torch.stack(keys), torch.stack(values), share, table
 
     @staticmethod
     def table_types(table: Tensor, args: Tensor) -> Tensor:
@@ -383,8 +424,7 @@ class SymTE(AtomEncoder):
             k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
             v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
             x = self.layer.mix(x, q, k, v, bias)
-        pooled = (x[..., : self.k].float() * mask.unsqueeze(-1).float()).sum(dim=1) + pooled_context.float()
-        return self.read_out(pooled)
+        return self.pool_and_read_out(x, mask, pooled_context)
 
 
 def contrastive_terms(
