@@ -77,9 +77,28 @@ def test_atom_readout_is_additive_over_atoms(context: bool):
     assert not torch.allclose(pooled_twice, 2 * pooled_once, rtol=1e-2)
 
 
-def test_unknown_readout_is_refused():
+def test_log_length_attention_is_the_fixed_one_at_its_reference_length():
+    """Same weights (the per-head factor starts at 1/ln 64): a state of exactly 64 atoms gets the
+    fixed-attention model's value, padded or not; states of other sizes do not."""
+    from symt.model import LOG_LENGTH_REFERENCE
+
+    rows = random_batch(np.random.default_rng(9), [LOG_LENGTH_REFERENCE, 20, 150])
+    with torch.no_grad():
+        fixed = tiny_model(4)(*collate(rows, 20))[0]
+        scaled_model = tiny_model(4, attention_scale="log-length")
+        scaled = scaled_model(*collate(rows, 20))[0]
+        alone = scaled_model(*collate(rows[:1], 20))[0]
+    assert float(scaled[0]) == pytest.approx(float(fixed[0]), abs=1e-5)
+    assert float(alone[0]) == pytest.approx(float(fixed[0]), abs=1e-5)
+    assert abs(float(scaled[1]) - float(fixed[1])) > 1e-4 and abs(float(scaled[2]) - float(fixed[2])) > 1e-4
+    assert {"layer.length_scale"} == set(scaled_model.state_dict()) - set(tiny_model(4).state_dict())
+
+
+def test_unknown_readout_and_attention_scale_are_refused():
     with pytest.raises(ValueError, match="unknown readout 'mean'"):
         tiny_model(readout="mean")
+    with pytest.raises(ValueError, match="unknown attention scale 'log'"):
+        tiny_model(attention_scale="log")
 
 
 CONTEXT_PREDICATES = [5, 6, *range(7, 14)]
@@ -91,11 +110,12 @@ def split_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[~context], rows[context]
 
 
-@pytest.mark.parametrize("readout", ["pooled", "atoms"])
-def test_context_cache_gives_the_full_models_values(readout: str):
+@pytest.mark.parametrize(("readout", "attention_scale"),
+                         [("pooled", "fixed"), ("atoms", "fixed"), ("pooled", "log-length")])
+def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
     of several states of one task (padded), equals forward on all atoms, state by state."""
-    model = tiny_model(context_predicates=CONTEXT_PREDICATES, readout=readout)
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES, readout=readout, attention_scale=attention_scale)
     rng = np.random.default_rng(5)
     states = [split_rows(r)[0] for r in random_batch(rng, [12, 3, 9])]
     context = split_rows(random_batch(rng, [40])[0])[1]

@@ -468,7 +468,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.no_contrastive:
         options["contrastive"] = False
     overrides = {}
-    for key in ("d_model", "n_heads", "n_layers", "d_ff", "dropout", "layer_norm", "readout"):
+    for key in ("d_model", "n_heads", "n_layers", "d_ff", "dropout", "layer_norm", "readout", "attention_scale"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -925,6 +925,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pooled: the readout MLP reads the sum over atoms (the paper's, default); atoms: "
                    "it reads each atom and h is the sum of its outputs, additive over atoms as a linear "
                    "model over feature counts (WL-GOOSE) is")
+    p.add_argument("--attention-scale", choices=["fixed", "log-length"],
+                   help="fixed: attention logits q.k/sqrt(d) (the paper's, default); log-length: also times "
+                   "a learned factor per head and ln of the number of atoms the query sees (scalable "
+                   "softmax), so that attention to one matching atom does not fade on larger tasks")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",

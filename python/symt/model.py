@@ -69,6 +69,12 @@ class ModelConfig:
     layer applied n_layers times without layer norm compounds its gain, and at the paper's width
     the atom states grew about 9x over 12 applications (1.35x with the scaling); paper-preset
     SymT-ED reached logits of 50,000 and a non-finite loss within 25 steps (issue 34)."""
+    attention_scale: str = "fixed"
+    """``fixed``: attention logits q·k/sqrt(head_dim) (the paper). ``log-length``: each query's
+    logits are also multiplied by s_h · ln(n), n the number of atoms it may attend to and s_h a
+    learned factor per head (scalable softmax, Nakanishi 2025; Chiang and Cholak 2022): without
+    it a query's share of attention on one matching atom falls as 1/n on tasks with more atoms than
+    any training task (IPC Ferry and Miconic: the value failed to fall on half of the moves)."""
     readout: str = "pooled"
     """``pooled``: the readout MLP reads the sum over atoms of their first ``k`` hidden dimensions
     (the paper). ``atoms``: the MLP reads each atom's and h is the sum of its outputs (a Deep Sets
@@ -87,6 +93,9 @@ class ModelConfig:
 
 
 OBJECT_IDENTITIES = ("table", "hashed")
+ATTENTION_SCALES = ("fixed", "log-length")
+LOG_LENGTH_REFERENCE = 64
+"""``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""
 READOUTS = ("pooled", "atoms")
 
 PRESETS: dict[str, dict] = {
@@ -120,12 +129,27 @@ class SharedLayer(nn.Module):
         self.use_norm = config.layer_norm
         self.norm1 = nn.LayerNorm(d) if config.layer_norm else nn.Identity()
         self.norm2 = nn.LayerNorm(d) if config.layer_norm else nn.Identity()
+        if config.attention_scale not in ATTENTION_SCALES:
+            raise ValueError(f"unknown attention scale '{config.attention_scale}' "
+                             f"(choose from {', '.join(ATTENTION_SCALES)})")
+        self.log_length = config.attention_scale == "log-length"
+        if self.log_length:
+            self.length_scale = nn.Parameter(torch.full((h,), 1.0 / math.log(LOG_LENGTH_REFERENCE)))
+        else:  # unused; not persistent, so checkpoints of fixed attention stay as they were
+            self.register_buffer("length_scale", torch.zeros(h), persistent=False)
 
     def heads(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Queries, keys and values of ``x`` [B,N,d], each [B,heads,N,head_dim]."""
         b, n, _ = x.shape
         qkv = self.qkv(self.norm1(x)).view(b, n, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)
         return qkv[0], qkv[1], qkv[2]
+
+    def scale_queries(self, q: Tensor, log_n: Tensor | None) -> Tensor:
+        """``q`` [B,heads,N,head_dim] times s_h · ln(n) per head and query with ``log-length``
+        attention (``log_n`` [B,N]: ln of the number of atoms each query may attend to); else ``q``."""
+        if not self.log_length or log_n is None:
+            return q
+        return q * (self.length_scale[None, :, None, None] * log_n[:, None, :, None]).to(q.dtype)
 
     def mix(self, x: Tensor, q: Tensor, k: Tensor, v: Tensor, bias: Tensor) -> Tensor:
         """The rest of the layer after :meth:`heads`: attention of ``q`` over ``k``/``v`` (which
@@ -137,10 +161,13 @@ class SharedLayer(nn.Module):
         x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
         return x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
 
-    def forward(self, x: Tensor, bias: Tensor, need_weights: bool) -> tuple[Tensor, Tensor]:
+    def forward(self, x: Tensor, bias: Tensor, need_weights: bool,
+                log_n: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``bias``: [B,1,1,N] or [B,1,N,N], 0 where a query may attend to a key and -inf where
-        not (padding; a state atom for a context atom). Returns (x, attention)."""
+        not (padding; a state atom for a context atom); ``log_n`` as in :meth:`scale_queries`.
+        Returns (x, attention)."""
         q, k, v = self.heads(x)
+        q = self.scale_queries(q, log_n)
         if not need_weights:
             return self.mix(x, q, k, v, bias), torch.zeros(0, device=x.device)
         b, n, d = x.shape
@@ -257,15 +284,19 @@ class AtomEncoder(nn.Module):
         key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
         key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
         bias = key_bias
+        # Atoms each query may attend to: every real atom, or for a context atom the context's.
+        visible = mask.sum(dim=1, keepdim=True).expand(mask.shape)
         if self.context_attention:
             context = self.is_context[pred] & mask
             blocked = (context[:, :, None] & ~context[:, None, :]) | ~mask[:, None, :]
             bias = torch.zeros(blocked.shape, dtype=x.dtype, device=x.device)
             bias = bias.masked_fill(blocked, float("-inf"))[:, None]
+            visible = torch.where(context, context.sum(dim=1, keepdim=True), visible)
+        log_n = visible.clamp(min=1).float().log()
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         for _ in range(self.n_layers):
-            x, attention = self.layer(x, bias, return_internals)
+            x, attention = self.layer(x, bias, return_internals, log_n)
             if return_internals:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
@@ -388,10 +419,12 @@ class SymTE(AtomEncoder):
             types = self.table_types(table, args)[None]
         x = self.embed(pred[None], args[None], types)
         no_bias = torch.zeros(1, 1, 1, pred.shape[0], dtype=x.dtype, device=x.device)
+        log_n = torch.full((1, pred.shape[0]), math.log(max(pred.shape[0], 1)), device=x.device)
         keys: list[Tensor] = []
         values: list[Tensor] = []
         for _ in range(self.n_layers):
             q, k, v = self.layer.heads(x)
+            q = self.layer.scale_queries(q, log_n)
             keys.append(k[0])
             values.append(v[0])
             x = self.layer.mix(x, q, k, v, no_bias)
@@ -419,8 +452,10 @@ class SymTE(AtomEncoder):
         bias = torch.zeros(b, num_context + pred.shape[1], dtype=x.dtype, device=x.device)
         bias[:, num_context:] = bias[:, num_context:].masked_fill(~mask, float("-inf"))
         bias = bias[:, None, None, :]
+        log_n = (mask.sum(dim=1, keepdim=True) + num_context).clamp(min=1).float().log().expand(mask.shape)
         for layer in range(self.n_layers):
             q, k, v = self.layer.heads(x)
+            q = self.layer.scale_queries(q, log_n)
             k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
             v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
             x = self.layer.mix(x, q, k, v, bias)
