@@ -10,7 +10,8 @@ fall is a plateau the search must fill with expansions. For each task this walks
   along an optimal plan; WL-GOOSE models trained to rank have values in their own units);
 * ``falls``: the share of plan steps on which h strictly falls;
 * ``best``: the share of plan steps whose successor has the lowest h among all of the state's
-  successors (ties count as lowest); ``better``: how many siblings score strictly lower, on average.
+  successors (ties count as lowest); ``better``: how many siblings score strictly lower, on average;
+* a second table: ``falls`` per action schema of the plan's steps (which kind of step is a plateau).
 
 Models are SymT-E files (``.pt``, exported) or WL models (``.json``, their unscaled values), all of
 one domain, evaluated in Python on the states symt's own grounding produces (the same values the Fast Downward plugins compute). Plans come
@@ -65,6 +66,8 @@ class Row:
     best: float
     better: float
     siblings: float
+    falls_by_action: dict[str, tuple[int, int]]
+    """Per action schema: (steps on which h falls, steps)."""
 
 
 def lama_plan(domain_file: Path, problem_file: Path, plan_file: Path) -> list[tuple[str, ...]]:
@@ -118,9 +121,13 @@ def walk(task: GroundTask, plan: list[tuple[str, ...]]) -> tuple[list[State], li
 
 
 def measure(name: str, values: Values, states: list[State], steps: list[tuple[list[State], int]],
-            task_name: str) -> Row:
+            actions: list[str], task_name: str) -> Row:
     h = values(states)
     to_go = np.arange(len(states))[::-1]
+    by_action: dict[str, tuple[int, int]] = {}
+    for action, change in zip(actions, np.diff(h)):
+        falls, total = by_action.get(action, (0, 0))
+        by_action[action] = (falls + int(change < 0), total + 1)
     lower, ties_best, counts = [], [], []
     for siblings, chosen in steps:
         sibling_h = values(siblings)
@@ -129,7 +136,7 @@ def measure(name: str, values: Values, states: list[State], steps: list[tuple[li
         counts.append(len(siblings))
     return Row(task_name, len(steps), name, float(h[0]), float(np.polyfit(to_go, h, 1)[0]),
                float(spearmanr(to_go, h).statistic), float(np.mean(np.diff(h) < 0)),
-               float(np.mean(ties_best)), float(np.mean(lower)), float(np.mean(counts)))
+               float(np.mean(ties_best)), float(np.mean(lower)), float(np.mean(counts)), by_action)
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -138,6 +145,17 @@ def table(rows: Sequence[Row]) -> str:
     for r in rows:
         lines.append(f"| {r.task} | {r.plan_length} | {r.model} | {r.initial:.1f} | {r.per_step:.2f} | "
                      f"{r.spearman:.2f} | {r.falls:.0%} | {r.best:.0%} | {r.better:.1f} of {r.siblings:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def action_table(rows: Sequence[Row]) -> str:
+    """``falls`` per action schema, one row per task and model."""
+    actions = sorted({action for row in rows for action in row.falls_by_action})
+    lines = ["| task | model | " + " | ".join(actions) + " |", "|---|---|" + "--:|" * len(actions)]
+    for r in rows:
+        cells = [f"{r.falls_by_action[a][0] / r.falls_by_action[a][1]:.0%} of {r.falls_by_action[a][1]}"
+                 if a in r.falls_by_action else "–" for a in actions]
+        lines.append(f"| {r.task} | {r.model} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -164,14 +182,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             states, steps = walk(task, plan)
             for name, path in models:
                 kind = wl_values if path.endswith(".json") else symt_values
-                rows.append(measure(name, kind(Path(path), domain, problem, task), states, steps, spec))
+                rows.append(measure(name, kind(Path(path), domain, problem, task), states, steps,
+                                    [step[0] for step in plan], spec))
                 print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
     except SymtError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     command = " ".join(["python benchmarks/experiments/heuristic_along_plans.py", *(argv or sys.argv[1:])])
-    (args.out / args.table).write_text(f"Produced by `{command}`.\n\n{table(rows)}")
-    print(table(rows))
+    text = (f"Produced by `{command}`.\n\n{table(rows)}\nThe share of plan steps on which h falls, "
+            f"per action schema:\n\n{action_table(rows)}")
+    (args.out / args.table).write_text(text)
+    print(text)
     return 0
 
 
