@@ -468,7 +468,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.no_contrastive:
         options["contrastive"] = False
     overrides = {}
-    for key in ("d_model", "n_heads", "n_layers", "d_ff", "dropout", "layer_norm", "readout", "attention_scale"):
+    for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
+                "attention_scale"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -925,6 +926,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pooled: the readout MLP reads the sum over atoms (the paper's, default); atoms: "
                    "it reads each atom and h is the sum of its outputs, additive over atoms as a linear "
                    "model over feature counts (WL-GOOSE) is")
+    p.add_argument("--d-embed", type=int_in(1),
+                   help="override the preset's width of predicate and object embeddings (small: 32): "
+                   "hashed object codes this wide tell objects apart by their dot products")
     p.add_argument("--attention-scale", choices=["fixed", "log-length"],
                    help="fixed: attention logits q.k/sqrt(d) (the paper's, default); log-length: also times "
                    "a learned factor per head and ln of the number of atoms the query sees (scalable "
