@@ -493,3 +493,29 @@ def test_interrupt_during_evaluation_logs_that_epoch_when_resumed(gripper_datase
     rows = [(r["epoch"], r["step"], round(r["train_mse"], 9)) for r in resumed.history]
     assert rows == [(r["epoch"], r["step"], round(r["train_mse"], 9)) for r in straight.history]
     assert rows[0][:2] == (1, 20) and rows[1][:2] == (2, 40)
+
+
+def test_train_command_passes_the_model_options(gripper_dataset, tmp_path):
+    """``symt train --readout atoms --attention-scale log-length --d-embed 12`` trains that model,
+    and its export computes what the checkpoint's model computes."""
+    from symt.export import load_checkpoint_model
+
+    out = tmp_path / "run"
+    result = subprocess.run(
+        [sys.executable, "-m", "symt.cli", "train", str(gripper_dataset), "--out", str(out), "--steps", "4",
+         "--eval-every", "2", "--batch-size", "4", "--device", "cpu", "--threads", "1", "--quiet",
+         "--vocab-size", "20", "--d-model", "16", "--n-heads", "2", "--n-layers", "2", "--d-ff", "32",
+         "--coverage-tasks", "1", "--readout", "atoms", "--attention-scale", "log-length", "--d-embed", "12"],
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    model, checkpoint = load_checkpoint_model(out / "best.pt")
+    config = checkpoint["model_config"]
+    assert (config["readout"], config["attention_scale"], config["d_embed"]) == ("atoms", "log-length", 12)
+    export(out / "best.pt", tmp_path / "model.pt")
+    module, meta = load_exported(tmp_path / "model.pt")
+    assert meta["model"]["readout"] == "atoms" and meta["model"]["attention_scale"] == "log-length"
+    rows = random_batch(np.random.default_rng(11), [6, 14], vocab=20)
+    pred, args, mask = collate(rows, 20)
+    pred = pred % (2 * model.config.num_predicates)
+    with torch.no_grad():
+        assert torch.allclose(module(pred, args, mask), model(pred, args, mask)[0], atol=1e-5)
