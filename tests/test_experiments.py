@@ -294,3 +294,24 @@ def test_the_track_run_takes_every_third_task_of_each_level() -> None:
     assert {t.group for t in tasks if t.domain == "rovers"} == {"easy", "medium"}
     assert len(tasks) == 50
     assert {"symt-first", "symt-batch", "wl", "ff", "ff-pref", "lama-first"} <= set(track.algorithms)
+
+
+def test_the_ipc_suite_runs_what_symt_picks_where_the_domain_model_is_too_small() -> None:
+    """IPC Transport's hard tasks have 111-336 objects, the shipped ``ipc2023-transport`` table 160
+    tokens: there the track runs the hashed fallback that ``symt()`` itself picks, as the command
+    shows; tasks within the table and a model given with --model keep the domain's model."""
+    from symt.experiments.registry import make_spec, named
+
+    track = named("ipc-track", domains=["transport"], groups=["hard"])
+    spec = make_spec(track, Path("unused"), IPC_ROOT, processes=1)
+    table = spec.models[("ipc2023", "transport", "symt-e")]
+    assert Path(table).name == "ipc2023-transport.pt"
+    by_size = {task.size: task for task in spec.tasks}
+    symt_first = next(a for a in spec.algorithms if a.name == "symt-first")
+    for size, task in by_size.items():
+        command = " ".join(runner.planner_command(spec, symt_first, task))
+        expected = "ipc2023-transport-hashed.pt" if size > 160 else "ipc2023-transport.pt"
+        assert f"/{expected}" in command, (size, command)
+    assert min(by_size) <= 160 < max(by_size)
+    given = make_spec(track, Path("unused"), IPC_ROOT, processes=1, heuristic_models={"transport": table})
+    assert given.task_models == {}

@@ -251,8 +251,33 @@ def make_spec(
             else:
                 raise SymtError(f"the IPC suite has only SymT-E models; {family} runs on the paper suite")
             models[(experiment.suite, domain, family)] = str(Path(path).resolve())
+    task_models = ({} if experiment.suite in ("paper", "variants")
+                   else fallback_models(tasks, models, set(heuristic_models)))
     return ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
-                          experiment.memory_limit, processes)
+                          experiment.memory_limit, processes, task_models)
+
+
+def fallback_models(tasks: list[suites.BenchmarkTask], models: dict[tuple[str, str, str], str],
+                    given: set[str]) -> dict[tuple[str, str], str]:
+    """For each IPC task with more objects than its domain's SymT-E model has tokens, the shipped
+    heuristic that ``symt()`` without a model picks for it (:func:`symt.models.select_heuristic`:
+    one whose vocabulary takes the task, e.g. ``ipc2023-transport-hashed``), so that the run shows
+    what a user's ``symt()`` does rather than a refusal. Domains whose model was given with
+    ``--model`` keep it on every task."""
+    from ..models import model_info, select_heuristic
+
+    chosen: dict[tuple[str, str], str] = {}
+    for task in tasks:
+        path = models.get((task.suite, task.domain, "symt-e"))
+        if path is None or task.domain in given:
+            continue
+        info = model_info(Path(path))
+        if info.hashed_objects or task.size <= info.vocab_size:
+            continue
+        choice, _ = select_heuristic(task.domain_file, task.problem_file)
+        if Path(choice).resolve() != Path(path).resolve():
+            chosen[(task.problem_file, "symt-e")] = str(Path(choice).resolve())
+    return chosen
 
 
 def describe(experiment: NamedExperiment, spec: ExperimentSpec) -> tuple[str, str]:

@@ -20,7 +20,7 @@ import json
 import logging
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,6 +59,9 @@ class ExperimentSpec:
     memory_limit: int
     """MiB per run."""
     processes: int = 2
+    task_models: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(problem file, model family) -> model file, where one task takes another model than its
+    domain's (:func:`symt.experiments.registry.fallback_models`)."""
 
 
 def run_id(algorithm: Algorithm, task: BenchmarkTask) -> list[str]:
@@ -70,7 +73,10 @@ def planner_command(spec: ExperimentSpec, algorithm: Algorithm, task: BenchmarkT
     """The command line that runs ``algorithm`` on ``task`` within the spec's limits:
     ``fast-downward`` with its search, or the search-free runner. Raises a
     :class:`~symt.errors.SymtError` when the algorithm needs a model the spec lacks."""
-    model = spec.models.get((task.suite, task.domain, algorithm.model)) if algorithm.model else None
+    model = None
+    if algorithm.model:
+        model = spec.task_models.get((task.problem_file, algorithm.model),
+                                     spec.models.get((task.suite, task.domain, algorithm.model)))
     if algorithm.uses_model and model is None:
         raise SymtError(f"no {algorithm.model} model for {task.suite}/{task.domain} (needed by {algorithm.name})")
     if algorithm.kind == "search-free":
