@@ -74,13 +74,15 @@ class ModelConfig:
     logits are also multiplied by s_h · ln(n), n the number of atoms it may attend to and s_h a
     learned factor per head (scalable softmax, Nakanishi 2025; Chiang and Cholak 2022): without
     it a query's share of attention on one matching atom falls as 1/n on tasks with more atoms than
-    any training task (IPC Ferry and Miconic: the value failed to fall on half of the moves)."""
+    any training task. Tried on IPC Ferry (``benchmarks/results/readout/``): with the ``atoms``
+    readout, 0.76x the shipped model's expansions, but the plateaus on moves stayed."""
     readout: str = "pooled"
     """``pooled``: the readout MLP reads the sum over atoms of their first ``k`` hidden dimensions
     (the paper). ``atoms``: the MLP reads each atom's and h is the sum of its outputs (a Deep Sets
     readout, per atom then summed), so h is additive over atoms as WL-GOOSE's linear model is over
-    feature counts; after the pooled readout, the value along a good plan on IPC Ferry and Miconic
-    tasks larger than any training task fell by 0.7-0.87 per step and not at all on a quarter of them."""
+    feature counts. (With the pooled readout, the value along a good plan on IPC Ferry and Miconic
+    tasks larger than any training task fell by 0.67-0.87 per step and not at all on a quarter of
+    the steps; ``benchmarks/results/readout/``.)"""
     zero_readout: bool = False
     """Start the readout's last layer at zero, so that an untrained model predicts h = 0. At the
     paper's size without layer norm the sum over atoms of 768-wide states after 12 applications of
