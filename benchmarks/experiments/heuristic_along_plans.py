@@ -40,6 +40,7 @@ from symt.export import load_exported
 from symt.fast_downward import fast_downward_command
 from symt.guidance import exported_state_evaluator
 from symt.pddl.grounding import ground
+from symt.pddl.model import Domain, Problem
 from symt.pddl.parser import parse_domain, parse_problem
 from symt.pddl.task import GroundTask
 from symt.pddl.validate import read_plan
@@ -85,12 +86,14 @@ def lama_plan(domain_file: Path, problem_file: Path, plan_file: Path) -> list[tu
     return read_plan(plan_file)
 
 
-def symt_values(path: Path, domain, problem, task: GroundTask) -> Values:
+def symt_values(path: Path, domain: Domain, problem: Problem, task: GroundTask) -> Values:
+    """A SymT-E file's values of states of ``task`` (Python, as the plugin computes them)."""
     module, meta = load_exported(path)
     return exported_state_evaluator(module, meta, domain, task, where=str(problem.filename))
 
 
-def wl_values(path: Path, domain, problem, task: GroundTask) -> Values:
+def wl_values(path: Path, domain: Domain, problem: Problem, task: GroundTask) -> Values:
+    """A WL model's unscaled values of states of ``task``."""
     model = WLModel(path)
     wl_task = model.set_task(domain, problem)
 
@@ -122,6 +125,8 @@ def walk(task: GroundTask, plan: list[tuple[str, ...]]) -> tuple[list[State], li
 
 def measure(name: str, values: Values, states: list[State], steps: list[tuple[list[State], int]],
             actions: list[str], task_name: str) -> Row:
+    """One model's row: its values along the plan's ``states`` and against each step's siblings
+    (``actions``: the plan steps' schema names)."""
     h = values(states)
     to_go = np.arange(len(states))[::-1]
     by_action: dict[str, tuple[int, int]] = {}
@@ -140,6 +145,7 @@ def measure(name: str, values: Values, states: list[State], steps: list[tuple[li
 
 
 def table(rows: Sequence[Row]) -> str:
+    """The markdown table of ``rows``, one per task and model."""
     lines = ["| task | plan | model | h(s0) | h per step | Spearman | falls | best | better of siblings |",
              "|---|--:|---|--:|--:|--:|--:|--:|--:|"]
     for r in rows:
