@@ -38,12 +38,12 @@ from scipy.stats import spearmanr
 from symt.errors import SymtError
 from symt.export import load_exported
 from symt.fast_downward import fast_downward_command
-from symt.guidance import exported_state_evaluator
+from symt.guidance import changing_successors, exported_state_evaluator
 from symt.pddl.grounding import ground
 from symt.pddl.model import Domain, Problem
 from symt.pddl.parser import parse_domain, parse_problem
 from symt.pddl.task import GroundTask
-from symt.pddl.validate import read_plan
+from symt.pddl.validate import read_plan, validate_plan
 from symt.wl import WLModel
 
 IPC = Path(__file__).resolve().parents[2].parent / "shared" / "benchmarks" / "ipc2023-learning"
@@ -104,22 +104,20 @@ def wl_values(path: Path, domain: Domain, problem: Problem, task: GroundTask) ->
 
 
 def walk(task: GroundTask, plan: list[tuple[str, ...]]) -> tuple[list[State], list[tuple[list[State], int]]]:
-    """The states along ``plan`` and, for each step, the state's successors and the plan's among them."""
-    by_label = {action.label(): index for index, action in enumerate(task.actions)}
+    """The states along ``plan`` and, for each step, the state's successors and the plan's among them.
+    The plan is checked by symt's validator first (one error naming the step that fails)."""
+    checked = validate_plan(task, plan)
+    if not checked.valid:
+        raise SymtError(f"the plan is not valid: {checked.reason}")
+    by_label = {(action.name, *action.args): action for action in task.actions}
     state: State = frozenset(task.init)
     states, steps = [state], []
     for step in plan:
-        label = "(" + " ".join(step) + ")"
-        if label not in by_label:
-            raise SymtError(f"plan step {label} is not an action of the grounded task")
-        successor = task.apply(task.actions[by_label[label]], state)
-        siblings = sorted({task.apply(task.actions[i], state) for i in task.applicable_actions(state)} - {state},
-                          key=sorted)
+        successor = task.apply(by_label[step], state)
+        siblings = sorted(set(changing_successors(task, state)[1]), key=sorted)
         steps.append((siblings, siblings.index(successor)))
         state = successor
         states.append(state)
-    if not task.is_goal(state):
-        raise SymtError("the plan does not reach the goal")
     return states, steps
 
 
