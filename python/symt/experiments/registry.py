@@ -267,11 +267,13 @@ def fallback_models(tasks: list[suites.BenchmarkTask], models: dict[tuple[str, s
     from ..models import model_info, select_heuristic
 
     chosen: dict[tuple[str, str], str] = {}
+    infos = {path: model_info(Path(path)) for (_, domain, family), path in models.items()
+             if family == "symt-e" and domain not in given}
     for task in tasks:
         path = models.get((task.suite, task.domain, "symt-e"))
         if path is None or task.domain in given:
             continue
-        info = model_info(Path(path))
+        info = infos[path]
         if info.hashed_objects or task.size <= info.vocab_size:
             continue
         choice, _ = select_heuristic(task.domain_file, task.problem_file)
