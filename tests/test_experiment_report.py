@@ -204,11 +204,15 @@ def test_report_warns_about_invalid_plans_and_counts_them_unsolved(records, tmp_
     validation = table_row(coverage, "paper", "gripper", "validation")
     assert validation["symt"] == "2/3" and validation["ff"] == "3/3"
     assert validation["lama-first"] == "0/3"
+    # lama-first has no run at all in the extrapolation group: not run there, not 0 solved.
+    extrapolation = table_row(coverage, "paper", "gripper", "extrapolation")
+    assert extrapolation["lama-first"] == "–" and extrapolation["ff"] == "1/1"
     total = table_row(coverage, "**total**")
     assert (total["symt"], total["ff"], total["symt-guidance"]) == ("2/4", "4/4", "2/4")
 
     quality = text[text.index("## Plan quality"):text.index("## Expansions")]
     assert table_row(quality, "paper", "gripper", "validation")["symt"] == "0.67 / 1.00"
+    assert table_row(quality, "paper", "gripper", "extrapolation")["lama-first"] == "–"
     outcomes = text[text.index("## Outcomes"):]
     assert table_row(outcomes, "lama-first")["invalid-plan"] == "1"
     assert table_row(outcomes, "lama-first")["no run"] == "3"
@@ -273,9 +277,13 @@ def test_ipc_comparison_table_and_report_headings(records, tmp_path):
             valid=True, expansions=80),
         run("ff", "p02", suite="ipc2023", domain="blocksworld", group="medium", length=6,
             valid=True, expansions=90),
+        run("symt", "p01", suite="ipc2023", domain="blocksworld", group="hard"),
     ]
     row = table_row(ipc_comparison_table(ipc), "blocksworld", "medium")
     assert (row["tasks"], row["ours: symt"], row["ours: ff"]) == ("2", "1/2", "2/2")
+    # ff did not run at the hard level: "–", not "0/1".
+    hard = table_row(ipc_comparison_table(ipc), "blocksworld", "hard")
+    assert (hard["ours: symt"], hard["ours: ff"]) == ("0/1", "–")
     assert row["IPC: FD-SMAC baseline"] == "29/30" and row["IPC: HUZAR"] == "27/30"
     assert ipc_comparison_table(records) == ""
 
@@ -286,7 +294,9 @@ def test_ipc_comparison_table_and_report_headings(records, tmp_path):
     # The same domain name in two suites stays two rows.
     coverage = text[text.index("## Coverage"):text.index("## Plan quality")]
     assert table_row(coverage, "ipc2023", "blocksworld", "medium")["ff"] == "2/2"
-    assert table_row(coverage, "**total**")["ff"] == "6/6"
+    # The total counts every task, also the hard one ff did not run, so that totals compare.
+    assert table_row(coverage, "**total**")["ff"] == "6/7"
+    assert table_row(coverage, "ipc2023", "blocksworld", "hard")["ff"] == "–"
     # Pooled geometric mean over the commonly solved tasks of all groups: p1, p3 and p01.
     expansions = text[text.index("## Expansions"):text.index("## Search time")]
     total = table_row(expansions, "**total**")

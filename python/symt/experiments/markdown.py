@@ -66,10 +66,16 @@ def _scope_table(
 
 
 def _coverage_cell(row: Mapping[str, Any]) -> str:
+    # An algorithm with no run at all in a group was not run there (a part of a report run in
+    # parts that does not exist yet); "0/10" would claim it ran and failed.
+    if row["runs"] == 0:
+        return MISSING
     return f"{row['solved']}/{row['tasks']}"
 
 
 def _quality_cell(row: Mapping[str, Any]) -> str:
+    if row["runs"] == 0:
+        return MISSING
     return f"{fraction(row['qs'])} / {fraction(row['qs_solved'])}"
 
 
@@ -208,7 +214,8 @@ def render_markdown(
         parts.append(f"## Notes\n\n{notes}")
 
     parts.append(
-        "## Coverage\n\nSolved (valid plan) / tasks. A missing run counts as unsolved.\n\n"
+        "## Coverage\n\nSolved (valid plan) / tasks. A missing run counts as unsolved; an algorithm "
+        "with no run in a group reads –. The totals count every task.\n\n"
         + _scope_table(rows, order, _coverage_cell)
     )
     parts.append(

@@ -157,7 +157,12 @@ def ipc_comparison_table(
     ]
     table = []
     for (_, domain, level), tasks in group_scopes(ipc_records).items():
-        ours = [f"{solved_count(tasks, runs, algorithm)}/{len(tasks)}" for algorithm in order]
+        ours = [
+            f"{solved_count(tasks, runs, algorithm)}/{len(tasks)}"
+            if any(algorithm in runs[task] for task in tasks)
+            else MISSING  # not run at this level: not the same as 0 solved
+            for algorithm in order
+        ]
         published = IPC2023_COVERAGE.get(domain.lower())
         if published is None or level not in IPC2023_LEVELS:
             theirs = [MISSING] * len(IPC2023_PLANNERS)
