@@ -175,12 +175,12 @@ def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
 
 def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
                  context: bool = False, fold_types: bool = False, readout: str = "pooled",
-                 attention_scale: str = "fixed") -> Path:
+                 attention_scale: str = "fixed", attention_bias: str = "none") -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
     themselves, and the plugin caches them. ``fold_types``: type atoms are folded into their
-    objects (format 5). ``readout``, ``attention_scale``: as ``ModelConfig``'s."""
+    objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``: as ``ModelConfig``'s."""
     torch.manual_seed(seed)
     parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     signature = domain_signature(parsed)
@@ -189,7 +189,7 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                          d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
                          context_predicates=context_predicate_ids(signature, parsed) if context else None,
                          type_predicates=type_predicate_ids(signature) if fold_types else None,
-                         readout=readout, attention_scale=attention_scale)
+                         readout=readout, attention_scale=attention_scale, attention_bias=attention_bias)
     model = SymTE(config)
     checkpoint = out.with_suffix(".ckpt")
     torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
@@ -207,6 +207,11 @@ def models(tmp_path_factory) -> dict[str, Path]:
         models[f"{d}-context"] = random_model(d, out / f"{d}-context.pt", seed=10 + i, context=True)
     models["logistics-context-atoms"] = random_model("logistics", out / "logistics-context-atoms.pt", seed=12,
                                                      context=True, readout="atoms", attention_scale="log-length")
+    # The shared-object bias: its cache has a fifth tensor (the cached atoms' objects).
+    models["logistics-shared"] = random_model("logistics", out / "logistics-shared.pt", seed=13,
+                                              attention_bias="shared-object")
+    models["logistics-context-shared"] = random_model("logistics", out / "logistics-context-shared.pt", seed=14,
+                                                      context=True, readout="atoms", attention_bias="shared-object")
     return models
 
 
@@ -266,15 +271,16 @@ def model_stats(output: str) -> tuple[int, int]:
 @pytest.mark.parametrize(("domain", "size", "model"), [
     ("gripper", 4, "gripper"), ("visitall", 6, "visitall"), ("logistics", 3, "logistics"),
     ("visitall", 6, "visitall-context"), ("logistics", 3, "logistics-context"),
-    ("logistics", 3, "logistics-context-atoms"),
+    ("logistics", 3, "logistics-context-atoms"), ("logistics", 3, "logistics-shared"),
+    ("logistics", 3, "logistics-context-shared"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:
     """Plugin value == Python value (<= 1e-4) on states sampled from those a search evaluates;
     all three domains have static atoms, which only the task context provides. For the context
     models the plugin runs the cached path (encode_context once, forward_states on fluent atoms)
-    and Python the full forward pass on all atoms: the two must agree, with either readout and
-    attention scale."""
+    and Python the full forward pass on all atoms: the two must agree, with either readout,
+    attention scale and attention bias."""
     problem = write_task(tmp_path, domain, size)
     trace = tmp_path / "trace.tsv"
     env = dict(os.environ, SYMT_TRACE=str(trace))

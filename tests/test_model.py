@@ -99,6 +99,55 @@ def test_unknown_readout_and_attention_scale_are_refused():
         tiny_model(readout="mean")
     with pytest.raises(ValueError, match="unknown attention scale 'log'"):
         tiny_model(attention_scale="log")
+    with pytest.raises(ValueError, match="unknown attention bias 'objects'"):
+        tiny_model(attention_bias="objects")
+
+
+def test_shared_object_bias_marks_exactly_the_atoms_with_an_object_in_common():
+    """The bias's mask against sets of argument objects compared in Python, padding included; its
+    value is the query's ln n."""
+    model = tiny_model(attention_bias="shared-object")
+    rows = random_batch(np.random.default_rng(12), [9, 14])
+    pred, args, mask = collate(rows, 20)
+    log_n = torch.rand(args.shape[:2])
+    with torch.no_grad():
+        shared = model.shared_object_logits(args, args, log_n)[:, 0]
+    assert shared.shape == (2, 14, 14)
+    for b, r in enumerate(rows):
+        objects = [set(int(t) for t in row[1:] if t < 20) for row in r]
+        for i in range(14):
+            for j in range(14):
+                common = i < len(r) and j < len(r) and bool(objects[i] & objects[j])
+                assert float(shared[b, i, j]) == (pytest.approx(float(log_n[b, i])) if common else 0.0)
+    assert tiny_model().shared_object_logits(args, args, log_n) is None
+
+
+def test_shared_object_bias_steers_attention_and_is_off_at_zero():
+    """Same weights: with every b_h = 0 the model computes the plain model's values; at b_h = 1
+    other values; at b_h = 4 each atom's attention falls almost wholly on the atoms it shares an
+    object with. Atom order still does not matter."""
+    rng = np.random.default_rng(13)
+    rows = random_batch(rng, [30, 25])
+    batch = collate(rows, 20)
+    biased = tiny_model(5, attention_bias="shared-object")
+    assert {"layer.object_bias"} == set(biased.state_dict()) - set(tiny_model(5).state_dict())
+    with torch.no_grad():
+        plain = tiny_model(5)(*batch)[0]
+        at_one = biased(*batch)[0]
+        shuffled = biased(*collate([r[rng.permutation(len(r))] for r in rows], 20))[0]
+        biased.layer.object_bias.zero_()
+        at_zero = biased(*batch)[0]
+        biased.layer.object_bias.fill_(4.0)
+        _, attentions, _ = biased(*batch, True)
+        shared = biased.shared_object_logits(batch[1], batch[1], torch.ones(batch[1].shape[:2]))
+    assert torch.allclose(at_zero, plain, atol=1e-5)
+    assert not torch.allclose(at_one, plain, atol=1e-3)
+    assert torch.allclose(shuffled, at_one, atol=1e-5)
+    on_shared = (attentions[-1] * (shared > 0)).sum(-1)  # [B, heads, N]
+    # Real atoms with an object (an atom without arguments shares nothing, not even with itself).
+    has_object = batch[2] & (shared[:, 0] > 0).any(-1)
+    assert int(has_object.sum()) >= 50
+    assert float(on_shared[has_object[:, None, :].expand_as(on_shared)].min()) > 0.9
 
 
 CONTEXT_PREDICATES = [5, 6, *range(7, 14)]
@@ -110,12 +159,14 @@ def split_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[~context], rows[context]
 
 
-@pytest.mark.parametrize(("readout", "attention_scale"),
-                         [("pooled", "fixed"), ("atoms", "fixed"), ("pooled", "log-length")])
-def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str):
+@pytest.mark.parametrize(("readout", "attention_scale", "attention_bias"),
+                         [("pooled", "fixed", "none"), ("atoms", "fixed", "none"),
+                          ("pooled", "log-length", "none"), ("atoms", "log-length", "shared-object")])
+def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
     of several states of one task (padded), equals forward on all atoms, state by state."""
-    model = tiny_model(context_predicates=CONTEXT_PREDICATES, readout=readout, attention_scale=attention_scale)
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES, readout=readout, attention_scale=attention_scale,
+                       attention_bias=attention_bias)
     rng = np.random.default_rng(5)
     states = [split_rows(r)[0] for r in random_batch(rng, [12, 3, 9])]
     context = split_rows(random_batch(rng, [40])[0])[1]
@@ -207,7 +258,8 @@ def test_folded_types_with_the_context_cache_give_the_full_models_values():
         full = [float(model(*collate([np.concatenate([s, context])], 20))[0][0]) for s in states]
         cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
         cached = model.forward_states(*cache, *collate(states, 20))
-    assert len(cache) == 4 and cache[0].shape[2] == int(np.isin(context[:, 0], CONTEXT_PREDICATES).sum())
+    assert len(cache) == 5 and cache[0].shape[2] == int(np.isin(context[:, 0], CONTEXT_PREDICATES).sum())
+    assert cache[4].shape == (cache[0].shape[2], 2)  # the cached atoms' object tokens
     assert cached.tolist() == pytest.approx(full, abs=1e-5)
 
 
@@ -496,7 +548,8 @@ def test_interrupt_during_evaluation_logs_that_epoch_when_resumed(gripper_datase
 
 
 def test_train_command_passes_the_model_options(gripper_dataset, tmp_path):
-    """``symt train --readout atoms --attention-scale log-length --d-embed 12`` trains that model,
+    """``symt train --readout atoms --attention-scale log-length --attention-bias shared-object
+    --d-embed 12`` trains that model,
     and its export computes what the checkpoint's model computes."""
     from symt.export import load_checkpoint_model
 
@@ -505,7 +558,8 @@ def test_train_command_passes_the_model_options(gripper_dataset, tmp_path):
         [sys.executable, "-m", "symt.cli", "train", str(gripper_dataset), "--out", str(out), "--steps", "4",
          "--eval-every", "2", "--batch-size", "4", "--device", "cpu", "--threads", "1", "--quiet",
          "--vocab-size", "20", "--d-model", "16", "--n-heads", "2", "--n-layers", "2", "--d-ff", "32",
-         "--coverage-tasks", "1", "--readout", "atoms", "--attention-scale", "log-length", "--d-embed", "12"],
+         "--coverage-tasks", "1", "--readout", "atoms", "--attention-scale", "log-length", "--d-embed", "12",
+         "--attention-bias", "shared-object"],
         capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     model, checkpoint = load_checkpoint_model(out / "best.pt")
@@ -514,6 +568,7 @@ def test_train_command_passes_the_model_options(gripper_dataset, tmp_path):
     export(out / "best.pt", tmp_path / "model.pt")
     module, meta = load_exported(tmp_path / "model.pt")
     assert meta["model"]["readout"] == "atoms" and meta["model"]["attention_scale"] == "log-length"
+    assert meta["model"]["attention_bias"] == "shared-object" and config["attention_bias"] == "shared-object"
     rows = random_batch(np.random.default_rng(11), [6, 14], vocab=20)
     pred, args, mask = collate(rows, 20)
     pred = pred % (2 * model.config.num_predicates)

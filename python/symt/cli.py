@@ -469,7 +469,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         options["contrastive"] = False
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
-                "attention_scale"):
+                "attention_scale", "attention_bias"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -933,6 +933,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fixed: attention logits q.k/sqrt(d) (the paper's, default); log-length: also times "
                    "a learned factor per head and ln of the number of atoms the query sees (scalable "
                    "softmax), so that attention to one matching atom does not fade on larger tasks")
+    p.add_argument("--attention-bias", choices=["none", "shared-object"],
+                   help="none: attention reads the atoms' embeddings only (the paper's, default); "
+                   "shared-object: each head adds a learned b_h * ln(n) to the logits of atoms that share "
+                   "an object with the query, so that relations through a shared object (a vehicle and "
+                   "what is at its place) hold on tasks of any size")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",

@@ -30,6 +30,10 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   mask)``. A reader passes ``encode_context``'s tensors, however many, before the state's, so it
   runs versions 4 and 5 alike. The inputs of ``forward`` are unchanged: a type-folding model still
   receives its type atoms and folds them itself.
+  Files exported since the shared-object attention bias (``symt train --attention-bias``) return a
+  fifth tensor, the cached atoms' object tokens [C', m], taken after the type table
+  (``forward_states(keys, values, pooled, type_table, context_args, pred, args, mask)``): still
+  version 5, as a reader that passes the cache whole runs them unchanged.
 
 A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
 domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).

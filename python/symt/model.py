@@ -20,6 +20,12 @@
   atom of its domain's predicates. The inputs stay the same (type atoms are dropped inside), so
   every caller and the plugin feed a folded model as any other.
 
+* optionally (``attention_bias="shared-object"``) a *shared-object bias*: a query's logit for a key
+  atom that shares an object with it gets b_h · ln(n) added (b_h learned per head, n the atoms
+  the query sees), so a head can relate atoms through a shared object on tasks of any size, as a
+  graph network's message passing does; equality of object tokens is all it reads, so renaming
+  leaves it unchanged.
+
 ``forward(..., return_internals=True)`` also returns every attention map and every layer's first
 ``k`` hidden dimensions, which the contrastive loss compares between renamed copies.
 """
@@ -76,6 +82,14 @@ class ModelConfig:
     it a query's share of attention on one matching atom falls as 1/n on tasks with more atoms than
     any training task. Tried on IPC Ferry (``benchmarks/results/readout/``): with the ``atoms``
     readout, 0.76x the shipped model's expansions, but the plateaus on moves stayed."""
+    attention_bias: str = "none"
+    """``none``: attention reads only the atoms' embeddings (the paper). ``shared-object``: a
+    query's logit for every atom that shares an object with it (an argument token in common,
+    itself included) gets b_h · ln(n) added, b_h learned per head (starting at 1) and n the atoms
+    the query may attend to: with b_h = 1 the atoms it shares objects with keep their share of
+    attention however many atoms a task has. The readout study (``benchmarks/results/readout/``)
+    found the relation by a shared object, which moving a vehicle needs, lost on tasks larger
+    than the training tasks when it had to come from the object codes' dot products."""
     readout: str = "pooled"
     """``pooled``: the readout MLP reads the sum over atoms of their first ``k`` hidden dimensions
     (the paper). ``atoms``: the MLP reads each atom's and h is the sum of its outputs (a Deep Sets
@@ -96,6 +110,7 @@ class ModelConfig:
 
 OBJECT_IDENTITIES = ("table", "hashed")
 ATTENTION_SCALES = ("fixed", "log-length")
+ATTENTION_BIASES = ("none", "shared-object")
 LOG_LENGTH_REFERENCE = 64
 """``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""
 READOUTS = ("pooled", "atoms")
@@ -139,6 +154,22 @@ class SharedLayer(nn.Module):
             self.length_scale = nn.Parameter(torch.full((h,), 1.0 / math.log(LOG_LENGTH_REFERENCE)))
         else:  # unused; not persistent, so checkpoints of fixed attention stay as they were
             self.register_buffer("length_scale", torch.zeros(h), persistent=False)
+        if config.attention_bias not in ATTENTION_BIASES:
+            raise ValueError(f"unknown attention bias '{config.attention_bias}' "
+                             f"(choose from {', '.join(ATTENTION_BIASES)})")
+        self.shared_object = config.attention_bias == "shared-object"
+        if self.shared_object:
+            self.object_bias = nn.Parameter(torch.ones(h))
+        else:  # unused, and not persistent, as length_scale above
+            self.register_buffer("object_bias", torch.zeros(h), persistent=False)
+
+    def add_object_bias(self, bias: Tensor, shared: Tensor | None) -> Tensor:
+        """``bias`` plus b_h times ``shared`` ([B,1,Nq,Nk]: ln n of the query where query and key
+        share an object, else 0; :meth:`AtomEncoder.shared_object_logits`) with the
+        ``shared-object`` bias; else ``bias``. [B,heads,Nq,Nk] where added."""
+        if not self.shared_object or shared is None:
+            return bias
+        return bias + (self.object_bias[None, :, None, None] * shared).to(bias.dtype)
 
     def heads(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Queries, keys and values of ``x`` [B,N,d], each [B,heads,N,head_dim]."""
@@ -164,10 +195,11 @@ class SharedLayer(nn.Module):
         return x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
 
     def forward(self, x: Tensor, bias: Tensor, need_weights: bool,
-                log_n: Tensor | None = None) -> tuple[Tensor, Tensor]:
+                log_n: Tensor | None = None, shared: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``bias``: [B,1,1,N] or [B,1,N,N], 0 where a query may attend to a key and -inf where
-        not (padding; a state atom for a context atom); ``log_n`` as in :meth:`scale_queries`.
-        Returns (x, attention)."""
+        not (padding; a state atom for a context atom); ``log_n`` as in :meth:`scale_queries`;
+        ``shared`` as in :meth:`add_object_bias`. Returns (x, attention)."""
+        bias = self.add_object_bias(bias, shared)
         q, k, v = self.heads(x)
         q = self.scale_queries(q, log_n)
         if not need_weights:
@@ -227,6 +259,7 @@ class AtomEncoder(nn.Module):
         self.config = config
         self.k = min(config.k, config.d_model)
         self.n_layers = config.n_layers
+        self.vocab_size = config.vocab_size  # object tokens from here on are padding
         self.pred_embedding = nn.Embedding(2 * config.num_predicates, config.d_embed)
         if config.object_identity == "table":
             self.object_embedding: nn.Module = nn.Embedding(config.vocab_size + 1, config.d_embed)  # + pad
@@ -250,6 +283,24 @@ class AtomEncoder(nn.Module):
         if config.type_predicates:
             is_type[torch.tensor(config.type_predicates, dtype=torch.long)] = True
         self.register_buffer("is_type", is_type, persistent=False)
+
+    def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
+        """[B,1,Nq,Nk]: ``log_n`` [B,Nq] of the query where query atom and key atom (``query_args``
+        [B,Nq,m], ``key_args`` [B,Nk,m]) have an object token in common, 0 elsewhere; None without
+        the ``shared-object`` bias. Padding tokens (``>= vocab_size``) match nothing. One
+        comparison per pair of argument slots keeps the memory at one [B,Nq,Nk] mask (object
+        tokens may be drawn from 2^20 values, too many to one-hot)."""
+        if not self.layer.shared_object:
+            return None
+        vocab = self.vocab_size
+        b, nq, m = query_args.shape
+        shared = torch.zeros(b, nq, key_args.shape[1], dtype=torch.bool, device=query_args.device)
+        for i in range(m):
+            query = query_args[:, :, i]
+            query = torch.where(query < vocab, query, torch.full_like(query, -1))  # padding: no match
+            for j in range(m):
+                shared = shared | (query[:, :, None] == key_args[:, None, :, j])
+        return (shared.to(log_n.dtype) * log_n[:, :, None])[:, None]
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""
@@ -295,10 +346,11 @@ class AtomEncoder(nn.Module):
             bias = bias.masked_fill(blocked, float("-inf"))[:, None]
             visible = torch.where(context, context.sum(dim=1, keepdim=True), visible)
         log_n = visible.clamp(min=1).float().log()
+        shared = self.shared_object_logits(args, args, log_n)
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         for _ in range(self.n_layers):
-            x, attention = self.layer(x, bias, return_internals, log_n)
+            x, attention = self.layer(x, bias, return_internals, log_n, shared)
             if return_internals:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
@@ -400,14 +452,15 @@ class SymTE(AtomEncoder):
                 return ((hidden * last.weight[0]).sum(dim=-1) + last.bias[0]) * self.target_scale
         return self.readout(pooled).squeeze(-1) * self.target_scale
 
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m], all of context
         predicates): their keys and values at every layer, each [L,heads,C',head_dim], their
         share of the readout's sum ([k] pooled features, or [1] the ``atoms`` readout's summed
         values), and the table [V',d_embed] of every object token's folded
         type embeddings (one zero row without folding; its last row is zero, for objects without
-        type atoms and padding). C' = C less the type atoms of a type-folding model. Computed
-        once per task; see :meth:`forward_states`."""
+        type atoms and padding), and the cached atoms' object tokens [C',m] (for the
+        ``shared-object`` bias between a state's atoms and the context's). C' = C less the type
+        atoms of a type-folding model. Computed once per task; see :meth:`forward_states`."""
         table = torch.zeros(1, self.pred_embedding.embedding_dim, device=pred.device)
         types: Tensor | None = None
         if self.fold_types:
@@ -422,6 +475,7 @@ class SymTE(AtomEncoder):
         x = self.embed(pred[None], args[None], types)
         no_bias = torch.zeros(1, 1, 1, pred.shape[0], dtype=x.dtype, device=x.device)
         log_n = torch.full((1, pred.shape[0]), math.log(max(pred.shape[0], 1)), device=x.device)
+        bias = self.layer.add_object_bias(no_bias, self.shared_object_logits(args[None], args[None], log_n))
         keys: list[Tensor] = []
         values: list[Tensor] = []
         for _ in range(self.n_layers):
@@ -429,10 +483,10 @@ class SymTE(AtomEncoder):
             q = self.layer.scale_queries(q, log_n)
             keys.append(k[0])
             values.append(v[0])
-            x = self.layer.mix(x, q, k, v, no_bias)
+            x = self.layer.mix(x, q, k, v, bias)
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
-        return torch.stack(keys), torch.stack(values), share, table
+        return torch.stack(keys), torch.stack(values), share, table, args
 
     @staticmethod
     def table_types(table: Tensor, args: Tensor) -> Tensor:
@@ -443,7 +497,7 @@ class SymTE(AtomEncoder):
 
     def forward_states(
         self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
-        pred: Tensor, args: Tensor, mask: Tensor,
+        context_args: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
         :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values
@@ -455,6 +509,8 @@ class SymTE(AtomEncoder):
         bias[:, num_context:] = bias[:, num_context:].masked_fill(~mask, float("-inf"))
         bias = bias[:, None, None, :]
         log_n = (mask.sum(dim=1, keepdim=True) + num_context).clamp(min=1).float().log().expand(mask.shape)
+        key_args = torch.cat([context_args.expand(b, -1, -1), args], dim=1)
+        bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, key_args, log_n))
         for layer in range(self.n_layers):
             q, k, v = self.layer.heads(x)
             q = self.layer.scale_queries(q, log_n)
@@ -510,7 +566,7 @@ class ExportedContextSymTE(ExportedSymTE):
     calls instead of ``forward``."""
 
     @torch.jit.export
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The task's context cache (:meth:`SymTE.encode_context`); raises ``ValueError`` when an
         atom is not of a context predicate."""
         if not bool(self.model.is_context[pred].all()):
@@ -520,8 +576,9 @@ class ExportedContextSymTE(ExportedSymTE):
     @torch.jit.export
     def forward_states(
         self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
-        pred: Tensor, args: Tensor, mask: Tensor,
+        context_args: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms against the context cache
         (:meth:`SymTE.forward_states`)."""
-        return self.model.forward_states(keys, values, pooled_context, type_table, pred, args, mask)
+        return self.model.forward_states(keys, values, pooled_context, type_table, context_args,
+                                         pred, args, mask)
