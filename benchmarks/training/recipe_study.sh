@@ -155,6 +155,9 @@ declare -A recipe=(
   # ../shared/benchmarks/ipc2023-learning/ferry --out data/ipc2023-ferry-exhaustive --plan-time 0);
   # THREADS=1 as run
   [ipc-fe-r13-shared]="data/ipc2023-ferry-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --steps 1500 --eval-every 250"
+  # ... the same on Transport's 14 exhaustively labelled training problems (data/ipc2023-transport-exhaustive,
+  # made as Ferry's)
+  [ipc-tr-r13-shared]="data/ipc2023-transport-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --steps 1500 --eval-every 250"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
