@@ -199,11 +199,11 @@ class SharedLayer(nn.Module):
         return x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
 
     def forward(self, x: Tensor, bias: Tensor, need_weights: bool,
-                log_n: Tensor | None = None, shared: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        """``bias``: [B,1,1,N] or [B,1,N,N], 0 where a query may attend to a key and -inf where
-        not (padding; a state atom for a context atom); ``log_n`` as in :meth:`scale_queries`;
-        ``shared`` as in :meth:`add_object_bias`. Returns (x, attention)."""
-        bias = self.add_object_bias(bias, shared)
+                log_n: Tensor | None = None) -> tuple[Tensor, Tensor]:
+        """``bias``: [B,1,1,N], [B,1,N,N] or [B,heads,N,N], 0 where a query may attend to a key and
+        -inf where not (padding; a state atom for a context atom), plus the shared-object bias
+        (:meth:`add_object_bias`, added once by the caller for every application of the layer);
+        ``log_n`` as in :meth:`scale_queries`. Returns (x, attention)."""
         q, k, v = self.heads(x)
         q = self.scale_queries(q, log_n)
         if not need_weights:
@@ -350,11 +350,12 @@ class AtomEncoder(nn.Module):
             bias = bias.masked_fill(blocked, float("-inf"))[:, None]
             visible = torch.where(context, context.sum(dim=1, keepdim=True), visible)
         log_n = visible.clamp(min=1).float().log()
-        shared = self.shared_object_logits(args, args, log_n)
+        # Once for all applications of the shared layer, as encode_context and forward_states do.
+        bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, args, log_n))
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         for _ in range(self.n_layers):
-            x, attention = self.layer(x, bias, return_internals, log_n, shared)
+            x, attention = self.layer(x, bias, return_internals, log_n)
             if return_internals:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
