@@ -158,6 +158,9 @@ declare -A recipe=(
   # ... the same on Transport's 14 exhaustively labelled training problems (data/ipc2023-transport-exhaustive,
   # made as Ferry's)
   [ipc-tr-r13-shared]="data/ipc2023-transport-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --steps 1500 --eval-every 250"
+  # ... and on Satellite's 20 exhaustively labelled training problems (data/ipc2023-satellite-exhaustive,
+  # made as Ferry's) at the shipped ipc2023-satellite's width (64), 1,500 steps in at most 45 minutes
+  [ipc-sa-r13-shared]="data/ipc2023-satellite-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --steps 1500 --eval-every 250 --time-budget 2700"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
