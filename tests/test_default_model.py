@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from model_files import random_model
 from symt.errors import SymtError
 from symt.fast_downward import _model_spans
 from symt.generators import DOMAINS, domain_file, generate_task
@@ -89,19 +90,36 @@ def test_the_two_blocksworlds_resolve_by_their_predicates() -> None:
 
 
 @needs_ipc
-def test_a_task_beyond_the_table_vocabulary_gets_the_hashed_model() -> None:
-    """IPC Transport hard p01 fits the table model's vocabulary (160 objects), p30 does not: the
-    first gets ``ipc2023-transport`` (first by name), the second the hashed-codes model, which has
-    no object limit, instead of a refusal. IPC Blocksworld's model has hashed codes itself, so its
-    largest task (hard p30) gets it."""
+def test_a_task_beyond_a_table_vocabulary_gets_a_model_with_hashed_codes(tmp_path: Path, monkeypatch) -> None:
+    """The rule's third criterion, with two Transport models in place of the shipped ones (as
+    shipped until 2026-11-29): a table of 160 object tokens, ``ipc2023-transport`` (first by
+    name), and one with hashed codes, ``ipc2023-transport-hashed``. IPC Transport hard p01 fits
+    the table and gets it; p30 does not and gets the hashed-codes model instead of a refusal."""
+    import symt.models
+
     domain = IPC_ROOT / "transport" / "domain.pddl"
     small, large = (IPC_ROOT / "transport" / "testing" / "hard" / f"{p}.pddl" for p in ("p01", "p30"))
-    assert select_heuristic(domain, small)[0].stem == "ipc2023-transport"
+    parsed = parse_domain(domain)
+    assert len(parse_problem(small, parsed).objects) <= 160 < len(parse_problem(large, parsed).objects)
+    random_model(domain, tmp_path / "ipc2023-transport.pt", vocab_size=160)
+    random_model(domain, tmp_path / "ipc2023-transport-hashed.pt", vocab_size=1 << 20, seed=1,
+                 object_identity="hashed")
+    monkeypatch.setattr(symt.models, "MODEL_DIR", tmp_path)
+    assert select_heuristic(domain, small)[0] == tmp_path / "ipc2023-transport.pt"
     path, reason = select_heuristic(domain, large)
-    assert path.stem == "ipc2023-transport-hashed", reason
+    assert path == tmp_path / "ipc2023-transport-hashed.pt", reason
     assert re.search(r"hashed object codes take the task's \d+ objects", reason), reason
-    blocks = IPC_ROOT / "blocksworld"
-    assert select_heuristic(blocks / "domain.pddl", blocks / "testing" / "hard" / "p30.pddl")[0].stem == "ipc2023-blocksworld"
+    assert "its vocabulary is smaller than the task's" in reason, reason
+
+
+@needs_ipc
+def test_the_shipped_ipc_models_take_the_largest_tasks() -> None:
+    """Every shipped IPC heuristic has hashed object codes: the largest hard tasks of Transport
+    (336 objects) and Blocksworld (488) get their domain's model, not a refusal."""
+    for domain, model in (("transport", "ipc2023-transport"), ("blocksworld", "ipc2023-blocksworld")):
+        folder = IPC_ROOT / domain
+        path, reason = select_heuristic(folder / "domain.pddl", folder / "testing" / "hard" / "p30.pddl")
+        assert path.stem == model, reason
 
 
 def test_ablations_are_never_chosen() -> None:

@@ -296,12 +296,21 @@ def test_the_track_run_takes_every_third_task_of_each_level() -> None:
     assert {"symt-first", "symt-batch", "wl", "ff", "ff-pref", "lama-first"} <= set(track.algorithms)
 
 
-def test_the_ipc_suite_runs_what_symt_picks_where_the_domain_model_is_too_small() -> None:
-    """IPC Transport's hard tasks have 111-336 objects, the shipped ``ipc2023-transport`` table 160
-    tokens: there the track runs the hashed fallback that ``symt()`` itself picks, as the command
-    shows; tasks within the table and a model given with --model keep the domain's model."""
+def test_the_ipc_suite_runs_what_symt_picks_where_the_domain_model_is_too_small(
+        tmp_path: Path, monkeypatch) -> None:
+    """With a Transport model whose table has 160 object tokens (``ipc2023-transport``, as shipped
+    until 2026-11-29) and one with hashed codes beside it, the track runs the hashed fallback that
+    ``symt()`` itself picks on the hard tasks over 160 objects, as the command shows; tasks within
+    the table and a model given with --model keep the domain's model."""
+    import symt.models
+    from model_files import random_model
     from symt.experiments.registry import make_spec, named
 
+    domain = IPC_ROOT / "transport" / "domain.pddl"
+    random_model(domain, tmp_path / "ipc2023-transport.pt", vocab_size=160)
+    random_model(domain, tmp_path / "ipc2023-transport-hashed.pt", vocab_size=1 << 20, seed=1,
+                 object_identity="hashed")
+    monkeypatch.setattr(symt.models, "MODEL_DIR", tmp_path)
     track = named("ipc-track", domains=["transport"], groups=["hard"])
     spec = make_spec(track, Path("unused"), IPC_ROOT, processes=1)
     table = spec.models[("ipc2023", "transport", "symt-e")]

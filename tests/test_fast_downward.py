@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from symt.export import export, load_exported
+from model_files import random_model
+from symt.export import load_exported
 from symt.fast_downward import (
     BUILD_ENV,
     TRANSLATE_OPTIONS_FOR_SYMT,
@@ -26,18 +27,14 @@ from symt.fast_downward import (
 )
 from symt.formats import read_model_meta, write_task_context
 from symt.generators import domain_file, generate_task
-from symt.model import ModelConfig, SymTE
 from symt.models import MODEL_DIR, paper_domain
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     Signature,
     collate,
-    context_predicate_ids,
-    domain_signature,
     encode_task,
     identity_assignment,
     rename,
-    type_predicate_ids,
 )
 from symt.val import run_val
 
@@ -172,31 +169,6 @@ def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
 
 
 # ------------------------------------------------------------------ the symt() heuristic plugin
-
-def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
-                 context: bool = False, fold_types: bool = False, readout: str = "pooled",
-                 attention_scale: str = "fixed", attention_bias: str = "none") -> Path:
-    """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
-    symt's own exporter (weights do not matter for these tests, only that plugin and Python
-    compute the same function). ``context``: static, type and goal atoms attend only among
-    themselves, and the plugin caches them. ``fold_types``: type atoms are folded into their
-    objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``: as ``ModelConfig``'s."""
-    torch.manual_seed(seed)
-    parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
-    signature = domain_signature(parsed)
-    config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
-                         vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
-                         d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
-                         context_predicates=context_predicate_ids(signature, parsed) if context else None,
-                         type_predicates=type_predicate_ids(signature) if fold_types else None,
-                         readout=readout, attention_scale=attention_scale, attention_bias=attention_bias)
-    model = SymTE(config)
-    checkpoint = out.with_suffix(".ckpt")
-    torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
-                "signature": signature.to_json()}, checkpoint)
-    export(checkpoint, out)
-    return out
-
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory) -> dict[str, Path]:
@@ -670,10 +642,8 @@ IPC_HELD_OUT = {  # IPC test tasks with more objects than any training task of t
     "ipc2023-rovers": ["p13"],  # 21 objects; training 10-14
     "ipc2023-sokoban": ["p28"],  # 177 objects (grid cells, walls included); training 54-128, validation 152
 }
-NO_HELD_OUT_TASK = {  # shipped models that solve no task larger than their training tasks yet
-    "ipc2023-transport-hashed": "a fallback for Transport tasks beyond the table model's 160 objects "
-    "(validation MSE 18.3 against 2.6); it solves easy p01-p04 (12-14 objects, inside its training "
-    "sizes) but not p07 in 100 s (benchmarks/results/ipc_models.md)",
+NO_HELD_OUT_TASK: dict[str, str] = {  # shipped models that solve no task larger than their training tasks
+    # (none since 2026-11-29, when ipc2023-transport-hashed, a weak fallback, left with the table model)
 }
 IPC_HELD_OUT_ALIAS = {  # models that plain GBFS does not carry on the held-out tasks: through an alias
     # Plain GBFS with the Floortile model solves none of the track's easy tasks: 93.7 % of the

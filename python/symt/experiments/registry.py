@@ -261,7 +261,7 @@ def fallback_models(tasks: list[suites.BenchmarkTask], models: dict[tuple[str, s
                     given: set[str]) -> dict[tuple[str, str], str]:
     """For each IPC task with more objects than its domain's SymT-E model has tokens, the shipped
     heuristic that ``symt()`` without a model picks for it (:func:`symt.models.select_heuristic`:
-    one whose vocabulary takes the task, e.g. ``ipc2023-transport-hashed``), so that the run shows
+    one whose vocabulary takes the task), so that the run shows
     what a user's ``symt()`` does rather than a refusal. Domains whose model was given with
     ``--model`` keep it on every task."""
     from ..models import model_info, select_heuristic

@@ -1,0 +1,42 @@
+"""Untrained SymT-E models written by symt's own exporter, for tests that need a model file of a
+given shape (the plugin against Python, the default-model rule) but not a trained one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from symt.export import export
+from symt.generators import domain_file
+from symt.model import ModelConfig, SymTE
+from symt.pddl import parse_domain
+from symt.tokens import context_predicate_ids, domain_signature, type_predicate_ids
+
+
+def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
+                 context: bool = False, fold_types: bool = False, readout: str = "pooled",
+                 attention_scale: str = "fixed", attention_bias: str = "none",
+                 object_identity: str = "table") -> Path:
+    """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
+    symt's own exporter (weights do not matter for these tests, only that plugin and Python
+    compute the same function). ``context``: static, type and goal atoms attend only among
+    themselves, and the plugin caches them. ``fold_types``: type atoms are folded into their
+    objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``, ``object_identity``: as
+    ``ModelConfig``'s."""
+    torch.manual_seed(seed)
+    parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
+    signature = domain_signature(parsed)
+    config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
+                         vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
+                         d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
+                         context_predicates=context_predicate_ids(signature, parsed) if context else None,
+                         type_predicates=type_predicate_ids(signature) if fold_types else None,
+                         readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
+                         object_identity=object_identity)
+    model = SymTE(config)
+    checkpoint = out.with_suffix(".ckpt")
+    torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
+                "signature": signature.to_json()}, checkpoint)
+    export(checkpoint, out)
+    return out
