@@ -11,7 +11,7 @@ none is named (``symt()`` in Fast Downward, ``symt plan`` without ``--model``).
 
 What a model was trained on: the paper-domain models (``gripper``, ``blocksworld``, ``logistics``,
 ``visitall`` and their ``-nocl``/``-ed``/``-plangpt`` variants) on the paper's training split
-(:mod:`symt.generators.splits`), ``blocksworld`` and ``logistics`` with tasks of extra styles too
+(:mod:`symt.generators.splits`), ``blocksworld`` with tasks of extra styles too
 (:data:`EXTRA_STYLES`); the ``ipc2023-<domain>`` models on the IPC 2023 training problems listed
 in ``training.json`` beside this file (:func:`training_sizes`).
 
@@ -48,11 +48,12 @@ PLANNER_KINDS = {"symt-ed": "SymT-ED", "plangpt": "PlanGPT"}
 SIZE_UNITS = {"blocksworld": "blocks", "gripper": "balls", "logistics": "packages", "visitall": "cells"}
 """What a task's size counts in the paper domains (:mod:`symt.generators`)."""
 
-EXTRA_STYLES = {"blocksworld": ("towers", "partial", "stacks"), "logistics": ("wide",)}
+EXTRA_STYLES = {"blocksworld": ("towers", "partial", "stacks")}
 """Shipped paper-domain models trained on the paper's training split plus as many tasks again per
 generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is
-``bw-stacks-ft4`` (``benchmarks/robustness/run.sh train-stacks-ft``), ``logistics`` is
-``lg-wide-ft2`` (``run.sh train-logistics-ft``)."""
+``bw-stacks-ft4`` (``benchmarks/robustness/run.sh train-stacks-ft``). ``logistics`` is ``lg-shared``
+(``run.sh train-logistics-shared``: the paper's split only, with the shared-object attention bias),
+which generalises to other generators' tasks better than the model trained with the ``wide`` style."""
 
 
 def shipped() -> dict[str, Path]:
