@@ -30,12 +30,9 @@ done
 # runs enter the report (the Ferry candidate's are in that part's own report): transport-runs.csv,
 # cut from the part's runs.csv here.
 "$root/.venv/bin/python" - ferry-transport-shared-symt/runs.csv ferry-transport-shared-symt/transport-runs.csv <<'PY'
-import csv, sys
-with open(sys.argv[1], newline="") as source, open(sys.argv[2], "w", newline="") as target:
-    reader = csv.DictReader(source)
-    writer = csv.DictWriter(target, fieldnames=reader.fieldnames, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(row for row in reader if row["domain"] == "transport")
+import sys
+from symt.experiments.records import read_csv, write_csv
+write_csv([run for run in read_csv(sys.argv[1]) if run["domain"] == "transport"], sys.argv[2])
 PY
 files=()
 for part in "${parts[@]}"; do
