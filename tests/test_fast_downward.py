@@ -642,9 +642,6 @@ IPC_HELD_OUT = {  # IPC test tasks with more objects than any training task of t
     "ipc2023-rovers": ["p13"],  # 21 objects; training 10-14
     "ipc2023-sokoban": ["p28"],  # 177 objects (grid cells, walls included); training 54-128, validation 152
 }
-NO_HELD_OUT_TASK: dict[str, str] = {  # shipped models that solve no task larger than their training tasks
-    # (none since 2026-11-29, when ipc2023-transport-hashed, a weak fallback, left with the table model)
-}
 IPC_HELD_OUT_ALIAS = {  # models that plain GBFS does not carry on the held-out tasks: through an alias
     # Plain GBFS with the Floortile model solves none of the track's easy tasks: 93.7 % of the
     # training tasks' states are dead ends, never a training target. symt-first (ff's preferred
@@ -662,8 +659,6 @@ IPC_HELD_OUT_ALIAS = {  # models that plain GBFS does not carry on the held-out 
     reason="no pre-trained model is shipped yet"))])
 def test_shipped_model_solves_larger_held_out_tasks(tmp_path: Path, name: str) -> None:
     """Each shipped model, by name, solves extrapolation tasks (larger than its training tasks)."""
-    if name in NO_HELD_OUT_TASK:
-        pytest.skip(NO_HELD_OUT_TASK[name])
     if name in IPC_HELD_OUT:
         if not IPC_ROOT.is_dir():
             pytest.skip("../shared/benchmarks/ipc2023-learning is missing")
