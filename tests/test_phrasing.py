@@ -167,7 +167,8 @@ def test_extra_styles_leave_the_paper_tasks_unchanged() -> None:
         assert generate_task("blocksworld", task.size, task.seed, task.name, task.info["style"]) == task.pddl
     with pytest.raises(SymtError, match="no task style"):
         generate_split_tasks("blocksworld", extra_styles=["spiral"])
-    assert styles("logistics") == ("paper", "wide") and styles("gripper") == ("paper",)
+    assert styles("logistics") == ("paper", "wide", "three-cities", "two-airplanes")
+    assert styles("gripper") == ("paper",)
 
 
 def test_wide_logistics_training_tasks_are_small_enough_to_expand(tmp_path: Path) -> None:
@@ -184,6 +185,31 @@ def test_wide_logistics_training_tasks_are_small_enough_to_expand(tmp_path: Path
         problem = tmp_path / f"{task.name}.pddl"
         problem.write_text(task.pddl)
         assert len(expand(ground(domain_path, problem)).hstar) == 14**task.size * 256
+
+
+@pytest.mark.parametrize(("style", "sizes", "places", "vehicle_placements"), [
+    # 3 cities, 1 airplane: 6 locations + 4 vehicles per package; trucks 2**3, the airplane 3.
+    ("three-cities", [1, 2, 3, 4], 10, 2**3 * 3),
+    # 2 cities, 2 airplanes: 4 locations + 4 vehicles per package; trucks 2**2, airplanes 2**2.
+    ("two-airplanes", [1, 3, 5], 8, 2**2 * 2**2),
+])
+def test_logistics_styles_vary_one_count_with_the_papers_package_counts(
+    tmp_path: Path, style: str, sizes: list[int], places: int, vehicle_placements: int
+) -> None:
+    tasks = [t for t in generate_split_tasks("logistics", seed=0, extra_styles=[style])
+             if t.info.get("style") == style]
+    assert len(tasks) == 12 and {t.split for t in tasks} == {"train"}
+    assert sorted({t.size for t in tasks}) == sizes
+    cities, airplanes = {"three-cities": (3, 1), "two-airplanes": (2, 2)}[style]
+    domain_path = tmp_path / "domain.pddl"
+    domain_path.write_text(domain_file("logistics").read_text())
+    for task in (next(t for t in tasks if t.size == size) for size in sizes[:2]):
+        init = _atoms(task.pddl, "(:init")
+        assert sum(a[0] == "city" for a in init) == cities
+        assert sum(a[0] == "airplane" for a in init) == airplanes
+        problem = tmp_path / f"{task.name}.pddl"
+        problem.write_text(task.pddl)
+        assert len(expand(ground(domain_path, problem)).hstar) == places**task.size * vehicle_placements
 
 
 def _atoms(text: str, section: str) -> list[tuple[str, ...]]:

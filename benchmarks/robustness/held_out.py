@@ -6,7 +6,8 @@ generators): Blocksworld with 9-20 blocks, one tower stated without its base's `
 2023 does (``towers-clear``); Logistics
 with 7-15 packages in three cities with one airplane (``c3-a1``) and four cities with two airplanes
 (``c4-a2``). Each runs with greedy guidance (``symt-guidance``), plain GBFS with the learned
-heuristic (``symt-batch``), ``ff`` and ``lama-first``, through the same Lab runner and report as
+heuristic (``symt-batch``), ``ff`` and ``lama-first`` (and the shipped WL model with ``--algorithms
+... wl``), through the same Lab runner and report as
 ``symt experiment``:
 
     .venv/bin/python benchmarks/robustness/held_out.py --out experiments/held-out \\
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from other_generators import blocksworld_task, logistics_task  # noqa: E402
-from symt.experiments import registry, report, runner  # noqa: E402
+from symt.experiments import registry, report, runner, suites  # noqa: E402
 from symt.experiments.algorithms import algorithms  # noqa: E402
 from symt.experiments.suites import BenchmarkTask  # noqa: E402
 from symt.generators import domain_file  # noqa: E402
@@ -80,9 +81,15 @@ def main() -> None:
     chosen = algorithms(args.algorithms)
     replaced = registry.model_options(args.model)
     models = {}
-    for domain in sorted({t.domain for t in tasks}):
-        path = replaced.get(domain) or registry.paper_model(domain)
-        models[("held-out", domain, "symt-e")] = str(Path(path).resolve())
+    for family in sorted({a.model for a in chosen if a.model}):
+        for domain in sorted({t.domain for t in tasks}):
+            if family == "symt-e" and domain in replaced:
+                path = Path(replaced[domain])
+            elif family == "wl":
+                path = registry.wl_model(domain, "paper", suites.DEFAULT_IPC_ROOT, args.out / "models")
+            else:
+                path = registry.paper_model(domain, family)
+            models[("held-out", domain, family)] = str(Path(path).resolve())
     spec = runner.ExperimentSpec("held-out", tasks, chosen, models, args.time_limit, args.memory_limit,
                                  args.processes)
     records = runner.run_experiment(spec, args.out)
@@ -90,7 +97,7 @@ def main() -> None:
     notes = (f"Tasks from tests/other_generators.py (seed {args.seed}), which no symt generator wrote: "
              + "; ".join(f"{g}: {d} sizes {s.start}-{s.stop - 1} {o}" for g, (d, s, o) in GROUPS.items()
                          if g in args.groups)
-             + ". Models: " + ", ".join(f"{d}: {Path(m).name}" for (_, d, _), m in sorted(models.items())))
+             + ". Models: " + ", ".join(f"{d} {f}: {Path(m).name}" for (_, d, f), m in sorted(models.items())))
     out = args.out / "report"
     report.write_report(records, out, "Held-out tasks from another generator", command=command, notes=notes,
                         algorithms=args.algorithms, limits=f"{args.time_limit} s and {args.memory_limit} MiB per run")

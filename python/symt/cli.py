@@ -761,7 +761,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="replace a dataset in --out that was made with other settings")
     p.add_argument("--styles", nargs="+", metavar="STYLE",
                    help="add as many training tasks again in each of these task styles (blocksworld: "
-                   "towers, partial, stacks; logistics: wide, with 1-3 packages); the paper's tasks and the other splits stay as they are")
+                   "towers, partial, stacks; logistics: wide (4 cities, 2 airplanes, 1-3 packages), "
+                   "three-cities (1-4 packages), two-airplanes); the paper's tasks and the other splits "
+                   "stay as they are")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_generate)
 

@@ -20,6 +20,11 @@ A package then has 8 locations and 6 vehicles to be in, and the trucks and airpl
 its extra training tasks (``symt generate logistics --styles wide``) have 1-3 packages
 (:data:`STYLE_TRAINING_SIZES`).
 
+Styles ``three-cities`` (``3`` cities, ``1`` airplane: ``24 * 10**g`` states, 240,000 for ``g = 4``,
+so its training tasks have 1-4 packages) and ``two-airplanes`` (``2`` cities, ``2`` airplanes:
+``16 * 8**g`` states, 524,288 for ``g = 5``, the paper's training sizes) vary one count at a time
+with as many packages as the paper's training tasks, where ``wide`` varies both with few packages.
+
 The initial state lists the type predicates ``package truck airplane airport location city``
 (airports are also ``location``s) and ``(in-city location city)`` for every location.
 """
@@ -38,10 +43,11 @@ LOCATIONS_PER_CITY = 2
 
 NUM_AIRPLANES = 1
 
-STYLES: tuple[str, ...] = ("paper", "wide")
+STYLES: tuple[str, ...] = ("paper", "wide", "three-cities", "two-airplanes")
 """Task styles, the paper's first (see the module docstring)."""
-WIDE_CITIES, WIDE_AIRPLANES = 4, 2
-STYLE_TRAINING_SIZES: dict[str, tuple[int, ...]] = {"wide": (1, 2, 3)}
+STYLE_SHAPES: dict[str, tuple[int, int]] = {"wide": (4, 2), "three-cities": (3, 1), "two-airplanes": (2, 2)}
+"""Cities and airplanes of each style other than the paper's, whatever the number of packages."""
+STYLE_TRAINING_SIZES: dict[str, tuple[int, ...]] = {"wide": (1, 2, 3), "three-cities": (1, 2, 3, 4)}
 """Sizes of a style's extra training tasks where the training split's are too large to expand."""
 
 
@@ -61,8 +67,7 @@ def generate(g: int, rng: random.Random, style: str = "paper") -> Problem:
         raise ValueError("logistics needs at least 1 package")
     if style not in STYLES:
         raise ValueError(f"unknown logistics style {style!r} (choose from {', '.join(STYLES)})")
-    nc = num_cities(g) if style == "paper" else WIDE_CITIES
-    num_airplanes = NUM_AIRPLANES if style == "paper" else WIDE_AIRPLANES
+    nc, num_airplanes = (num_cities(g), NUM_AIRPLANES) if style == "paper" else STYLE_SHAPES[style]
     # A location is (city, kind); kind 0 is the airport.
     all_locs = [(c, k) for c in range(nc) for k in range(LOCATIONS_PER_CITY)]
     truck_pos = [rng.randrange(LOCATIONS_PER_CITY) for _ in range(nc)]  # kind within own city
