@@ -5,7 +5,10 @@
 # --model blocksworld=...` are the next measurements for a candidate worth shipping.)
 #
 #   bash benchmarks/robustness/run.sh train      # data + training (about 45 minutes on 2 cores)
-#   bash benchmarks/robustness/run.sh train-shared   # the shipped `blocksworld` model (bw-shared)
+#   bash benchmarks/robustness/run.sh train-ft2 && bash benchmarks/robustness/run.sh train-styles-ft \
+#       && bash benchmarks/robustness/run.sh train-stacks-ft
+#                                                # the shipped `blocksworld` model, from train's checkpoint
+#   bash benchmarks/robustness/run.sh train-shared   # bw-shared, shipped retargeted as `ipc2023-blocksworld`
 #   bash benchmarks/robustness/run.sh evaluate   # every measurement below (resumable)
 #
 # Results go to benchmarks/results/variants/ (README.md there says what each folder answers).
@@ -69,7 +72,7 @@ train-stacks-ft)
     $SYMT export runs/bw-stacks-ft4/best.pt runs/bw-stacks-ft4/blocksworld.pt
     ;;
 train-shared)
-    # bw-shared (shipped as `blocksworld` on 2026-11-29, issue 32): the same 36 training tasks as
+    # bw-shared (shipped as `ipc2023-blocksworld`, retargeted, on 2026-11-29; issue 32): the same 36 training tasks as
     # bw-stacks-ft4, from scratch, with the shared-object attention bias (55 minutes on one core;
     # best validation MSE 0.44 at step 6,000, bw-stacks-ft4 1.21 after three fine-tunes).
     [ -f data/blocksworld-stacks/manifest.json ] || \
