@@ -80,16 +80,8 @@ def main() -> None:
     tasks = [t for t in write_tasks(args.out / "tasks", args.seed) if t.group in args.groups]
     chosen = algorithms(args.algorithms)
     replaced = registry.model_options(args.model)
-    models = {}
-    for family in sorted({a.model for a in chosen if a.model}):
-        for domain in sorted({t.domain for t in tasks}):
-            if family == "symt-e" and domain in replaced:
-                path = Path(replaced[domain])
-            elif family == "wl":
-                path = registry.wl_model(domain, "paper", suites.DEFAULT_IPC_ROOT, args.out / "models")
-            else:
-                path = registry.paper_model(domain, family)
-            models[("held-out", domain, family)] = str(Path(path).resolve())
+    models = registry.suite_models("held-out", sorted({t.domain for t in tasks}), chosen, args.out,
+                                   suites.DEFAULT_IPC_ROOT, replaced)
     spec = runner.ExperimentSpec("held-out", tasks, chosen, models, args.time_limit, args.memory_limit,
                                  args.processes)
     records = runner.run_experiment(spec, args.out)

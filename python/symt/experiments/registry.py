@@ -19,13 +19,22 @@ from ..errors import SymtError
 from ..generators.variants import ALL_VARIANTS
 from ..models import MODEL_DIR, shipped
 from . import suites
-from .algorithms import MODEL_FAMILIES, PLAN_GENERATION, PLAN_GENERATION_ABLATION, algorithms
+from .algorithms import (
+    MODEL_FAMILIES,
+    PLAN_GENERATION,
+    PLAN_GENERATION_ABLATION,
+    Algorithm,
+    algorithms,
+)
 from .runner import ExperimentSpec
 
 PAPER_DOMAINS = ("blocksworld", "gripper", "logistics", "visitall")
 IPC_FIRST_DOMAINS = ("blocksworld", "ferry", "miconic", "transport")
 IPC_ALL_DOMAINS = ("blocksworld", "childsnack", "ferry", "floortile", "miconic", "rovers",
                    "satellite", "sokoban", "spanner", "transport")
+PAPER_DOMAIN_SUITES = ("paper", "variants", "held-out")
+"""Suites of paper-domain tasks, whose models are the shipped paper-domain ones (``held-out``:
+another generator's tasks, ``benchmarks/robustness/held_out.py``); every other suite is IPC's."""
 IPC_VOCAB_SIZE = 160
 """Object vocabulary of the IPC models: every easy and medium test task of the first four domains
 has at most 146 objects; larger tasks are refused with a clear error (recorded as such)."""
@@ -176,10 +185,10 @@ def wl_model(domain: str, suite: str, ipc_root: Path, models_dir: Path) -> Path:
     one :func:`ensure_ipc_model` trains SymT-E on; seconds once it exists)."""
     from ..models import wl_models
 
-    name = domain if suite in ("paper", "variants") else ipc_model_name(domain)
+    name = domain if suite in PAPER_DOMAIN_SUITES else ipc_model_name(domain)
     if name in wl_models():
         return wl_models()[name]
-    if suite in ("paper", "variants"):
+    if suite in PAPER_DOMAIN_SUITES:
         raise SymtError(f"no shipped WL model for the paper domain {domain}; "
                         "benchmarks/training/train_wl_models.sh trains them")
     target = Path(models_dir) / f"{name}-wl.json"
@@ -198,6 +207,30 @@ def wl_model(domain: str, suite: str, ipc_root: Path, models_dir: Path) -> Path:
     except SymtError as error:
         raise SymtError(f"training the WL model {name} failed: {error}") from None
     return target
+
+
+def suite_models(
+    suite: str, domains: list[str], chosen: list[Algorithm], out: Path, ipc_root: Path,
+    heuristic_models: dict[str, str],
+) -> dict[tuple[str, str, str], str]:
+    """The model file of every (suite, domain, model family) that the ``chosen`` algorithms need:
+    ``heuristic_models`` first for SymT-E, then the shipped ones (paper-domain suites,
+    :data:`PAPER_DOMAIN_SUITES`) or the IPC ones, trained into ``out/models`` when missing."""
+    models: dict[tuple[str, str, str], str] = {}
+    for family in sorted({a.model for a in chosen if a.model}):
+        for domain in domains:
+            if family == "symt-e" and domain in heuristic_models:
+                path = Path(heuristic_models[domain])
+            elif family == "wl":
+                path = wl_model(domain, suite, ipc_root, Path(out) / "models")
+            elif suite in PAPER_DOMAIN_SUITES:
+                path = paper_model(domain, family)
+            elif family == "symt-e":
+                path = ensure_ipc_model(domain, ipc_root, Path(out) / "models", Path("runs"))
+            else:
+                raise SymtError(f"the IPC suite has only SymT-E models; {family} runs on the paper suite")
+            models[(suite, domain, family)] = str(Path(path).resolve())
+    return models
 
 
 def model_options(items: list[str] | None) -> dict[str, str]:
@@ -237,21 +270,8 @@ def make_spec(
     else:
         tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
                                  experiment.max_tasks, experiment.stride)
-    models: dict[tuple[str, str, str], str] = {}
-    for family in sorted({a.model for a in chosen if a.model}):
-        for domain in experiment.domains:
-            if family == "symt-e" and domain in heuristic_models:
-                path = Path(heuristic_models[domain])
-            elif family == "wl":
-                path = wl_model(domain, experiment.suite, ipc_root, Path(out) / "models")
-            elif experiment.suite in ("paper", "variants"):
-                path = paper_model(domain, family)
-            elif family == "symt-e":
-                path = ensure_ipc_model(domain, ipc_root, Path(out) / "models", Path("runs"))
-            else:
-                raise SymtError(f"the IPC suite has only SymT-E models; {family} runs on the paper suite")
-            models[(experiment.suite, domain, family)] = str(Path(path).resolve())
-    task_models = ({} if experiment.suite in ("paper", "variants")
+    models = suite_models(experiment.suite, list(experiment.domains), chosen, out, ipc_root, heuristic_models)
+    task_models = ({} if experiment.suite in PAPER_DOMAIN_SUITES
                    else fallback_models(tasks, models, set(heuristic_models)))
     return ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
                           experiment.memory_limit, processes, task_models)
