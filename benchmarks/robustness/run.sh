@@ -230,7 +230,7 @@ evaluate-logistics)
         $name=$out/configs/runs.csv > $out/configs-table.md
     ;;
 *)
-    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-logistics-shared|train-logistics-wide-shared|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
+    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-shared|train-logistics-shared|train-logistics-wide-shared|train-logistics-more|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
     exit 2
     ;;
 esac

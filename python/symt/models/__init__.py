@@ -53,9 +53,10 @@ EXTRA_STYLES = {"blocksworld": ("towers", "partial", "stacks")}
 generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is
 ``bw-stacks-ft4`` (``benchmarks/robustness/run.sh train-stacks-ft``); ``ipc2023-blocksworld`` is
 ``bw-shared`` retargeted (``run.sh train-shared``: the same data with the shared-object attention
-bias; better in search, but greedy guidance loses the 5-block tasks without their base). ``logistics`` is ``lg-shared``
-(``run.sh train-logistics-shared``: the paper's split only, with the shared-object attention bias),
-which generalises to other generators' tasks better than the model trained with the ``wide`` style."""
+bias; better in search, but greedy guidance loses the 5-block tasks without their base).
+``logistics`` is ``lg-shared`` (``run.sh train-logistics-shared``: the paper's split only, with the
+shared-object attention bias), which generalises to other generators' tasks better than the model
+trained with the ``wide`` style."""
 
 
 def shipped() -> dict[str, Path]:
