@@ -35,6 +35,9 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                          readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
                          object_identity=object_identity)
     model = SymTE(config)
+    if attention_bias == "object-slots":  # starts at zero, which would hide the slots' channels
+        with torch.no_grad():
+            model.layer.slot_bias.normal_()
     checkpoint = out.with_suffix(".ckpt")
     torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
                 "signature": signature.to_json()}, checkpoint)

@@ -184,6 +184,8 @@ def models(tmp_path_factory) -> dict[str, Path]:
                                               attention_bias="shared-object")
     models["logistics-context-shared"] = random_model("logistics", out / "logistics-context-shared.pt", seed=14,
                                                       context=True, readout="atoms", attention_bias="shared-object")
+    models["logistics-context-slots"] = random_model("logistics", out / "logistics-context-slots.pt", seed=15,
+                                                     context=True, readout="atoms", attention_bias="object-slots")
     return models
 
 
@@ -244,7 +246,7 @@ def model_stats(output: str) -> tuple[int, int]:
     ("gripper", 4, "gripper"), ("visitall", 6, "visitall"), ("logistics", 3, "logistics"),
     ("visitall", 6, "visitall-context"), ("logistics", 3, "logistics-context"),
     ("logistics", 3, "logistics-context-atoms"), ("logistics", 3, "logistics-shared"),
-    ("logistics", 3, "logistics-context-shared"),
+    ("logistics", 3, "logistics-context-shared"), ("logistics", 3, "logistics-context-slots"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:

@@ -150,6 +150,59 @@ def test_shared_object_bias_steers_attention_and_is_off_at_zero():
     assert float(on_shared[has_object[:, None, :].expand_as(on_shared)].min()) > 0.9
 
 
+def test_object_slots_mark_each_pair_of_argument_slots_holding_one_object():
+    """Channel 0 as shared-object's; channel 1 + i*m + j against argument lists compared in Python."""
+    model = tiny_model(attention_bias="object-slots")
+    rows = random_batch(np.random.default_rng(14), [11, 7])
+    pred, args, mask = collate(rows, 20)
+    log_n = torch.rand(args.shape[:2])
+    with torch.no_grad():
+        channels = model.shared_object_logits(args, args, log_n)
+        shared = tiny_model(attention_bias="shared-object").shared_object_logits(args, args, log_n)
+    m = args.shape[2]
+    assert channels.shape == (2, 1 + m * m, 11, 11)
+    assert torch.equal(channels[:, :1], shared)
+    for b, r in enumerate(rows):
+        for q in range(len(r)):
+            for k in range(len(r)):
+                for i in range(m):
+                    for j in range(m):
+                        same = 1 + i < len(r[q]) and 1 + j < len(r[k]) and r[q][1 + i] < 20 \
+                            and r[q][1 + i] == r[k][1 + j]
+                        value = float(channels[b, 1 + i * m + j, q, k])
+                        assert value == (pytest.approx(float(log_n[b, q])) if same else 0.0)
+    assert float(channels[:, :, :, :][~mask[:, None, :, None].expand_as(channels)].abs().sum()) == 0.0
+
+
+def test_object_slots_tell_argument_order_apart_and_start_as_shared_object():
+    """With every c_h,ij = 0 the model computes the shared-object model's values (same weights);
+    with c set it tells apart two states that differ only in which argument of one atom is which
+    while the shared-object bias alone cannot (its masks of the two states are equal); atom order
+    still does not matter."""
+    rng = np.random.default_rng(15)
+    rows = random_batch(rng, [20, 16])
+    batch = collate(rows, 20)
+    slots = tiny_model(5, attention_bias="object-slots")
+    shared = tiny_model(5, attention_bias="shared-object")
+    assert {"layer.slot_bias"} == set(slots.state_dict()) - set(shared.state_dict())
+    with torch.no_grad():
+        assert torch.allclose(slots(*batch)[0], shared(*batch)[0], atol=1e-6)
+        slots.layer.slot_bias.normal_(generator=torch.Generator().manual_seed(0))
+        at_random = slots(*batch)[0]
+        shuffled = slots(*collate([r[rng.permutation(len(r))] for r in rows], 20))[0]
+        # Swap the two arguments of every binary atom: same objects shared, other slots.
+        swapped_args = batch[1].clone()
+        binary = (batch[1][..., 1] < 20) & batch[2]
+        swapped_args[..., 0][binary], swapped_args[..., 1][binary] = batch[1][..., 1][binary], batch[1][..., 0][binary]
+        before = slots.shared_object_logits(batch[1], batch[1], torch.ones(batch[1].shape[:2]))
+        after = slots.shared_object_logits(swapped_args, swapped_args, torch.ones(batch[1].shape[:2]))
+    assert not torch.allclose(at_random, shared(*batch)[0], atol=1e-3)
+    assert torch.allclose(shuffled, at_random, atol=1e-5)
+    assert int(binary.sum()) > 5
+    assert torch.equal(before[:, 0], after[:, 0])
+    assert not torch.equal(before[:, 1:], after[:, 1:])
+
+
 CONTEXT_PREDICATES = [5, 6, *range(7, 14)]
 """Of the tiny models' 7 predicates, 5 and 6 are static, and every goal predicate 7..13."""
 
@@ -161,7 +214,8 @@ def split_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.mark.parametrize(("readout", "attention_scale", "attention_bias"),
                          [("pooled", "fixed", "none"), ("atoms", "fixed", "none"),
-                          ("pooled", "log-length", "none"), ("atoms", "log-length", "shared-object")])
+                          ("pooled", "log-length", "none"), ("atoms", "log-length", "shared-object"),
+                          ("pooled", "fixed", "object-slots")])
 def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
     of several states of one task (padded), equals forward on all atoms, state by state."""

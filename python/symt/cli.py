@@ -935,11 +935,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fixed: attention logits q.k/sqrt(d) (the paper's, default); log-length: also times "
                    "a learned factor per head and ln of the number of atoms the query sees (scalable "
                    "softmax), so that attention to one matching atom does not fade on larger tasks")
-    p.add_argument("--attention-bias", choices=["none", "shared-object"],
+    p.add_argument("--attention-bias", choices=["none", "shared-object", "object-slots"],
                    help="none: attention reads the atoms' embeddings only (the paper's, default); "
                    "shared-object: each head adds a learned b_h * ln(n) to the logits of atoms that share "
                    "an object with the query, so that relations through a shared object (a vehicle and "
-                   "what is at its place) hold on tasks of any size")
+                   "what is at its place) hold on tasks of any size; object-slots: also a learned "
+                   "c_h,ij * ln(n) per pair of argument slots (i of the query, j of the key) holding the "
+                   "same object, so that on(a b) and on(b a) differ in the bias too")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",

@@ -24,7 +24,9 @@
   atom that shares an object with it gets b_h · ln(n) added (b_h learned per head, n the atoms
   the query sees), so a head can relate atoms through a shared object on tasks of any size, as a
   graph network's message passing does; equality of object tokens is all it reads, so renaming
-  leaves it unchanged.
+  leaves it unchanged. ``attention_bias="object-slots"`` adds, per head, a learned c_h,ij · ln(n)
+  for each pair of argument slots (i of the query, j of the key) that hold the same object, so
+  on(a b) and on(b a) are told apart by the bias too (issue 32's upside-down tower).
 
 ``forward(..., return_internals=True)`` also returns every attention map and every layer's first
 ``k`` hidden dimensions, which the contrastive loss compares between renamed copies.
@@ -93,7 +95,11 @@ class ModelConfig:
     bias (and the ``atoms`` readout, ``log-length``) the Ferry and Transport models needed 0.53x
     and 0.23x the shipped models' expansions at 1,500 CPU steps. Learning b_h needs every
     logit's gradient, which doubles a training step on 200-atom states (b_h stayed within
-    1.03-1.12 of its start on Ferry)."""
+    1.03-1.12 of its start on Ferry). ``object-slots``: ``shared-object`` plus c_h,ij · ln(n) for
+    every pair of argument slots where the query's i-th object is the key's j-th (c starts at 0,
+    so an untrained model attends as with ``shared-object``): ``shared-object`` reads on(a b) and
+    on(b a) alike against the goal on(a b), and a Blocksworld model trained with it built a goal
+    tower upside down when the goal did not name its base."""
     readout: str = "pooled"
     """``pooled``: the readout MLP reads the sum over atoms of their first ``k`` hidden dimensions
     (the paper). ``atoms``: the MLP reads each atom's and h is the sum of its outputs (a Deep Sets
@@ -114,7 +120,7 @@ class ModelConfig:
 
 OBJECT_IDENTITIES = ("table", "hashed")
 ATTENTION_SCALES = ("fixed", "log-length")
-ATTENTION_BIASES = ("none", "shared-object")
+ATTENTION_BIASES = ("none", "shared-object", "object-slots")
 LOG_LENGTH_REFERENCE = 64
 """``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""
 READOUTS = ("pooled", "atoms")
@@ -161,19 +167,30 @@ class SharedLayer(nn.Module):
         if config.attention_bias not in ATTENTION_BIASES:
             raise ValueError(f"unknown attention bias '{config.attention_bias}' "
                              f"(choose from {', '.join(ATTENTION_BIASES)})")
-        self.shared_object = config.attention_bias == "shared-object"
+        self.shared_object = config.attention_bias in ("shared-object", "object-slots")
+        self.object_slots = config.attention_bias == "object-slots"
         if self.shared_object:
             self.object_bias = nn.Parameter(torch.ones(h))
         else:  # unused, and not persistent, as length_scale above
             self.register_buffer("object_bias", torch.zeros(h), persistent=False)
+        slot_pairs = config.max_arity * config.max_arity
+        if self.object_slots:
+            self.slot_bias = nn.Parameter(torch.zeros(h, slot_pairs))
+        else:  # unused, and not persistent, as length_scale above
+            self.register_buffer("slot_bias", torch.zeros(h, slot_pairs), persistent=False)
 
     def add_object_bias(self, bias: Tensor, shared: Tensor | None) -> Tensor:
-        """``bias`` plus b_h times ``shared`` ([B,1,Nq,Nk]: ln n of the query where query and key
-        share an object, else 0; :meth:`AtomEncoder.shared_object_logits`) with the
-        ``shared-object`` bias; else ``bias``. [B,heads,Nq,Nk] where added."""
+        """``bias`` plus the object bias of ``shared`` ([B,P,Nq,Nk]; channel 0: ln n of the query
+        where query and key share an object, else 0; with ``object-slots`` one more channel per
+        pair of argument slots i, j: ln n where the query's i-th object is the key's j-th;
+        :meth:`AtomEncoder.shared_object_logits`): b_h times channel 0, plus c_h,ij times the
+        slot channels. ``bias`` unchanged without an object bias. [B,heads,Nq,Nk] where added."""
         if not self.shared_object or shared is None:
             return bias
-        return bias + (self.object_bias[None, :, None, None] * shared).to(bias.dtype)
+        weights = self.object_bias[:, None]
+        if self.object_slots:
+            weights = torch.cat([weights, self.slot_bias], dim=1)  # [heads, P]
+        return bias + torch.einsum("hp,bpqk->bhqk", weights.to(shared.dtype), shared).to(bias.dtype)
 
     def heads(self, x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Queries, keys and values of ``x`` [B,N,d], each [B,heads,N,head_dim]."""
@@ -289,22 +306,30 @@ class AtomEncoder(nn.Module):
         self.register_buffer("is_type", is_type, persistent=False)
 
     def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
-        """[B,1,Nq,Nk]: ``log_n`` [B,Nq] of the query where query atom and key atom (``query_args``
-        [B,Nq,m], ``key_args`` [B,Nk,m]) have an object token in common, 0 elsewhere; None without
-        the ``shared-object`` bias. Padding tokens (``>= vocab_size``) match nothing. One
-        comparison per pair of argument slots keeps the memory at one [B,Nq,Nk] mask (object
-        tokens may be drawn from 2^20 values, too many to one-hot)."""
+        """[B,P,Nq,Nk]: channel 0 is ``log_n`` [B,Nq] of the query where query atom and key atom
+        (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m]) have an object token in common, 0
+        elsewhere; with ``object-slots`` channel 1 + i·m + j is ``log_n`` where the query's i-th
+        argument is the key's j-th. None without an object bias. Padding tokens (``>=
+        vocab_size``) match nothing. One comparison per pair of argument slots keeps the memory at
+        [B,Nq,Nk] masks (object tokens may be drawn from 2^20 values, too many to one-hot)."""
         if not self.layer.shared_object:
             return None
         vocab = self.vocab_size
         b, nq, m = query_args.shape
         shared = torch.zeros(b, nq, key_args.shape[1], dtype=torch.bool, device=query_args.device)
+        slots: list[Tensor] = []
         for i in range(m):
             query = query_args[:, :, i]
             query = torch.where(query < vocab, query, torch.full_like(query, -1))  # padding: no match
             for j in range(m):
-                shared = shared | (query[:, :, None] == key_args[:, None, :, j])
-        return (shared.to(log_n.dtype) * log_n[:, :, None])[:, None]
+                same = query[:, :, None] == key_args[:, None, :, j]
+                shared = shared | same
+                if self.layer.object_slots:
+                    slots.append(same)
+        scale = log_n[:, None, :, None]
+        if self.layer.object_slots:
+            return torch.stack([shared] + slots, dim=1).to(log_n.dtype) * scale
+        return shared[:, None].to(log_n.dtype) * scale
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""
