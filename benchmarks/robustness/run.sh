@@ -9,6 +9,7 @@
 #       && bash benchmarks/robustness/run.sh train-stacks-ft
 #                                                # the shipped `blocksworld` model, from train's checkpoint
 #   bash benchmarks/robustness/run.sh train-shared   # bw-shared, shipped retargeted as `ipc2023-blocksworld`
+#   bash benchmarks/robustness/run.sh train-slots    # bw-slots: train-shared with the object-slots bias
 #   bash benchmarks/robustness/run.sh evaluate   # every measurement below (resumable)
 #
 # Results go to benchmarks/results/variants/ (README.md there says what each folder answers).
@@ -81,6 +82,17 @@ train-shared)
         --attention-bias shared-object --w-rank 1 --rank-loss hinge --batch-size 128 --seed 5 --steps 8000 \
         --lr 1e-3 --eval-every 500 --goal-phrasing 0.3 --threads 1 --time-budget 3300 --quiet --out runs/bw-shared
     $SYMT export runs/bw-shared/best.pt runs/bw-shared/blocksworld.pt
+    ;;
+train-slots)
+    # bw-slots (issue 32): train-shared with the object-slots attention bias (a learned bias per head
+    # and pair of argument slots holding one object, so on(a b) and on(b a) differ: bw-shared built
+    # goal towers upside down without the base's ontable), same data, options and time budget.
+    [ -f data/blocksworld-stacks/manifest.json ] || \
+        $SYMT generate blocksworld --styles towers partial stacks --out data/blocksworld-stacks --quiet
+    $SYMT train data/blocksworld-stacks --preset small --d-model 128 --d-ff 256 --object-identity hashed \
+        --attention-bias object-slots --w-rank 1 --rank-loss hinge --batch-size 128 --seed 5 --steps 8000 \
+        --lr 1e-3 --eval-every 500 --goal-phrasing 0.3 --threads 1 --time-budget 3300 --quiet --out runs/bw-slots-s5
+    $SYMT export runs/bw-slots-s5/best.pt runs/bw-slots-s5/blocksworld.pt
     ;;
 evaluate)
     # Two streams on 2 cores. ff and lama-first run in the shipped models' experiments only: the
@@ -230,7 +242,7 @@ evaluate-logistics)
         $name=$out/configs/runs.csv > $out/configs-table.md
     ;;
 *)
-    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-shared|train-logistics-shared|train-logistics-wide-shared|train-logistics-more|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
+    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-shared|train-slots|train-logistics-shared|train-logistics-wide-shared|train-logistics-more|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
     exit 2
     ;;
 esac
