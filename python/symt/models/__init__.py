@@ -50,13 +50,12 @@ SIZE_UNITS = {"blocksworld": "blocks", "gripper": "balls", "logistics": "package
 
 EXTRA_STYLES = {"blocksworld": ("towers", "partial", "stacks")}
 """Shipped paper-domain models trained on the paper's training split plus as many tasks again per
-generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is
-``bw-stacks-ft4`` (``benchmarks/robustness/run.sh train-stacks-ft``); ``ipc2023-blocksworld`` is
-``bw-shared`` retargeted (``run.sh train-shared``: the same data with the shared-object attention
-bias; better in search, but greedy guidance loses the 5-block tasks without their base).
-``logistics`` is ``lg-shared`` (``run.sh train-logistics-shared``: the paper's split only, with the
-shared-object attention bias), which generalises to other generators' tasks better than the model
-trained with the ``wide`` style."""
+generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is ``bw-slots``
+(``benchmarks/robustness/run.sh train-slots``: the object-slots attention bias, which tells apart
+which argument of an atom holds a shared object), and ``ipc2023-blocksworld`` is the same model
+retargeted. ``logistics`` is ``lg-shared`` (``run.sh train-logistics-shared``: the paper's split
+only, with the shared-object attention bias), which generalises to other generators' tasks better
+than the model trained with the ``wide`` style."""
 
 
 def shipped() -> dict[str, Path]:
