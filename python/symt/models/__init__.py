@@ -52,10 +52,11 @@ EXTRA_STYLES = {"blocksworld": ("towers", "partial", "stacks")}
 """Shipped paper-domain models trained on the paper's training split plus as many tasks again per
 generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is ``bw-slots``
 (``benchmarks/robustness/run.sh train-slots``: the object-slots attention bias, which tells apart
-which argument of an atom holds a shared object), and ``ipc2023-blocksworld`` is the same model
-retargeted. ``logistics`` is ``lg-shared`` (``run.sh train-logistics-shared``: the paper's split
-only, with the shared-object attention bias), which generalises to other generators' tasks better
-than the model trained with the ``wide`` style."""
+which argument of an atom holds a shared object); ``ipc2023-blocksworld`` is ``bw-shared``
+retargeted (``run.sh train-shared``: the same data with the shared-object bias, better than
+``bw-slots`` on IPC 2023's medium tasks). ``logistics`` is ``lg-shared`` (``run.sh
+train-logistics-shared``: the paper's split only, with the shared-object attention bias), which
+generalises to other generators' tasks better than the model trained with the ``wide`` style."""
 
 
 def shipped() -> dict[str, Path]:
