@@ -209,6 +209,25 @@ train-logistics-more)
         $SYMT export runs/$name/best.pt runs/$name/logistics.pt
     done
     ;;
+train-logistics-ctx-slots)
+    # Issue 32, not shipped (results/variants/README.md, last section): lg-shared's recipe with
+    # context attention (two seeds), lg-shared distilled into a context-attention model, and the
+    # recipe with the object-slots bias (two seeds); each measured as train-logistics-more's models.
+    [ -f data/logistics/manifest.json ] || $SYMT generate logistics --quiet
+    common="--preset small --steps 10000 --lr 1e-3 --object-identity hashed --eval-every 1000 --threads 1
+        --time-budget 2700 --quiet"
+    for seed in 0 1; do
+        $SYMT train data/logistics $common --attention-bias shared-object --context-attention --seed $seed \
+            --out runs/lg-ctx-s$seed
+        $SYMT train data/logistics $common --attention-bias object-slots --seed $seed --out runs/lg-slots-s$seed
+    done
+    $SYMT train data/logistics --preset small --steps 6000 --lr 3e-4 --warmup 200 --object-identity hashed \
+        --attention-bias shared-object --context-attention --teacher runs/lg-shared/best.pt --init-from-teacher \
+        --w-teacher 1 --eval-every 1000 --threads 1 --seed 0 --time-budget 1800 --quiet --out runs/lg-ctx-distil
+    for name in lg-ctx-s0 lg-ctx-s1 lg-slots-s0 lg-slots-s1 lg-ctx-distil; do
+        $SYMT export runs/$name/best.pt runs/$name/logistics.pt
+    done
+    ;;
 evaluate-logistics)
     # A Logistics candidate (NAME MODEL) against the shipped model on the same task files: another
     # generator's tasks (7-15 packages; three cities and one airplane, four cities and two
@@ -242,7 +261,7 @@ evaluate-logistics)
         $name=$out/configs/runs.csv > $out/configs-table.md
     ;;
 *)
-    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-shared|train-slots|train-logistics-shared|train-logistics-wide-shared|train-logistics-more|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
+    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-shared|train-slots|train-logistics-shared|train-logistics-wide-shared|train-logistics-more|train-logistics-ctx-slots|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
     exit 2
     ;;
 esac
