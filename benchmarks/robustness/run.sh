@@ -21,6 +21,22 @@ RUN=runs/bw-phrasing
 CANDIDATE=$RUN/blocksworld.pt
 RESULTS=benchmarks/results/variants
 
+# bw-stacks-ft4's training data: the paper's split plus the towers, partial and stacks styles.
+stacks_data() {
+    [ -f data/blocksworld-stacks/manifest.json ] || \
+        $SYMT generate blocksworld --styles towers partial stacks --out data/blocksworld-stacks --quiet
+}
+
+# BIAS SEED BUDGET OUT: bw-stacks-ft4's data and options, from scratch, with an attention bias
+# (train-shared, train-slots); exports OUT/blocksworld.pt.
+train_with_bias() {
+    stacks_data
+    $SYMT train data/blocksworld-stacks --preset small --d-model 128 --d-ff 256 --object-identity hashed \
+        --attention-bias "$1" --w-rank 1 --rank-loss hinge --batch-size 128 --seed "$2" --steps 8000 \
+        --lr 1e-3 --eval-every 500 --goal-phrasing 0.3 --threads 1 --time-budget "$3" --quiet --out "$4"
+    $SYMT export "$4/best.pt" "$4/blocksworld.pt"
+}
+
 case "${1:-}" in
 train)
     # The shipped model's recipe (round 7 of the recipe study) on the paper's dataset, with goal
@@ -64,8 +80,7 @@ train-stacks-ft)
     # bw-stacks-ft4 (shipped as `blocksworld` on 2026-11-29): bw-styles-ft3 fine-tuned with 9 more training tasks in the stacks style (1-3
     # tall towers at both ends, 6-8 blocks: IPC 2023 Blocksworld's tasks start from one 18-block
     # tower or a few of 8-12 and ask for a few tall ones), beside the towers and partial tasks.
-    [ -f data/blocksworld-stacks/manifest.json ] || \
-        $SYMT generate blocksworld --styles towers partial stacks --out data/blocksworld-stacks --quiet
+    stacks_data
     $SYMT train data/blocksworld-stacks --preset small --d-model 128 --d-ff 256 --object-identity hashed \
         --w-rank 1 --rank-loss hinge --batch-size 128 --seed 4 --steps 5000 --lr 3e-4 --warmup 200 \
         --eval-every 500 --goal-phrasing 0.3 --teacher runs/bw-styles-ft3/best.pt --init-from-teacher \
@@ -76,26 +91,14 @@ train-shared)
     # bw-shared (shipped as `ipc2023-blocksworld`, retargeted, on 2026-11-29; issue 32): the same 36 training tasks as
     # bw-stacks-ft4, from scratch, with the shared-object attention bias (55 minutes on one core;
     # best validation MSE 0.44 at step 6,000, bw-stacks-ft4 1.21 after three fine-tunes).
-    [ -f data/blocksworld-stacks/manifest.json ] || \
-        $SYMT generate blocksworld --styles towers partial stacks --out data/blocksworld-stacks --quiet
-    $SYMT train data/blocksworld-stacks --preset small --d-model 128 --d-ff 256 --object-identity hashed \
-        --attention-bias shared-object --w-rank 1 --rank-loss hinge --batch-size 128 --seed 5 --steps 8000 \
-        --lr 1e-3 --eval-every 500 --goal-phrasing 0.3 --threads 1 --time-budget 3300 --quiet --out runs/bw-shared
-    $SYMT export runs/bw-shared/best.pt runs/bw-shared/blocksworld.pt
+    train_with_bias shared-object 5 3300 runs/bw-shared
     ;;
 train-slots)
     # bw-slots (issue 32): train-shared with the object-slots attention bias (a learned bias per head
     # and pair of argument slots holding one object, so on(a b) and on(b a) differ: bw-shared built
     # goal towers upside down without the base's ontable), same data, options and time budget.
-    [ -f data/blocksworld-stacks/manifest.json ] || \
-        $SYMT generate blocksworld --styles towers partial stacks --out data/blocksworld-stacks --quiet
     # The shipped file is seed 5; the second seed: SEED=6 BUDGET=2400 (results/variants/candidates/bw-slots/).
-    seed=${SEED:-5}
-    $SYMT train data/blocksworld-stacks --preset small --d-model 128 --d-ff 256 --object-identity hashed \
-        --attention-bias object-slots --w-rank 1 --rank-loss hinge --batch-size 128 --seed $seed --steps 8000 \
-        --lr 1e-3 --eval-every 500 --goal-phrasing 0.3 --threads 1 --time-budget ${BUDGET:-3300} --quiet \
-        --out runs/bw-slots-s$seed
-    $SYMT export runs/bw-slots-s$seed/best.pt runs/bw-slots-s$seed/blocksworld.pt
+    train_with_bias object-slots ${SEED:-5} ${BUDGET:-3300} runs/bw-slots-s${SEED:-5}
     ;;
 evaluate)
     # Two streams on 2 cores. ff and lama-first run in the shipped models' experiments only: the
