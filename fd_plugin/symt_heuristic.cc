@@ -283,8 +283,10 @@ SymtHeuristic::SymtHeuristic(const Options &opts)
     next_statistics_report = FIRST_STATISTICS_REPORT;
     model_seconds = 0.0;
     cout << "symt: model " << model_path << " loaded; " << fluent_rows.size() / width
-         << " fluent atoms, " << num_fixed << " static and goal atoms"
-         << (cache_context ? " (cached once: the model's context)" : "") << "; precision "
+         << " fluent atoms, " << num_fixed << " static and goal atoms";
+    if (cache_context)
+        cout << " (" << num_context << " of them cached once: the model's context)";
+    cout << "; precision "
          << (use_bf16 ? "bf16" : "fp32") << "; h(initial state) = " << h << endl;
 }
 
@@ -346,18 +348,25 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
                     to_string(context.vocab_size) + " tokens");
     width = 1 + context.max_arity;
     pad_token = context.vocab_size;
-    fixed_rows = move(context.fixed_rows);
     num_fixed = context.num_fixed;
     map_facts(context);
+    int64_t cache_mode = 0;
     if (module.hasattr("symt_format_version") &&
         module.attr("symt_format_version").toInt() >= CONTEXT_CACHE_SINCE) {
         if (!module.hasattr("symt_context_cache") || !module.attr("symt_context_cache").isInt())
             input_error(model_path + ": a format-" + to_string(CONTEXT_CACHE_SINCE) +
                         " model without the integer attribute symt_context_cache; re-export it "
                         "with `symt export`");
-        if (module.attr("symt_context_cache").toInt() != 0)
-            encode_context();
+        cache_mode = module.attr("symt_context_cache").toInt();
+        if (cache_mode < 0 || cache_mode > 2)
+            input_error(model_path + ": symt_context_cache " + to_string(cache_mode) +
+                        " is unknown to this plugin (it knows 0, 1 and 2); rebuild it with "
+                        "scripts/setup.sh");
     }
+    split_fixed_rows(context.fixed_rows, cache_mode,
+                     static_cast<int64_t>(context.predicate_names.size()));
+    if (cache_mode != 0)
+        encode_context();
     string trace_path = env_or_empty("SYMT_TRACE");
     if (!trace_path.empty()) {
         trace = make_unique<ofstream>(trace_path, ios::app);
@@ -426,18 +435,30 @@ void SymtHeuristic::map_facts(const SymtContext &context) {
     }
 }
 
+void SymtHeuristic::split_fixed_rows(const vector<int64_t> &fixed_rows, int64_t cache_mode,
+                                     int64_t num_predicates) {
+    for (int64_t i = 0; i < num_fixed; ++i) {
+        auto row = fixed_rows.begin() + i * width;
+        // Goal atoms have the predicate ids P..2P-1 (symt.tokens).
+        bool cached = cache_mode == 1 || (cache_mode == 2 && row[0] < num_predicates);
+        vector<int64_t> &target = cached ? context_rows : state_fixed_rows;
+        target.insert(target.end(), row, row + width);
+        ++(cached ? num_context : num_state_fixed);
+    }
+}
+
 void SymtHeuristic::encode_context() {
     int64_t m = width - 1;
-    vector<int64_t> pred(num_fixed), args(num_fixed * m);
-    for (int64_t i = 0; i < num_fixed; ++i) {
-        pred[i] = fixed_rows[i * width];
-        copy(fixed_rows.begin() + i * width + 1, fixed_rows.begin() + (i + 1) * width,
+    vector<int64_t> pred(num_context), args(num_context * m);
+    for (int64_t i = 0; i < num_context; ++i) {
+        pred[i] = context_rows[i * width];
+        copy(context_rows.begin() + i * width + 1, context_rows.begin() + (i + 1) * width,
              args.begin() + i * m);
     }
     try {
         c10::InferenceMode guard;
-        at::Tensor pred_tensor = torch::from_blob(pred.data(), {num_fixed}, torch::kInt64);
-        at::Tensor args_tensor = torch::from_blob(args.data(), {num_fixed, m}, torch::kInt64);
+        at::Tensor pred_tensor = torch::from_blob(pred.data(), {num_context}, torch::kInt64);
+        at::Tensor args_tensor = torch::from_blob(args.data(), {num_context, m}, torch::kInt64);
         // The same precision as every later pass, so that cached and fresh keys match in type.
         at::autocast::set_autocast_enabled(at::kCPU, use_bf16);
         if (use_bf16)
@@ -449,7 +470,7 @@ void SymtHeuristic::encode_context() {
         for (const torch::jit::IValue &part : cache->elements())
             context_cache.push_back(part.toTensor().clone());
     } catch (const std::exception &error) {
-        input_error(model_path + ": encoding the task's static and goal atoms failed (" +
+        input_error(model_path + ": encoding the task's cached atoms failed (" +
                     first_sentence(error.what()) + ")");
     }
     cache_context = true;
@@ -471,7 +492,7 @@ at::Tensor SymtHeuristic::run_model(const string &method, vector<torch::jit::IVa
 }
 
 int64_t SymtHeuristic::count_atoms(const vector<int> &values) const {
-    int64_t n = cache_context ? 0 : num_fixed;
+    int64_t n = num_state_fixed;
     for (size_t var = 0; var < values.size(); ++var)
         n += fact_rows[var][values[var]] >= 0;
     return n;
@@ -491,9 +512,8 @@ void SymtHeuristic::fill_state(const vector<int> &values, int64_t b, int64_t n) 
         if (row >= 0)
             put(&fluent_rows[static_cast<size_t>(row) * width]);
     }
-    if (!cache_context)
-        for (int64_t i = 0; i < num_fixed; ++i)
-            put(&fixed_rows[i * width]);
+    for (int64_t i = 0; i < num_state_fixed; ++i)
+        put(&state_fixed_rows[i * width]);
 }
 
 int SymtHeuristic::to_heuristic_value(double raw) const {
@@ -513,7 +533,7 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
         num_atoms_evaluated += atoms[i];
     }
     // With a cached context every state token also attends to the context's atoms.
-    int64_t context_atoms = cache_context ? num_fixed : 0;
+    int64_t context_atoms = num_context;
     vector<int> result;
     result.reserve(states.size());
     size_t begin = 0;

@@ -16,7 +16,9 @@
   copies into the context. For "hashed" models vocab_size (2^20) only bounds the objects.
   Version 4 adds symt_context_cache: where it is 1, the fixed atoms attend only among
   themselves, so this plugin runs encode_context on them once and then, for every batch,
-  forward_states on the states' fluent atoms alone against that cache (symt.export).
+  forward_states on the states' fluent atoms alone against that cache (symt.export). Where it
+  is 2, only the static and type atoms are cached: each state sends its fluent atoms and the
+  task's goal atoms (predicate ids P..2P-1), which attend to the state.
 
   Task context (a line-based text file written by the fast-downward wrapper,
   symt.formats.write_task_context): the model's signature, the task's objects (object i has
@@ -59,16 +61,22 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     static constexpr int64_t ATTENTION_PER_ATOM = 128;
     bool use_bf16 = false;      // forward pass under bf16 autocast (symt(precision=...))
 
-    // Format-4 context-attention models: the fixed atoms' keys and values at every layer and
-    // their share of the readout, computed once; states then carry their fluent atoms only.
+    // Format-4 context-attention models: the cached atoms' keys and values at every layer and
+    // their share of the readout, computed once; states then carry their fluent atoms and the
+    // fixed atoms that are not cached (the goal atoms, for symt_context_cache 2).
     bool cache_context = false;
     std::vector<torch::jit::IValue> context_cache;
 
     // fact_rows[var][value]: index of the atom's token row in fluent_rows, or -1 (skipped).
     std::vector<std::vector<int>> fact_rows;
     std::vector<int64_t> fluent_rows;   // flattened [F, width]
-    std::vector<int64_t> fixed_rows;    // flattened [S, width]: static and goal atoms
+    // The task's fixed atoms (static, type and goal), split into those cached once
+    // (context_rows) and those every state sends with its fluent atoms (state_fixed_rows).
     int64_t num_fixed = 0;
+    std::vector<int64_t> context_rows;       // flattened [C, width]
+    int64_t num_context = 0;
+    std::vector<int64_t> state_fixed_rows;   // flattened [S - C, width]
+    int64_t num_state_fixed = 0;
 
     // Input buffers, reused between calls (torch::from_blob views them without copying).
     std::vector<int64_t> pred_buffer;
@@ -96,6 +104,9 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     void print_statistics() const;
 
     void load(const std::string &model_option, int threads, Precision precision);
+    // Splits the fixed atoms by the model's symt_context_cache (0, 1 or 2).
+    void split_fixed_rows(const std::vector<int64_t> &fixed_rows, int64_t cache_mode,
+                          int64_t num_predicates);
     void encode_context();
     // Calls `method` of the module under the chosen precision and returns its tensor.
     at::Tensor run_model(const std::string &method, std::vector<torch::jit::IValue> inputs);

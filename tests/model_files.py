@@ -15,13 +15,14 @@ from symt.tokens import context_predicate_ids, domain_signature, type_predicate_
 
 
 def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
-                 context: bool = False, fold_types: bool = False, readout: str = "pooled",
+                 context: bool | str = False, fold_types: bool = False, readout: str = "pooled",
                  attention_scale: str = "fixed", attention_bias: str = "none",
                  object_identity: str = "table") -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
-    themselves, and the plugin caches them. ``fold_types``: type atoms are folded into their
+    themselves, and the plugin caches them; ``"static"``: static and type atoms only (the goal
+    atoms are read with each state). ``fold_types``: type atoms are folded into their
     objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``, ``object_identity``: as
     ``ModelConfig``'s."""
     torch.manual_seed(seed)
@@ -30,7 +31,8 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
     config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
                          vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
                          d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
-                         context_predicates=context_predicate_ids(signature, parsed) if context else None,
+                         context_predicates=(context_predicate_ids(signature, parsed, goals=context != "static")
+                                             if context else None),
                          type_predicates=type_predicate_ids(signature) if fold_types else None,
                          readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
                          object_identity=object_identity)

@@ -186,6 +186,9 @@ def models(tmp_path_factory) -> dict[str, Path]:
                                                       context=True, readout="atoms", attention_bias="shared-object")
     models["logistics-context-slots"] = random_model("logistics", out / "logistics-context-slots.pt", seed=15,
                                                      context=True, readout="atoms", attention_bias="object-slots")
+    # Static and type atoms cached, goal atoms sent with every state (symt_context_cache 2).
+    models["logistics-context-static"] = random_model("logistics", out / "logistics-context-static.pt", seed=16,
+                                                      context="static", attention_bias="shared-object")
     return models
 
 
@@ -247,6 +250,7 @@ def model_stats(output: str) -> tuple[int, int]:
     ("visitall", 6, "visitall-context"), ("logistics", 3, "logistics-context"),
     ("logistics", 3, "logistics-context-atoms"), ("logistics", 3, "logistics-shared"),
     ("logistics", 3, "logistics-context-shared"), ("logistics", 3, "logistics-context-slots"),
+    ("logistics", 3, "logistics-context-static"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:
@@ -268,19 +272,21 @@ def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path
     expected = python_values(models[model], domain, problem, sample)
     worst = max(abs(raw - value) for (raw, _), value in zip(sample, expected))
     assert worst <= 1e-4
-    # A context model sends only a state's fluent atoms through the model.
+    # A context model sends only a state's fluent atoms through the model (and the task's goal
+    # atoms, where it caches static atoms only).
     stats = [line for line in result.stdout.splitlines() if "atoms per state" in line][-1]
     atoms_per_state = float(stats.split(" atoms per state")[0].rsplit(" ", 1)[1])
     fluent_per_state = sum(len(atoms) for _, atoms in traced) / len(traced)
     context = "-context" in model
     assert ("cached once" in result.stdout) == context
-    assert (atoms_per_state == pytest.approx(fluent_per_state, rel=0.2)) == context
+    parsed_domain = parse_domain(domain_file(domain))
+    task = ground(parsed_domain, parse_problem(problem, parsed_domain))
+    goal_atoms = len(task.goal_atoms) if model.endswith("-static") else 0
+    assert (atoms_per_state == pytest.approx(fluent_per_state + goal_atoms, rel=0.2)) == context
     # The initial state's h is the model's value, scaled, rounded, non-negative.
     h_line = next(line for line in result.stdout.splitlines() if "h(initial state) =" in line)
     assert int(h_line.rsplit("=", 1)[1]) == max(0, round(100 * traced[0][0]))
     # Goal states never go to the model (they get 0), though the search generated one.
-    parsed_domain = parse_domain(domain_file(domain))
-    task = ground(parsed_domain, parse_problem(problem, parsed_domain))
     for _, atoms in traced:
         names = {(a.split("(")[0], tuple(x.strip() for x in a.rstrip(")").split("(")[1].split(",") if x.strip()))
                  for a in atoms}

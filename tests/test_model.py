@@ -205,32 +205,42 @@ def test_object_slots_tell_argument_order_apart_and_start_as_shared_object():
 
 CONTEXT_PREDICATES = [5, 6, *range(7, 14)]
 """Of the tiny models' 7 predicates, 5 and 6 are static, and every goal predicate 7..13."""
+STATIC_CONTEXT_PREDICATES = [5, 6]
+"""The static predicates alone: a model whose goal atoms are read with each state."""
 
 
-def split_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    context = np.isin(rows[:, 0], CONTEXT_PREDICATES)
+def split_rows(rows: np.ndarray, context_ids: list[int] = CONTEXT_PREDICATES) -> tuple[np.ndarray, np.ndarray]:
+    context = np.isin(rows[:, 0], context_ids)
     return rows[~context], rows[context]
 
 
-@pytest.mark.parametrize(("readout", "attention_scale", "attention_bias"),
-                         [("pooled", "fixed", "none"), ("atoms", "fixed", "none"),
-                          ("pooled", "log-length", "none"), ("atoms", "log-length", "shared-object"),
-                          ("pooled", "fixed", "object-slots")])
-def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str):
+@pytest.mark.parametrize(("readout", "attention_scale", "attention_bias", "context_ids"),
+                         [("pooled", "fixed", "none", CONTEXT_PREDICATES), ("atoms", "fixed", "none", CONTEXT_PREDICATES),
+                          ("pooled", "log-length", "none", CONTEXT_PREDICATES),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES),
+                          ("pooled", "fixed", "object-slots", CONTEXT_PREDICATES),
+                          ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES),
+                          ("pooled", "fixed", "object-slots", STATIC_CONTEXT_PREDICATES)],
+                         ids=["pooled", "atoms", "log-length", "shared", "slots", "static-shared", "static-slots"])
+def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str,
+                                                    context_ids: list[int]):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
-    of several states of one task (padded), equals forward on all atoms, state by state."""
-    model = tiny_model(context_predicates=CONTEXT_PREDICATES, readout=readout, attention_scale=attention_scale,
+    (and, for a static-only context, the goal atoms) of several states of one task (padded),
+    equals forward on all atoms, state by state."""
+    model = tiny_model(context_predicates=context_ids, readout=readout, attention_scale=attention_scale,
                        attention_bias=attention_bias)
     rng = np.random.default_rng(5)
-    states = [split_rows(r)[0] for r in random_batch(rng, [12, 3, 9])]
-    context = split_rows(random_batch(rng, [40])[0])[1]
+    states = [split_rows(r, context_ids)[0] for r in random_batch(rng, [12, 3, 9])]
+    context = split_rows(random_batch(rng, [80])[0], context_ids)[1]
     assert len(context) > 5 and all(len(s) > 0 for s in states)
+    # With the static context, the states carry goal atoms (ids 7..13) that attend to them.
+    assert any((s[:, 0] >= 7).any() for s in states) == (context_ids == STATIC_CONTEXT_PREDICATES)
     with torch.no_grad():
         full = [float(model(*collate([np.concatenate([s, context])], 20))[0][0]) for s in states]
         cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
         cached = model.forward_states(*cache, *collate(states, 20))
         # The context's hidden states do not depend on the state: nothing of it attends to fluents.
-        other = split_rows(random_batch(rng, [30])[0])[0]
+        other = split_rows(random_batch(rng, [30])[0], context_ids)[0]
         _, _, hid_a = model(*collate([np.concatenate([states[0], context])], 20), True)
         _, _, hid_b = model(*collate([np.concatenate([other, context])], 20), True)
     assert cached.tolist() == pytest.approx(full, abs=1e-5)

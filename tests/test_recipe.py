@@ -99,25 +99,33 @@ def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_da
                               python_model(*collate(rows, HASHED_TOKEN_SPACE))[0], atol=1e-5)
 
 
-def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path):
+@pytest.mark.parametrize("goals_with_state", [False, True], ids=["all", "static"])
+def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path, goals_with_state):
     """--context-attention: the model's context is the static, type and goal atoms of the
     task (exactly EncodedTask.fixed_rows), and the exported format-5 module's cached path gives
-    forward's values."""
-    trainer = Trainer(config_for(gripper_dataset, tmp_path / "r", steps=30, context_attention=True),
-                      progress=False)
+    forward's values. --context-attention static: the goal atoms are not of the context; the
+    module says so (symt_context_cache 2) and each state sends them with its fluent atoms."""
+    trainer = Trainer(config_for(gripper_dataset, tmp_path / "r", steps=30, context_attention=True,
+                                 goals_with_state=goals_with_state), progress=False)
     trainer.run()
     data = trainer.dataset.split("train")[0].encoded
     model = trainer.model.cpu()
-    assert bool(model.is_context[torch.from_numpy(data.fixed_rows[:, 0])].all())
+    is_goal = data.fixed_rows[:, 0] >= data.signature.num_predicates
+    assert is_goal.any() and not is_goal.all()
+    cached_rows = data.fixed_rows[~is_goal] if goals_with_state else data.fixed_rows
+    assert bool(model.is_context[torch.from_numpy(cached_rows[:, 0])].all())
+    assert bool(model.is_context[torch.from_numpy(data.fixed_rows[is_goal, 0])].all()) != goals_with_state
     assert not bool(model.is_context[torch.from_numpy(data.fluent_rows[:, 0])].any())
     meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
     module, _ = load_exported(tmp_path / "m.pt")
-    assert meta["format_version"] == 5 and module.symt_context_cache == 1
+    assert meta["format_version"] == 5 and module.symt_context_cache == (2 if goals_with_state else 1)
     assert meta["model"]["context_predicates"] == sorted(meta["model"]["context_predicates"])
     vocab = meta["vocab_size"]
     names = np.arange(data.num_objects)
-    fixed = rename(data.fixed_rows, names, vocab)
-    states = [rename(data.fluent_rows[facts], names, vocab) for facts in ([0, 2, 3], [1], [0, 1, 4, 5])]
+    fixed = rename(cached_rows, names, vocab)
+    sent = [rename(data.fixed_rows[is_goal], names, vocab)] if goals_with_state else []
+    states = [np.concatenate([rename(data.fluent_rows[facts], names, vocab), *sent])
+              for facts in ([0, 2, 3], [1], [0, 1, 4, 5])]
     with torch.no_grad():
         full = [float(module(*collate([np.concatenate([s, fixed])], vocab))[0]) for s in states]
         pred, args, _ = collate([fixed], vocab)

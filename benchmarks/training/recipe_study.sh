@@ -161,6 +161,14 @@ declare -A recipe=(
   # ... and on Satellite's 20 exhaustively labelled training problems (data/ipc2023-satellite-exhaustive,
   # made as Ferry's) at the shipped ipc2023-satellite's width (64), 1,500 steps in at most 45 minutes
   [ipc-sa-r13-shared]="data/ipc2023-satellite-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --steps 1500 --eval-every 250 --time-budget 2700"
+  # Round 14 (this CPU, issue 35): the object-slots attention bias (the shared-object term plus a
+  # learned term per pair of argument slots that hold the shared object): Ferry as ipc-fe-r13-shared ...
+  [ipc-fe-r14-slots]="data/ipc2023-ferry-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250"
+  # ... and Miconic (above(f1 f2): which argument holds the floor is the whole relation) at width 64,
+  # on the training problems of at most 3,000 states (53 of 3-17 objects, validation the 4 largest
+  # of them; symt ipc-dataset ../shared/benchmarks/ipc2023-learning/miconic --out
+  # data/ipc2023-miconic-small --max-states 3000 --plan-time 0), so that a step costs what Ferry's does
+  [ipc-mi-r14-slots]="data/ipc2023-miconic-small $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 3600"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

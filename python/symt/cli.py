@@ -467,6 +467,9 @@ def cmd_train(args: argparse.Namespace) -> int:
             options[key] = value
     if args.no_contrastive:
         options["contrastive"] = False
+    if args.context_attention is not None:
+        options["context_attention"] = True
+        options["goals_with_state"] = args.context_attention == "static"
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
                 "attention_scale", "attention_bias"):
@@ -907,9 +910,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")
-    p.add_argument("--context-attention", action="store_true", default=None,
-                   help="static, type and goal atoms attend only among themselves, so that search "
-                   "computes them once per task (issue 15; default: every atom attends to every atom)")
+    p.add_argument("--context-attention", nargs="?", const="all", choices=["all", "static"], default=None,
+                   help="static, type and goal atoms (all) or static and type atoms only (static: the goal "
+                   "atoms are read with each state and attend to it) attend only among themselves, so that "
+                   "search computes them once per task (issue 15; default: every atom attends to every atom)")
     p.add_argument("--fold-types", action="store_true", default=None,
                    help="add the embedding of each of an object's types to the object's embedding "
                    "instead of reading its type:<t> atoms as tokens: fewer tokens in typed domains "

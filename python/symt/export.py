@@ -34,6 +34,10 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   fifth tensor, the cached atoms' object tokens [C', m], taken after the type table
   (``forward_states(keys, values, pooled, type_table, context_args, pred, args, mask)``): still
   version 5, as a reader that passes the cache whole runs them unchanged.
+  ``symt_context_cache`` 2 (``symt train --context-attention static``; still version 5): only the
+  static and type atoms are cached; ``forward_states`` takes each state's fluent atoms *and the
+  task's goal atoms* (predicate ids P..2P-1), which attend to the state. A reader that knows only
+  0 and 1 must refuse it.
 
 A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
 domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).

@@ -154,7 +154,8 @@ def module_attributes(meta: dict) -> dict[str, object]:
     """The typed attributes an exported heuristic's TorchScript module carries from format 3 on:
     what the plugin checks the model and its task context against, read by libtorch itself.
     ``symt_context_cache`` (format 4 on) is 1 for a context-attention model, whose plugin runs
-    ``encode_context`` once per task and then ``forward_states`` for the fluent atoms of states."""
+    ``encode_context`` once per task and then ``forward_states`` for the fluent atoms of states,
+    and 2 where the goal atoms are not cached (:func:`context_cache_mode`)."""
     return {
         "symt_format": meta["format"],
         "symt_format_version": int(meta["format_version"]),
@@ -163,8 +164,25 @@ def module_attributes(meta: dict) -> dict[str, object]:
         "symt_predicate_arities": [int(p["arity"]) for p in meta["predicates"]],
         "symt_max_arity": int(meta["max_arity"]),
         "symt_vocab_size": int(meta["vocab_size"]),
-        "symt_context_cache": int(meta["model"].get("context_predicates") is not None),
+        "symt_context_cache": context_cache_mode(meta),
     }
+
+
+CACHE_NONE, CACHE_FIXED, CACHE_STATIC = 0, 1, 2
+"""The values of ``symt_context_cache``: no cache (``forward`` on all atoms); every fixed atom
+(static, type and goal) cached, each state sends its fluent atoms; static and type atoms cached,
+each state sends its fluent atoms and the task's goal atoms (predicate ids ``P..2P-1``)."""
+
+
+def context_cache_mode(meta: dict) -> int:
+    """Which of a task's fixed atoms a model caches (``CACHE_*``), from its ``symt.json``: the goal
+    atoms are cached when every goal predicate is a context predicate."""
+    context = meta["model"].get("context_predicates")
+    if context is None:
+        return CACHE_NONE
+    num_predicates = len(meta["predicates"])
+    goals = set(range(num_predicates, 2 * num_predicates))
+    return CACHE_FIXED if goals <= set(context) else CACHE_STATIC
 
 
 def write_task_context(

@@ -18,6 +18,8 @@ from functools import partial
 import numpy as np
 import torch
 
+from .errors import SymtError
+from .formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC
 from .pddl import Domain, GroundTask
 from .tokens import (
     EncodedTask,
@@ -57,11 +59,14 @@ class StateEvaluator:
     """Evaluates many states of one task in one forward pass (identity object renaming).
 
     ``fluent_only``: ``evaluate`` takes a state's fluent atoms alone, because it holds the task's
-    static, type and goal atoms already (a context-attention model's cached context).
+    static, type and goal atoms already (a context-attention model's cached context), or its
+    fluent atoms and ``state_fixed`` (the goal atoms, for a model that caches only static and type
+    atoms).
     """
 
     def __init__(self, encoded: EncodedTask, evaluate: Evaluator, vocab_size: int,
-                 device: torch.device | str = "cpu", batch_size: int = 512, fluent_only: bool = False):
+                 device: torch.device | str = "cpu", batch_size: int = 512, fluent_only: bool = False,
+                 state_fixed: np.ndarray | None = None):
         self.encoded = encoded
         self.evaluate = evaluate
         self.vocab_size = vocab_size
@@ -69,13 +74,19 @@ class StateEvaluator:
         self.batch_size = batch_size
         self.assignment = identity_assignment(encoded.num_objects)
         self.fluent_only = fluent_only
+        self.state_fixed = state_fixed
         self.count = 0
 
     def rows(self, state: frozenset[int]) -> np.ndarray:
         """The token rows of ``state`` (its true fluent indices) under the identity renaming: its
-        fluent atoms alone with ``fluent_only``, else with the task's fixed atoms."""
+        fluent atoms (and ``state_fixed``) with ``fluent_only``, else with the task's fixed atoms."""
         facts = sorted(state)
-        rows = self.encoded.fluent_rows[facts] if self.fluent_only else self.encoded.state_rows(facts)
+        if not self.fluent_only:
+            rows = self.encoded.state_rows(facts)
+        elif self.state_fixed is None:
+            rows = self.encoded.fluent_rows[facts]
+        else:
+            rows = np.concatenate([self.encoded.fluent_rows[facts], self.state_fixed], axis=0)
         return rename(rows, self.assignment, self.vocab_size)
 
     def __call__(self, states: list[frozenset[int]]) -> np.ndarray:
@@ -185,15 +196,27 @@ def exported_state_evaluator(
     vocab_size = int(meta["vocab_size"])
     check_vocabulary(len(task.objects), vocab_size, f"task {where or task.problem_name}")
     encoded = encode_task(task, Signature.from_json(meta), domain)
-    if not getattr(module, "symt_context_cache", 0):
+    mode = int(getattr(module, "symt_context_cache", CACHE_NONE))
+    if mode == CACHE_NONE:
         return StateEvaluator(encoded, module, vocab_size, device)
-    # A context-attention model (format 4 on): the task's static, type and goal atoms are encoded
-    # once, and each state sends only its fluent atoms, as in the plugin.
-    fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
+    if mode not in (CACHE_FIXED, CACHE_STATIC):
+        raise SymtError(f"the model caches its task context in an unknown way (symt_context_cache {mode}); "
+                        "a newer symt exported it")
+    # A context-attention model (format 4 on): the task's static and type atoms, and its goal atoms
+    # unless the model reads them with the state, are encoded once; each state sends its fluent
+    # atoms (and the goal atoms), as in the plugin.
+    cached = encoded.fixed_rows
+    state_fixed = None
+    if mode == CACHE_STATIC:
+        is_goal = cached[:, 0] >= encoded.signature.num_predicates
+        cached, state_fixed = cached[~is_goal], cached[is_goal]
+        state_fixed = rename(state_fixed, identity_assignment(encoded.num_objects), vocab_size)
+    fixed = rename(cached, identity_assignment(encoded.num_objects), vocab_size)
     pred, args, _ = collate([fixed], vocab_size)
     with torch.inference_mode():
         cache = module.encode_context(pred[0].to(device), args[0].to(device))
-    return StateEvaluator(encoded, partial(module.forward_states, *cache), vocab_size, device, fluent_only=True)
+    return StateEvaluator(encoded, partial(module.forward_states, *cache), vocab_size, device, fluent_only=True,
+                          state_fixed=state_fixed)
 
 
 def plan_with_exported_model(

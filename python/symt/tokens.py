@@ -76,15 +76,18 @@ def domain_signature(domain: Domain) -> Signature:
     return Signature(domain.name, tuple(predicates))
 
 
-def context_predicate_ids(signature: Signature, domain: Domain) -> list[int]:
+def context_predicate_ids(signature: Signature, domain: Domain, goals: bool = True) -> list[int]:
     """The predicate ids whose atoms are the same in every state of any task of ``domain``: its
     static predicates (no action changes them), the ``type:<t>`` predicates and every goal
     predicate ``P..2P-1``. These are exactly the ids of :attr:`EncodedTask.fixed_rows` (and of the
-    plugin's task context), which a context-attention model caches once per task."""
+    plugin's task context), which a context-attention model caches once per task.
+
+    ``goals=False`` leaves the goal predicates out: a model whose goal atoms are read with each
+    state's atoms, so that they attend to the state (``symt train --context-attention static``)."""
     statics = static_predicates(domain)
     ids = [i for i, (name, _) in enumerate(signature.predicates)
            if name in statics or name.startswith(TYPE_PREFIX)]
-    return ids + list(range(signature.num_predicates, 2 * signature.num_predicates))
+    return ids + (list(range(signature.num_predicates, 2 * signature.num_predicates)) if goals else [])
 
 
 def type_predicate_ids(signature: Signature) -> list[int]:

@@ -100,6 +100,9 @@ class TrainConfig:
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
+    goals_with_state: bool = False
+    """With ``context_attention``: the goal atoms are not cached but read with each state's atoms,
+    to which they attend (``--context-attention static``); only static and type atoms are cached."""
     fold_types: bool = False
     """``type:<t>`` atoms are added to their object's embedding, not tokens (``ModelConfig.type_predicates``)."""
     teacher: str | None = None
@@ -187,7 +190,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "context_attention", "fold_types", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "context_attention", "goals_with_state", "fold_types", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -260,7 +263,8 @@ class Trainer(TrainerBase):
                 vocab_size=config.vocab_size,
                 target_scale=max(1.0, mean_h),
                 object_identity=config.object_identity,
-                context_predicates=(context_predicate_ids(self.dataset.signature, self.dataset.domain)
+                context_predicates=(context_predicate_ids(self.dataset.signature, self.dataset.domain,
+                                                          goals=not config.goals_with_state)
                                     if config.context_attention else None),
                 type_predicates=type_predicate_ids(self.dataset.signature) if config.fold_types else None,
                 **options,
