@@ -6,7 +6,8 @@ kept problem as ``[problem, objects, states]``, training and validation, and how
 state limit, from the dataset's ``manifest.json`` and ``skipped.json``) and copies the run's
 ``log.csv`` and ``curves.png`` to ``benchmarks/results/ipc_models/<model name without ipc2023->/``:
 
-    .venv/bin/python benchmarks/training/record_ipc_model.py DOMAIN RUN_FOLDER [--name MODEL]
+    .venv/bin/python benchmarks/training/record_ipc_model.py DOMAIN RUN_FOLDER [--name MODEL] \
+        [--data DATASET --max-states N]   # a dataset made with another state limit
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ ROOT = Path(__file__).resolve().parents[2]
 TRAINING = ROOT / "python" / "symt" / "models" / "training.json"
 
 
-def entry(dataset: Path, domain: str) -> dict:
-    """The training.json entry of an exhaustive IPC dataset folder."""
+def entry(dataset: Path, domain: str, max_states: int = 1_000_000) -> dict:
+    """The training.json entry of an exhaustive IPC dataset folder made with ``max_states``."""
     manifest = json.loads((dataset / "manifest.json").read_text())
     skipped = json.loads((dataset / "skipped.json").read_text())["problems"]
     rows = {split: [[Path(e["info"]["source"]).stem, e["num_objects"], e["info"]["states"]]
                     for e in manifest if e["split"] == split] for split in ("train", "validation")}
-    return {"ipc_domain": domain, "problems": "training/easy", "max_states": 1_000_000,
+    return {"ipc_domain": domain, "problems": "training/easy", "max_states": max_states,
             "train": rows["train"], "validation": rows["validation"], "skipped": len(skipped)}
 
 
@@ -36,10 +37,14 @@ def main() -> int:
     parser.add_argument("domain")
     parser.add_argument("run", type=Path, help="the training run folder (log.csv, curves.png)")
     parser.add_argument("--name", help="model name (default ipc2023-DOMAIN)")
+    parser.add_argument("--data", type=Path, help="the dataset folder (default data/ipc2023-DOMAIN-exhaustive)")
+    parser.add_argument("--max-states", type=int, default=1_000_000,
+                        help="the state limit the dataset was made with (symt ipc-dataset --max-states)")
     args = parser.parse_args()
     name = args.name or f"ipc2023-{args.domain}"
     record = json.loads(TRAINING.read_text())
-    record[name] = entry(ROOT / "data" / f"ipc2023-{args.domain}-exhaustive", args.domain)
+    data = args.data or ROOT / "data" / f"ipc2023-{args.domain}-exhaustive"
+    record[name] = entry(data, args.domain, args.max_states)
     # One problem row per line, as in the rest of the file: diffs stay readable.
     text = re.sub(r'\[\s+("p\d+"),\s+(\d+),\s+(\d+)\s+\]', r"[\1, \2, \3]", json.dumps(record, indent=1))
     TRAINING.write_text(text + "\n")
