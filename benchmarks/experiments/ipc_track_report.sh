@@ -18,11 +18,12 @@ for domain in childsnack ferry miconic transport blocksworld satellite floortile
 done
 parts+=(childsnack-medium-symt-split)   # reruns 14 of childsnack-medium-symt's runs
 # Models shipped later (easy and medium with the model shipped now; rerun the older parts' runs).
-parts+=(transport-shared-symt satellite-shared-symt blocksworld-shared-symt)
+parts+=(transport-shared-symt satellite-shared-symt blocksworld-shared-symt miconic-slots-symt)
 for domain in ferry miconic satellite transport blocksworld spanner childsnack floortile; do
     # symt-split: reruns with split forward passes; symt-fallback: reruns with the model symt()
-    # picks for tasks over the domain model's vocabulary; shared-symt: the model shipped later
-    for kind in baselines symt symt-split symt-fallback shared-symt; do
+    # picks for tasks over the domain model's vocabulary; shared-symt and slots-symt: the models
+    # shipped later (the shared-object bias, 2026-11-29; the object-slots bias, 2026-11-30)
+    for kind in baselines symt symt-split symt-fallback shared-symt slots-symt; do
         [ -f "$domain-hard-$kind/runs.csv" ] && parts+=("$domain-hard-$kind")
     done
 done

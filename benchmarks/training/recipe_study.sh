@@ -169,6 +169,8 @@ declare -A recipe=(
   # of them; symt ipc-dataset ../shared/benchmarks/ipc2023-learning/miconic --out
   # data/ipc2023-miconic-small --max-states 3000 --plan-time 0), so that a step costs what Ferry's does
   [ipc-mi-r14-slots]="data/ipc2023-miconic-small $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 3600"
+  # ... and Transport as ipc-tr-r13-shared (the shipped ipc2023-transport) with the object-slots bias
+  [ipc-tr-r14-slots]="data/ipc2023-transport-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 2700"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
