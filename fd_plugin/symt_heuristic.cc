@@ -470,8 +470,16 @@ void SymtHeuristic::encode_context() {
         for (const torch::jit::IValue &part : cache->elements())
             context_cache.push_back(part.toTensor().clone());
     } catch (const std::exception &error) {
+        string message = error.what();
+        // libtorch's allocator throws under a memory limit (a TorchScript error whose first
+        // sentence says only that an operation failed): name the cause and exit as out of memory.
+        if (message.find("can't allocate memory") != string::npos ||
+            message.find("bad_alloc") != string::npos)
+            fail(model_path + ": out of memory while encoding the task's " +
+                 to_string(num_context) + " cached atoms (raise the memory limit)",
+                 utils::ExitCode::SEARCH_OUT_OF_MEMORY);
         input_error(model_path + ": encoding the task's cached atoms failed (" +
-                    first_sentence(error.what()) + ")");
+                    first_sentence(message) + ")");
     }
     cache_context = true;
 }

@@ -248,6 +248,25 @@ def test_context_cache_gives_the_full_models_values(readout: str, attention_scal
     assert not torch.allclose(hid_a[-1][0, :3], hid_b[-1][0, :3], atol=1e-3)
 
 
+@pytest.mark.parametrize("attention_bias", ["none", "object-slots"])
+def test_context_cache_in_chunks_is_the_cache_in_one_piece(attention_bias: str):
+    """encode_context computes its queries in chunks where the context is large (the object bias
+    is [channels, C, C]): chunks of 3 atoms give the same cache as one piece."""
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias=attention_bias, readout="atoms")
+    if attention_bias == "object-slots":
+        with torch.no_grad():
+            model.layer.slot_bias.normal_()
+    context = split_rows(random_batch(np.random.default_rng(2), [80])[0])[1]
+    pred, args = (t[0] for t in collate([context], 20)[:2])
+    with torch.no_grad():
+        whole = model.encode_context(pred, args)
+        model.context_chunk_scores = 3 * len(context)
+        chunked = model.encode_context(pred, args)
+    assert len(context) > 6
+    for a, b in zip(whole, chunked):
+        assert torch.allclose(a.float(), b.float(), atol=1e-5)
+
+
 def test_context_attention_keeps_invariances_and_changes_the_function():
     full_model = tiny_model()
     model = tiny_model(context_predicates=CONTEXT_PREDICATES)

@@ -41,6 +41,10 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+CONTEXT_CHUNK_SCORES = 1 << 22
+"""At most this many attention scores per head and bias channel in one piece of
+:meth:`SymTE.encode_context` (16 MiB in float32)."""
+
 
 @dataclass
 class ModelConfig:
@@ -426,6 +430,7 @@ class SymTE(AtomEncoder):
         if config.readout not in READOUTS:
             raise ValueError(f"unknown readout '{config.readout}' (choose from {', '.join(READOUTS)})")
         self.atom_readout = config.readout == "atoms"
+        self.context_chunk_scores = CONTEXT_CHUNK_SCORES  # an attribute: TorchScript reads no globals
         self.readout = nn.Sequential(
             nn.Linear(self.k, config.readout_hidden),
             nn.GELU(),
@@ -507,9 +512,13 @@ class SymTE(AtomEncoder):
             pred, args = pred[keep], args[keep]
             types = self.table_types(table, args)[None]
         x = self.embed(pred[None], args[None], types)
-        no_bias = torch.zeros(1, 1, 1, pred.shape[0], dtype=x.dtype, device=x.device)
-        log_n = torch.full((1, pred.shape[0]), math.log(max(pred.shape[0], 1)), device=x.device)
-        bias = self.layer.add_object_bias(no_bias, self.shared_object_logits(args[None], args[None], log_n))
+        num_atoms = pred.shape[0]
+        no_bias = torch.zeros(1, 1, 1, num_atoms, dtype=x.dtype, device=x.device)
+        log_n = torch.full((1, num_atoms), math.log(max(num_atoms, 1)), device=x.device)
+        # The object bias is [channels, C, C]: Miconic's hard tasks have 20,000 static atoms, whose
+        # bias in one piece needs gigabytes. Queries go in chunks of at most CONTEXT_CHUNK_SCORES
+        # scores per channel (the whole context at once where it fits), their bias made per chunk.
+        chunk = max(1, self.context_chunk_scores // max(num_atoms, 1))
         keys: list[Tensor] = []
         values: list[Tensor] = []
         for _ in range(self.n_layers):
@@ -517,7 +526,14 @@ class SymTE(AtomEncoder):
             q = self.layer.scale_queries(q, log_n)
             keys.append(k[0])
             values.append(v[0])
-            x = self.layer.mix(x, q, k, v, bias)
+            parts: list[Tensor] = []
+            for start in range(0, num_atoms, chunk):
+                end = min(start + chunk, num_atoms)
+                shared = self.shared_object_logits(args[None, start:end], args[None], log_n[:, start:end])
+                bias = self.layer.add_object_bias(no_bias, shared)
+                parts.append(self.layer.mix(x[:, start:end], q[:, :, start:end], k, v, bias))
+            if len(parts) > 0:  # none for an empty context, whose x stays as it is
+                x = torch.cat(parts, dim=1)
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
         return torch.stack(keys), torch.stack(values), share, table, args
