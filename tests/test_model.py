@@ -657,3 +657,29 @@ def test_train_command_passes_the_model_options(gripper_dataset, tmp_path):
     pred = pred % (2 * model.config.num_predicates)
     with torch.no_grad():
         assert torch.allclose(module(pred, args, mask), model(pred, args, mask)[0], atol=1e-5)
+
+
+def test_context_cache_modes_are_named_and_an_unknown_one_is_refused(tmp_path):
+    """symt_context_cache: 0 without context attention, 1 with every fixed atom cached, 2 where
+    the goal atoms go with each state; a mode this symt does not know (a newer export) is refused
+    with a clear error, not read as another."""
+    from model_files import random_model
+    from symt.formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC, context_cache_mode
+    from symt.generators import domain_file, generate_task
+    from symt.guidance import exported_state_evaluator
+    from symt.pddl import parse_problem
+
+    expected = {False: CACHE_NONE, True: CACHE_FIXED, "static": CACHE_STATIC}
+    for context, mode in expected.items():
+        module, meta = load_exported(random_model("gripper", tmp_path / f"m-{context}.pt", context=context))
+        assert module.symt_context_cache == context_cache_mode(meta) == mode
+    problem = tmp_path / "gripper-2.pddl"
+    problem.write_text(generate_task("gripper", 2, 1, "gripper-2"))
+    domain = parse_domain(domain_file("gripper"))
+    task = ground(domain, parse_problem(problem, domain))
+
+    class NewerModule:
+        symt_context_cache = 3
+
+    with pytest.raises(SymtError, match="symt_context_cache 3"):
+        exported_state_evaluator(NewerModule(), meta, domain, task)
