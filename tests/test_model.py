@@ -12,11 +12,15 @@ import numpy as np
 import pytest
 import torch
 
+from model_files import random_model
 from symt.data import PairSampler, load_dataset
 from symt.errors import SymtError
 from symt.export import export, load_exported
+from symt.formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC, context_cache_mode
+from symt.generators import domain_file, generate_task
+from symt.guidance import exported_state_evaluator
 from symt.model import ModelConfig, SymTE, contrastive_terms
-from symt.pddl import ground, parse_domain
+from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import collate, domain_signature, encode_task, identity_assignment, rename
 from symt.train import DivergenceError, TrainConfig, Trainer
 
@@ -663,12 +667,6 @@ def test_context_cache_modes_are_named_and_an_unknown_one_is_refused(tmp_path):
     """symt_context_cache: 0 without context attention, 1 with every fixed atom cached, 2 where
     the goal atoms go with each state; a mode this symt does not know (a newer export) is refused
     with a clear error, not read as another."""
-    from model_files import random_model
-    from symt.formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC, context_cache_mode
-    from symt.generators import domain_file, generate_task
-    from symt.guidance import exported_state_evaluator
-    from symt.pddl import parse_problem
-
     expected = {False: CACHE_NONE, True: CACHE_FIXED, "static": CACHE_STATIC}
     for context, mode in expected.items():
         module, meta = load_exported(random_model("gripper", tmp_path / f"m-{context}.pt", context=context))

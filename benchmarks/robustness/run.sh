@@ -27,6 +27,10 @@ stacks_data() {
         $SYMT generate blocksworld --styles towers partial stacks --out data/blocksworld-stacks --quiet
 }
 
+# lg-shared's recipe on one thread (the Logistics candidates of train-logistics-ctx-*), less its bias.
+lg_one_thread="--preset small --steps 10000 --lr 1e-3 --object-identity hashed --eval-every 1000 --threads 1
+    --time-budget 2700 --quiet"
+
 # BIAS SEED BUDGET OUT: bw-stacks-ft4's data and options, from scratch, with an attention bias
 # (train-shared, train-slots); exports OUT/blocksworld.pt.
 train_with_bias() {
@@ -221,9 +225,8 @@ train-logistics-ctx-static)
     # fell on four cities and two airplanes), three seeds; each measured as train-logistics-more's models.
     [ -f data/logistics/manifest.json ] || $SYMT generate logistics --quiet
     for seed in 0 1 2; do
-        $SYMT train data/logistics --preset small --steps 10000 --lr 1e-3 --object-identity hashed \
-            --attention-bias shared-object --context-attention static --eval-every 1000 --threads 1 \
-            --time-budget 2700 --quiet --seed $seed --out runs/lg-ctxs-s$seed
+        $SYMT train data/logistics $lg_one_thread --attention-bias shared-object --context-attention static \
+            --seed $seed --out runs/lg-ctxs-s$seed
         $SYMT export runs/lg-ctxs-s$seed/best.pt runs/lg-ctxs-s$seed/logistics.pt
     done
     ;;
@@ -232,12 +235,10 @@ train-logistics-ctx-slots)
     # context attention (two seeds), lg-shared distilled into a context-attention model, and the
     # recipe with the object-slots bias (two seeds); each measured as train-logistics-more's models.
     [ -f data/logistics/manifest.json ] || $SYMT generate logistics --quiet
-    common="--preset small --steps 10000 --lr 1e-3 --object-identity hashed --eval-every 1000 --threads 1
-        --time-budget 2700 --quiet"
     for seed in 0 1; do
-        $SYMT train data/logistics $common --attention-bias shared-object --context-attention --seed $seed \
+        $SYMT train data/logistics $lg_one_thread --attention-bias shared-object --context-attention --seed $seed \
             --out runs/lg-ctx-s$seed
-        $SYMT train data/logistics $common --attention-bias object-slots --seed $seed --out runs/lg-slots-s$seed
+        $SYMT train data/logistics $lg_one_thread --attention-bias object-slots --seed $seed --out runs/lg-slots-s$seed
     done
     $SYMT train data/logistics --preset small --steps 6000 --lr 3e-4 --warmup 200 --object-identity hashed \
         --attention-bias shared-object --context-attention --teacher runs/lg-shared/best.pt --init-from-teacher \

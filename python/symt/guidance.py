@@ -205,13 +205,11 @@ def exported_state_evaluator(
     # A context-attention model (format 4 on): the task's static and type atoms, and its goal atoms
     # unless the model reads them with the state, are encoded once; each state sends its fluent
     # atoms (and the goal atoms), as in the plugin.
-    cached = encoded.fixed_rows
+    fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
     state_fixed = None
     if mode == CACHE_STATIC:
-        is_goal = cached[:, 0] >= encoded.signature.num_predicates
-        cached, state_fixed = cached[~is_goal], cached[is_goal]
-        state_fixed = rename(state_fixed, identity_assignment(encoded.num_objects), vocab_size)
-    fixed = rename(cached, identity_assignment(encoded.num_objects), vocab_size)
+        is_goal = encoded.fixed_rows[:, 0] >= encoded.signature.num_predicates
+        fixed, state_fixed = fixed[~is_goal], fixed[is_goal]
     pred, args, _ = collate([fixed], vocab_size)
     with torch.inference_mode():
         cache = module.encode_context(pred[0].to(device), args[0].to(device))
