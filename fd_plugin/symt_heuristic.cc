@@ -28,10 +28,12 @@ namespace symt {
 // symt.json, which the wrapper reads and copies into the task context. Version 4 says whether the
 // model caches the task's fixed atoms (symt_context_cache). Version 5's encode_context returns one
 // more tensor (the folded type table), which forward_states takes next: the cache is passed whole.
+// Version 6 (symt_achieved_goals = 1): a state's atoms that are goal atoms take the ids 2P..3P-1.
 static const int MIN_FORMAT_VERSION = 1;
-static const int MAX_FORMAT_VERSION = 5;
+static const int MAX_FORMAT_VERSION = 6;
 static const int ATTRIBUTES_SINCE = 3;
 static const int CONTEXT_CACHE_SINCE = 4;
+static const int ACHIEVED_GOALS_SINCE = 6;
 static const int CONTEXT_VERSION = 2;
 static const char *const CONTEXT_HEADER = "symt-task-context";
 static const char *const FORMAT_NAME = "symt-heuristic";
@@ -363,6 +365,20 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
                         " is unknown to this plugin (it knows 0, 1 and 2); rebuild it with "
                         "scripts/setup.sh");
     }
+    if (module.hasattr("symt_format_version") &&
+        module.attr("symt_format_version").toInt() >= ACHIEVED_GOALS_SINCE) {
+        if (!module.hasattr("symt_achieved_goals") || !module.attr("symt_achieved_goals").isInt())
+            input_error(model_path + ": a format-" + to_string(ACHIEVED_GOALS_SINCE) +
+                        " model without the integer attribute symt_achieved_goals; re-export it "
+                        "with `symt export`");
+        int64_t achieved_goals = module.attr("symt_achieved_goals").toInt();
+        if (achieved_goals < 0 || achieved_goals > 1)
+            input_error(model_path + ": symt_achieved_goals " + to_string(achieved_goals) +
+                        " is unknown to this plugin (it knows 0 and 1); rebuild it with "
+                        "scripts/setup.sh");
+        if (achieved_goals == 1)
+            mark_achieved_goals(static_cast<int64_t>(context.predicate_names.size()));
+    }
     split_fixed_rows(context.fixed_rows, cache_mode,
                      static_cast<int64_t>(context.predicate_names.size()));
     if (cache_mode != 0)
@@ -432,6 +448,18 @@ void SymtHeuristic::map_facts(const SymtContext &context) {
             for (int64_t i = 1 + static_cast<int64_t>(args.size()); i < width; ++i)
                 fluent_rows.push_back(pad_token);
         }
+    }
+}
+
+/*
+  A fact that is a goal of the task reads as an achieved goal (predicate id 2P + p) wherever a state
+  holds it, as symt.tokens.encode_task marks the fluent atoms that are goal atoms.
+*/
+void SymtHeuristic::mark_achieved_goals(int64_t num_predicates) {
+    for (FactProxy goal : task_proxy.get_goals()) {
+        int row = fact_rows[goal.get_variable().get_id()][goal.get_value()];
+        if (row >= 0)
+            fluent_rows[static_cast<size_t>(row) * width] += 2 * num_predicates;
     }
 }
 

@@ -111,6 +111,7 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     // Calls `method` of the module under the chosen precision and returns its tensor.
     at::Tensor run_model(const std::string &method, std::vector<torch::jit::IValue> inputs);
     void map_facts(const class SymtContext &context);
+    void mark_achieved_goals(int64_t num_predicates);
     // Appends the token rows of `state` to the input buffers at batch position `b`.
     int64_t count_atoms(const std::vector<int> &values) const;
     void fill_state(const std::vector<int> &values, int64_t b, int64_t n);

@@ -3,6 +3,7 @@ given shape (the plugin against Python, the default-model rule) but not a traine
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import torch
@@ -17,17 +18,18 @@ from symt.tokens import context_predicate_ids, domain_signature, type_predicate_
 def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
                  context: bool | str = False, fold_types: bool = False, readout: str = "pooled",
                  attention_scale: str = "fixed", attention_bias: str = "none",
-                 object_identity: str = "table") -> Path:
+                 object_identity: str = "table", achieved_goals: bool = False) -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
     themselves, and the plugin caches them; ``"static"``: static and type atoms only (the goal
     atoms are read with each state). ``fold_types``: type atoms are folded into their
     objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``, ``object_identity``: as
-    ``ModelConfig``'s."""
+    ``ModelConfig``'s. ``achieved_goals``: state atoms that are goals read as their own predicate
+    (format 6)."""
     torch.manual_seed(seed)
     parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
-    signature = domain_signature(parsed)
+    signature = dataclasses.replace(domain_signature(parsed), achieved_goals=achieved_goals)
     config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
                          vocab_size=vocab_size, d_model=32, n_heads=4, n_layers=2, d_ff=64,
                          d_embed=16, k=16, readout_hidden=32, target_scale=10.0,
@@ -35,7 +37,7 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                                              if context else None),
                          type_predicates=type_predicate_ids(signature) if fold_types else None,
                          readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
-                         object_identity=object_identity)
+                         object_identity=object_identity, achieved_goals=achieved_goals)
     model = SymTE(config)
     if attention_bias == "object-slots":  # starts at zero, which would hide the slots' channels
         with torch.no_grad():

@@ -189,6 +189,12 @@ def models(tmp_path_factory) -> dict[str, Path]:
     # Static and type atoms cached, goal atoms sent with every state (symt_context_cache 2).
     models["logistics-context-static"] = random_model("logistics", out / "logistics-context-static.pt", seed=16,
                                                       context="static", attention_bias="shared-object")
+    # Achieved goals (format 6): the plugin marks a state's atoms that are goal atoms.
+    models["logistics-achieved"] = random_model("logistics", out / "logistics-achieved.pt", seed=17,
+                                                attention_bias="shared-object", achieved_goals=True)
+    models["logistics-context-achieved"] = random_model("logistics", out / "logistics-context-achieved.pt",
+                                                        seed=18, context=True, readout="atoms",
+                                                        attention_bias="object-slots", achieved_goals=True)
     return models
 
 
@@ -250,7 +256,8 @@ def model_stats(output: str) -> tuple[int, int]:
     ("visitall", 6, "visitall-context"), ("logistics", 3, "logistics-context"),
     ("logistics", 3, "logistics-context-atoms"), ("logistics", 3, "logistics-shared"),
     ("logistics", 3, "logistics-context-shared"), ("logistics", 3, "logistics-context-slots"),
-    ("logistics", 3, "logistics-context-static"),
+    ("logistics", 3, "logistics-context-static"), ("logistics", 3, "logistics-achieved"),
+    ("logistics", 3, "logistics-context-achieved"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:
@@ -291,6 +298,9 @@ def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path
         names = {(a.split("(")[0], tuple(x.strip() for x in a.rstrip(")").split("(")[1].split(",") if x.strip()))
                  for a in atoms}
         assert not task.is_goal({task.fluent_index[atom] for atom in names})
+    if "achieved" in model:  # the plugin marked goal atoms in states that hold some
+        goal_names = {f"{name}({', '.join(args)})" for name, args in task.goal_atoms}
+        assert any(goal_names & set(atoms) for _, atoms in sample)
     assert run_val(domain_file(domain), problem, tmp_path / "sas_plan").valid
 
 
@@ -456,9 +466,9 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     no_meta = out / "no-meta.pt"  # TorchScript, but neither symt.json nor symt attributes
     torch.jit.save(torch.jit.script(torch.nn.Linear(2, 1)), str(no_meta))
     module, meta = load_exported(models["gripper"])
-    module.symt_format_version = 6
+    module.symt_format_version = 7
     future = out / "future.pt"
-    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=6))})
+    torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=7))})
     truncated = out / "truncated.pt"
     truncated.write_bytes(models["gripper"].read_bytes()[:30_000])
     checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.train)
@@ -474,7 +484,7 @@ BAD_INPUTS = [
     ("no-meta", "gripper", "without symt metadata"),
     ("planner", "gripper", "gripper-ed.pt: a plan-generation model (SymT-ED or PlanGPT), not a heuristic"),
     ("checkpoint", "gripper", "best.pt: a training checkpoint; export it first: symt export"),
-    ("future", "gripper", "model format version 6 is not supported"),
+    ("future", "gripper", "model format version 7 is not supported"),
     ("visitall", "gripper", "of task 'gripper-4' is unknown to the model (trained for domain 'grid-visit-all')"),
     ("gripper", "gripper-50", "has 54 objects but the model's object vocabulary has only 40 tokens"),
 ]
@@ -580,7 +590,7 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     ("gripper", "context", None),
     ("corrupt", "context", "not a readable TorchScript model"),
     ("no-meta", "context", "without symt metadata"),
-    ("future", "context", "model format version 6 is not supported"),
+    ("future", "context", "model format version 7 is not supported"),
     ("visitall", "context", "task context was written for a model of domain 'gripper'"),
     ("missing", "context", "model file not found"),
     ("gripper", None, "no task context for symt(model="),

@@ -92,11 +92,37 @@ def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_da
     meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
     assert meta["format_version"] == 5 and meta["model"]["object_identity"] == "hashed"
     module, _ = load_exported(tmp_path / "m.pt")
+    assert module.symt_achieved_goals == 0
     python_model, _ = load_checkpoint_model(tmp_path / "r" / "best.pt")
     rows = [rename(np.array([[0, 0, 1], [1, 2, -1]]), np.arange(3), HASHED_TOKEN_SPACE)]
     with torch.no_grad():
         assert torch.allclose(module(*collate(rows, HASHED_TOKEN_SPACE)),
                               python_model(*collate(rows, HASHED_TOKEN_SPACE))[0], atol=1e-5)
+
+
+def test_achieved_goals_mark_the_goal_atoms_of_a_state_and_export_as_format_6(gripper_dataset, tmp_path):
+    """--achieved-goals: exactly the fluent atoms that are goal atoms (Gripper: one at-ball atom per
+    goal atom) read as 2P + p, the model has a third block of predicate embeddings,
+    and the export is format 6 with symt_achieved_goals = 1. Goal phrasing, which changes which
+    atoms are goals, is refused with it."""
+    trainer = Trainer(config_for(gripper_dataset, tmp_path / "r", steps=20, achieved_goals=True), progress=False)
+    trainer.run()
+    data = trainer.dataset.split("train")[-1].encoded
+    num_predicates = data.signature.num_predicates
+    ids = data.signature.predicate_ids()
+    goals = {(name, tuple(args)) for name, args in data.task.goal_atoms}
+    marked = 0
+    for row, (name, args) in zip(data.fluent_rows, data.task.fluent_atoms, strict=True):
+        is_goal = (name, tuple(args)) in goals
+        assert row[0] == ids[name] + (2 * num_predicates if is_goal else 0)
+        marked += is_goal
+    assert marked == len(goals) > 0  # Gripper's goal atoms are all fluent
+    assert trainer.model.pred_embedding.num_embeddings == 3 * num_predicates
+    meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
+    module, _ = load_exported(tmp_path / "m.pt")
+    assert meta["format_version"] == 6 and meta["achieved_goals"] and module.symt_achieved_goals == 1
+    with pytest.raises(SymtError, match="--goal-phrasing and --achieved-goals"):
+        Trainer(config_for(gripper_dataset, tmp_path / "p", goal_phrasing=0.5, achieved_goals=True), progress=False)
 
 
 @pytest.mark.parametrize("goals_with_state", [False, True], ids=["all", "static"])

@@ -230,6 +230,33 @@ train-logistics-ctx-static)
         $SYMT export runs/lg-ctxs-s$seed/best.pt runs/lg-ctxs-s$seed/logistics.pt
     done
     ;;
+train-logistics-plans)
+    # Issue 32: lg-shared's recipe (one thread) on the paper's 12 training tasks plus 26 tasks of
+    # 6-12 packages from symt's own generator in all four styles, labelled by Fast Downward plans
+    # (A* with LM-cut within 20 s, else lama-first: an upper bound on h*), half the batch from them.
+    [ -f data/logistics/manifest.json ] || $SYMT generate logistics --quiet
+    if [ ! -f data/logistics-plans/manifest.json ]; then
+        [ -d data/logistics-large-tasks ] || \
+            ${PYTHON:-.venv/bin/python} benchmarks/robustness/logistics_plan_tasks.py --out data/logistics-large-tasks
+        $SYMT dataset data/logistics/domain.pddl data/logistics/train data/logistics/validation \
+            data/logistics-large-tasks --out data/logistics-plans --plan-time 20 --processes 1 --quiet
+    fi
+    for seed in ${SEEDS:-0}; do
+        $SYMT train data/logistics-plans $lg_one_thread --attention-bias shared-object --plan-weight 0.5 \
+            --seed $seed --out runs/lg-plans-s$seed
+        $SYMT export runs/lg-plans-s$seed/best.pt runs/lg-plans-s$seed/logistics.pt
+    done
+    ;;
+train-logistics-achieved)
+    # Issue 32: lg-shared's recipe (one thread) with achieved goals marked (--achieved-goals: a
+    # package's at atom that is its goal reads as its own predicate), seeds as SEEDS (0 1 2).
+    [ -f data/logistics/manifest.json ] || $SYMT generate logistics --quiet
+    for seed in ${SEEDS:-0 1 2}; do
+        $SYMT train data/logistics $lg_one_thread --attention-bias shared-object --achieved-goals \
+            --seed $seed --out runs/lg-achieved-s$seed
+        $SYMT export runs/lg-achieved-s$seed/best.pt runs/lg-achieved-s$seed/logistics.pt
+    done
+    ;;
 train-logistics-ctx-slots)
     # Issue 32, not shipped (results/variants/README.md, last section): lg-shared's recipe with
     # context attention (two seeds), lg-shared distilled into a context-attention model, and the
@@ -280,7 +307,7 @@ evaluate-logistics)
         $name=$out/configs/runs.csv > $out/configs-table.md
     ;;
 *)
-    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-shared|train-slots|train-logistics-shared|train-logistics-wide-shared|train-logistics-more|train-logistics-ctx-slots|train-logistics-ctx-static|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
+    echo "usage: $0 train|train-ft2|train-styles-ft|train-stacks-ft|train-styles|train-logistics-ft|train-logistics|train-shared|train-slots|train-logistics-shared|train-logistics-wide-shared|train-logistics-more|train-logistics-ctx-slots|train-logistics-ctx-static|train-logistics-plans|train-logistics-achieved|evaluate|evaluate-candidate NAME MODEL|evaluate-logistics NAME MODEL" >&2
     exit 2
     ;;
 esac

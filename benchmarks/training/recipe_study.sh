@@ -171,6 +171,18 @@ declare -A recipe=(
   [ipc-mi-r14-slots]="data/ipc2023-miconic-small $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 3600"
   # ... and Transport as ipc-tr-r13-shared (the shipped ipc2023-transport) with the object-slots bias
   [ipc-tr-r14-slots]="data/ipc2023-transport-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 2700"
+  # Round 15 (this CPU, issue 35): Satellite as ipc-sa-r13-shared (the shipped ipc2023-satellite)
+  # with the object-slots bias
+  [ipc-sa-r15-slots]="data/ipc2023-satellite-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 2700"
+  # ... and ipc-sa-r13-shared with achieved goals marked (--achieved-goals: a state's atoms that are
+  # goal atoms read as their own predicate, as WL-GOOSE colours them; the shipped model counted
+  # images taken whether a goal asked for them or not: results/readout/README.md, section 5)
+  [ipc-sa-r15-achieved]="data/ipc2023-satellite-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700"
+  # ... and Rovers (the shipped ipc2023-rovers is round 10's: 500 steps on problems of up to 945k
+  # states, validation MSE 23.5) with the object-slots bias at width 64 on the same 15 + 4
+  # exhaustively labelled problems (symt ipc-dataset ../shared/benchmarks/ipc2023-learning/rovers
+  # --out data/ipc2023-rovers-exhaustive --plan-time 0)
+  [ipc-ro-r15-slots]="data/ipc2023-rovers-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 2700"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

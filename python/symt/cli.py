@@ -914,6 +914,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="static, type and goal atoms (all) or static and type atoms only (static: the goal "
                    "atoms are read with each state and attend to it) attend only among themselves, so that "
                    "search computes them once per task (issue 15; default: every atom attends to every atom)")
+    p.add_argument("--achieved-goals", action="store_true", default=None,
+                   help="a state's atoms that are goal atoms read as their own predicate (an achieved "
+                   "goal), as WL-GOOSE colours them, so that the model need not match each goal atom "
+                   "against the state's atoms (default: the paper's tokens)")
     p.add_argument("--fold-types", action="store_true", default=None,
                    help="add the embedding of each of an object's types to the object's embedding "
                    "instead of reading its type:<t> atoms as tokens: fewer tokens in typed domains "

@@ -46,6 +46,7 @@ Every batch is a pure function of ``(seed, step)``, which makes ``--resume`` exa
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -230,11 +231,13 @@ def load_dataset(
     vocab_size: int = 123,
     expand_splits: Iterable[str] = ("train", "validation"),
     progress: bool = True,
+    achieved_goals: bool = False,
 ) -> Dataset:
-    """Ground every task of ``splits``; expand those of ``expand_splits`` (training must fit)."""
+    """Ground every task of ``splits``; expand those of ``expand_splits`` (training must fit).
+    ``achieved_goals``: encode the tasks for a model that marks achieved goals (``symt.tokens``)."""
     manifest = read_manifest(root)
     domain = parse_domain(root / "domain.pddl")
-    signature = domain_signature(domain)
+    signature = dataclasses.replace(domain_signature(domain), achieved_goals=achieved_goals)
     wanted = set(splits)
     expand_set = set(expand_splits)
     entries = [e for e in manifest if e["split"] in wanted]

@@ -38,6 +38,11 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   static and type atoms are cached; ``forward_states`` takes each state's fluent atoms *and the
   task's goal atoms* (predicate ids P..2P-1), which attend to the state. A reader that knows only
   0 and 1 must refuse it.
+* version 6 (only for models trained with ``symt train --achieved-goals``; others stay version 5):
+  ``symt.json`` has ``achieved_goals: true`` and the module the attribute ``symt_achieved_goals``
+  = 1; a state's fluent atom that is also a goal atom of the task takes the predicate id
+  ``2P + p`` instead of ``p`` (``symt.tokens``), in ``forward`` and ``forward_states`` alike. The
+  task context and the cache are unchanged.
 
 A state's atoms are its true fluent atoms, every static atom (and ``type:<t>`` atoms for typed
 domains) and every goal atom as ``goal_<p>`` (``symt.tokens``).
@@ -54,7 +59,14 @@ from pathlib import Path
 import torch
 
 from .errors import SymtError
-from .formats import FORMAT, FORMAT_VERSION, META_FILE, check_model_meta, module_attributes
+from .formats import (
+    ACHIEVED_GOALS_FORMAT_VERSION,
+    FORMAT,
+    FORMAT_VERSION,
+    META_FILE,
+    check_model_meta,
+    module_attributes,
+)
 from .model import ExportedContextSymTE, ExportedSymTE, ModelConfig, SymTE
 
 
@@ -98,12 +110,14 @@ def model_meta(model: SymTE, checkpoint: dict) -> dict:
     signature = checkpoint["signature"]
     train = checkpoint.get("train_config", {})
     history = checkpoint.get("trainer", {}).get("history", [])
+    achieved_goals = bool(signature.get("achieved_goals", False))
     return {
         "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+        "format_version": ACHIEVED_GOALS_FORMAT_VERSION if achieved_goals else FORMAT_VERSION,
         "domain": signature["domain"],
         "predicates": signature["predicates"],
         "max_arity": signature["max_arity"],
+        **({"achieved_goals": True} if achieved_goals else {}),
         "vocab_size": model.config.vocab_size,
         "model": model.config.to_dict(),
         "training": {

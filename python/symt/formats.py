@@ -37,8 +37,11 @@ from .tokens import Signature, check_vocabulary, encode_task, identity_assignmen
 
 FORMAT = "symt-heuristic"
 FORMAT_VERSION = 5
-"""The version ``symt export`` writes (see ``symt.export``)."""
-READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5)
+"""The version ``symt export`` writes (see ``symt.export``) for a model without achieved goals."""
+ACHIEVED_GOALS_FORMAT_VERSION = 6
+"""The version written for a model that marks achieved goals (``symt train --achieved-goals``):
+the plugin has to mark the state's goal atoms, so a reader of version 5 must refuse it."""
+READABLE_FORMAT_VERSIONS = (1, 2, 3, 4, 5, 6)
 ATTRIBUTES_SINCE = 3
 """The first model format version whose module carries :func:`module_attributes`."""
 CONTEXT_CACHE_SINCE = 4
@@ -155,7 +158,9 @@ def module_attributes(meta: dict) -> dict[str, object]:
     what the plugin checks the model and its task context against, read by libtorch itself.
     ``symt_context_cache`` (format 4 on) is 1 for a context-attention model, whose plugin runs
     ``encode_context`` once per task and then ``forward_states`` for the fluent atoms of states,
-    and 2 where the goal atoms are not cached (:func:`context_cache_mode`)."""
+    and 2 where the goal atoms are not cached (:func:`context_cache_mode`). ``symt_achieved_goals``
+    (read from format 6 on) is 1 where a fluent atom that is a goal atom takes the predicate id
+    2P + p (``symt.tokens``)."""
     return {
         "symt_format": meta["format"],
         "symt_format_version": int(meta["format_version"]),
@@ -165,6 +170,7 @@ def module_attributes(meta: dict) -> dict[str, object]:
         "symt_max_arity": int(meta["max_arity"]),
         "symt_vocab_size": int(meta["vocab_size"]),
         "symt_context_cache": context_cache_mode(meta),
+        "symt_achieved_goals": int(bool(meta.get("achieved_goals", False))),
     }
 
 

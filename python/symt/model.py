@@ -52,7 +52,8 @@ class ModelConfig:
     the optional context attention and type folding; stored in checkpoints and model metadata."""
 
     num_predicates: int
-    """P: state predicates; goal versions take ids P..2P-1."""
+    """P: state predicates; goal versions take ids P..2P-1 (and achieved goals 2P..3P-1 with
+    ``achieved_goals``)."""
     max_arity: int
     vocab_size: int = 123
     d_model: int = 64
@@ -104,6 +105,9 @@ class ModelConfig:
     so an untrained model attends as with ``shared-object``): ``shared-object`` reads on(a b) and
     on(b a) alike against the goal on(a b), and a Blocksworld model trained with it built a goal
     tower upside down when the goal did not name its base."""
+    achieved_goals: bool = False
+    """A state's fluent atoms that are goal atoms read as predicate ids ``2P..3P-1``
+    (``symt.tokens``: ``Signature.achieved_goals``): one more embedding row per predicate."""
     readout: str = "pooled"
     """``pooled``: the readout MLP reads the sum over atoms of their first ``k`` hidden dimensions
     (the paper). ``atoms``: the MLP reads each atom's and h is the sum of its outputs (a Deep Sets
@@ -289,7 +293,8 @@ class AtomEncoder(nn.Module):
         self.k = min(config.k, config.d_model)
         self.n_layers = config.n_layers
         self.vocab_size = config.vocab_size  # object tokens from here on are padding
-        self.pred_embedding = nn.Embedding(2 * config.num_predicates, config.d_embed)
+        num_ids = (3 if config.achieved_goals else 2) * config.num_predicates
+        self.pred_embedding = nn.Embedding(num_ids, config.d_embed)
         if config.object_identity == "table":
             self.object_embedding: nn.Module = nn.Embedding(config.vocab_size + 1, config.d_embed)  # + pad
         elif config.object_identity == "hashed":
@@ -302,13 +307,13 @@ class AtomEncoder(nn.Module):
         if config.scaled_residual_init:
             scale_residual_init([self.layer.out, self.layer.ff2], 2 * config.n_layers)
         self.context_attention = config.context_predicates is not None
-        is_context = torch.zeros(2 * config.num_predicates, dtype=torch.bool)
+        is_context = torch.zeros(num_ids, dtype=torch.bool)
         if config.context_predicates:
             is_context[torch.tensor(config.context_predicates, dtype=torch.long)] = True
         # Not persistent: derived from the config, so checkpoints of either kind load unchanged.
         self.register_buffer("is_context", is_context, persistent=False)
         self.fold_types = bool(config.type_predicates)
-        is_type = torch.zeros(2 * config.num_predicates, dtype=torch.bool)
+        is_type = torch.zeros(num_ids, dtype=torch.bool)
         if config.type_predicates:
             is_type[torch.tensor(config.type_predicates, dtype=torch.long)] = True
         self.register_buffer("is_type", is_type, persistent=False)

@@ -4,7 +4,12 @@ One token per atom (paper, "Input representation"). An atom ``p(o1, .., on)`` is
 ``[pred_id, o1, .., on, pad, ..]`` of length ``1 + max_arity``:
 
 * ``pred_id`` in ``0..P-1`` for state atoms (fluent and static) and ``P + i`` for the goal version
-  ``goal_p`` of predicate ``i``;
+  ``goal_p`` of predicate ``i``; with :attr:`Signature.achieved_goals`, a fluent atom of predicate
+  ``i`` that is also a goal atom reads as ``2P + i`` (an achieved goal), as WL-GOOSE's instance
+  learning graph colours it: the goal atom ``goal_p`` stays in every state, and the state says which
+  of its atoms are goals, so a model need not match each goal atom's objects against the state's
+  atoms to count what is left (``benchmarks/results/readout/README.md``: a Satellite model counted
+  images taken, asked for or not);
 * object slots hold object *indices* of the task (``0..n-1``) here, and ``-1`` for padding; the
   model sees object *tokens* ``0..V-1`` after a renaming (:func:`rename`), padding becomes ``V``.
 
@@ -41,6 +46,8 @@ class Signature:
 
     domain: str
     predicates: tuple[tuple[str, int], ...]
+    achieved_goals: bool = False
+    """Fluent atoms that are goal atoms take the ids ``2P..3P-1`` (``symt train --achieved-goals``)."""
 
     @property
     def max_arity(self) -> int:
@@ -50,23 +57,32 @@ class Signature:
     def num_predicates(self) -> int:
         return len(self.predicates)
 
+    @property
+    def num_predicate_ids(self) -> int:
+        """The predicate ids a model reads: ``2P`` (state and goal atoms), ``3P`` with achieved goals."""
+        return (3 if self.achieved_goals else 2) * self.num_predicates
+
     def predicate_ids(self) -> dict[str, int]:
         """The id of each predicate by name (``0..P-1``; goal ids ``P + i`` are not listed)."""
         return {name: i for i, (name, _) in enumerate(self.predicates)}
 
     def to_json(self) -> dict:
-        """The signature as a JSON object (domain, predicates with their arity, ``max_arity``), as
-        model metadata stores it."""
-        return {
+        """The signature as a JSON object (domain, predicates with their arity, ``max_arity``, and
+        ``achieved_goals`` only where set), as model metadata stores it."""
+        data = {
             "domain": self.domain,
             "predicates": [{"name": n, "arity": a} for n, a in self.predicates],
             "max_arity": self.max_arity,
         }
+        if self.achieved_goals:
+            data["achieved_goals"] = True
+        return data
 
     @staticmethod
     def from_json(data: dict) -> Signature:
         """The signature that :meth:`to_json` wrote (``max_arity`` is recomputed, not read)."""
-        return Signature(data["domain"], tuple((p["name"], int(p["arity"])) for p in data["predicates"]))
+        return Signature(data["domain"], tuple((p["name"], int(p["arity"])) for p in data["predicates"]),
+                         bool(data.get("achieved_goals", False)))
 
 
 def domain_signature(domain: Domain) -> Signature:
@@ -144,6 +160,11 @@ def encode_task(task: GroundTask, signature: Signature, domain: Domain | None = 
                 fixed.append(row(TYPE_PREFIX + type_name, (obj,), False))
     fixed += [row(name, args, True) for name, args in task.goal_atoms]
     fluent = [row(name, args, False) for name, args in task.fluent_atoms]
+    if signature.achieved_goals:
+        goals = {(name, tuple(args)) for name, args in task.goal_atoms}
+        for values, (name, args) in zip(fluent, task.fluent_atoms, strict=True):
+            if (name, tuple(args)) in goals:
+                values[0] += 2 * num_predicates
     empty = np.zeros((0, width), dtype=np.int64)
     return EncodedTask(
         task,

@@ -105,6 +105,8 @@ class TrainConfig:
     to which they attend (``--context-attention static``); only static and type atoms are cached."""
     fold_types: bool = False
     """``type:<t>`` atoms are added to their object's embedding, not tokens (``ModelConfig.type_predicates``)."""
+    achieved_goals: bool = False
+    """A state's fluent atoms that are goal atoms read as their own predicate ids (``symt.tokens``)."""
     teacher: str | None = None
     """A SymT-E training checkpoint whose values the model also learns (a smaller model for
     search, issue 15): MSE to the teacher's value on every sampled state and sibling."""
@@ -190,7 +192,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "context_attention", "goals_with_state", "fold_types", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -234,9 +236,12 @@ class Trainer(TrainerBase):
 
         self.dataset: Dataset = load_dataset(
             Path(config.data), splits=("train", "validation"), max_states=config.max_states,
-            vocab_size=config.vocab_size, progress=progress,
+            vocab_size=config.vocab_size, progress=progress, achieved_goals=config.achieved_goals,
         )
         mode = config.rename if config.contrastive else "off"
+        if config.goal_phrasing > 0 and config.achieved_goals:
+            # A phrasing changes which atoms are goals, and so which state atoms are marked.
+            raise SymtError("--goal-phrasing and --achieved-goals cannot be combined yet")
         if config.goal_phrasing > 0:
             attach_goal_phrasings(self.dataset.split("train"), config.goal_phrasings_per_task, config.seed)
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
@@ -267,6 +272,7 @@ class Trainer(TrainerBase):
                                                           goals=not config.goals_with_state)
                                     if config.context_attention else None),
                 type_predicates=type_predicate_ids(self.dataset.signature) if config.fold_types else None,
+                achieved_goals=config.achieved_goals,
                 **options,
             )
 
