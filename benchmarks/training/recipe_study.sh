@@ -178,6 +178,8 @@ declare -A recipe=(
   # goal atoms read as their own predicate, as WL-GOOSE colours them; the shipped model counted
   # images taken whether a goal asked for them or not: results/readout/README.md, section 5)
   [ipc-sa-r15-achieved]="data/ipc2023-satellite-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700"
+  # ... and Ferry as ipc-fe-r14-slots with achieved goals marked
+  [ipc-fe-r15-achieved]="data/ipc2023-ferry-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias object-slots --achieved-goals --steps 1500 --eval-every 250"
   # ... and Rovers (the shipped ipc2023-rovers is round 10's: 500 steps on problems of up to 945k
   # states, validation MSE 23.5) with the object-slots bias at width 64 on the same 15 + 4
   # exhaustively labelled problems (symt ipc-dataset ../shared/benchmarks/ipc2023-learning/rovers
