@@ -19,11 +19,15 @@ done
 parts+=(childsnack-medium-symt-split)   # reruns 14 of childsnack-medium-symt's runs
 # Models shipped later (easy and medium with the model shipped now; rerun the older parts' runs).
 parts+=(transport-shared-symt satellite-shared-symt blocksworld-shared-symt miconic-slots-symt)
+# Ferry with achieved goals marked (2026-11-30): symt-first and symt-first-lazy here, symt-batch
+# measured first as a candidate in ../readout/ferry-achieved/.
+parts+=(ferry-achieved-symt ../readout/ferry-achieved)
 for domain in ferry miconic satellite transport blocksworld spanner childsnack floortile; do
     # symt-split: reruns with split forward passes; symt-fallback: reruns with the model symt()
     # picks for tasks over the domain model's vocabulary; shared-symt and slots-symt: the models
-    # shipped later (the shared-object bias, 2026-11-29; the object-slots bias, 2026-11-30)
-    for kind in baselines symt symt-split symt-fallback shared-symt slots-symt; do
+    # shipped later (the shared-object bias, 2026-11-29; the object-slots bias, 2026-11-30;
+    # achieved goals, 2026-11-30)
+    for kind in baselines symt symt-split symt-fallback shared-symt slots-symt achieved-symt; do
         [ -f "$domain-hard-$kind/runs.csv" ] && parts+=("$domain-hard-$kind")
     done
 done

@@ -1,0 +1,74 @@
+"""Choose among training seeds on larger tasks of symt's own generator, never on the held-out ones.
+
+Question: which of several models of one recipe should ship, by a rule that does not look at the
+evaluation tasks? Each model runs plain GBFS (``batch_eager_greedy([symt(model=...)])``, the
+``symt-gbfs`` alias) on every given task with a CPU-time limit; the table lists solved tasks and
+expansions, and the models are ranked by tasks solved, then by the geometric mean of expansions
+over the tasks every model solves::
+
+    python benchmarks/robustness/select_on_own_tasks.py --domain data/logistics/domain.pddl \\
+        --tasks data/logistics-large-tasks/logistics-wide-*.pddl data/logistics-large-tasks/logistics-two-airplanes-*.pddl \\
+        --model s0=runs/lg-achieved-s0/logistics.pt --model s1=runs/lg-achieved-s1/logistics.pt
+
+The tasks named there are written by ``logistics_plan_tasks.py`` (seed 32): symt's generator, not the
+held-out generator of ``held_out.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
+
+
+def run(domain: Path, task: Path, model: Path, time_limit: int) -> int | None:
+    """Expansions of plain GBFS with ``model`` on ``task``, or None when it finds no plan."""
+    with tempfile.TemporaryDirectory() as work:
+        result = subprocess.run(
+            [str(FAST_DOWNWARD), "--overall-time-limit", str(time_limit), "--overall-memory-limit", "4G",
+             str(domain.resolve()), str(task.resolve()), "--search", f"batch_eager_greedy([symt(model={model.resolve()})])"],
+            cwd=work, capture_output=True, text=True, timeout=10 * time_limit)
+    if result.returncode != 0 or "Solution found" not in result.stdout:
+        return None
+    match = re.search(r"^Expanded (\d+) state", result.stdout, re.MULTILINE)
+    return int(match.group(1)) if match else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--domain", type=Path, required=True)
+    parser.add_argument("--tasks", type=Path, nargs="+", required=True)
+    parser.add_argument("--model", action="append", required=True, metavar="NAME=PATH")
+    parser.add_argument("--time-limit", type=int, default=60, help="CPU seconds per run (60)")
+    parser.add_argument("--processes", type=int, default=1)
+    args = parser.parse_args()
+    models = dict(item.split("=", 1) for item in args.model)
+    jobs = [(name, task) for name in models for task in args.tasks]
+    with ThreadPoolExecutor(args.processes) as pool:
+        found = list(pool.map(lambda job: run(args.domain, job[1], Path(models[job[0]]), args.time_limit), jobs))
+    results = {job: value for job, value in zip(jobs, found, strict=True)}
+    print("| task | " + " | ".join(models) + " |")
+    print("|---|" + "--:|" * len(models))
+    for task in args.tasks:
+        cells = [str(results[(name, task)]) if results[(name, task)] is not None else "–" for name in models]
+        print(f"| {task.stem} | " + " | ".join(cells) + " |")
+    common = [t for t in args.tasks if all(results[(n, t)] is not None for n in models)]
+    summary = []
+    for name in models:
+        solved = sum(results[(name, t)] is not None for t in args.tasks)
+        gmean = math.exp(sum(math.log(results[(name, t)]) for t in common) / len(common)) if common else math.nan
+        summary.append((-solved, gmean, name))
+        print(f"| **{name}: solved** | {solved} of {len(args.tasks)}; expansions on the {len(common)} all solve: "
+              f"{gmean:.0f} (geometric mean) |")
+    print(f"\nchosen: {min(summary)[2]} (most solved, then fewest expansions on the common tasks)")
+
+
+if __name__ == "__main__":
+    main()
