@@ -57,11 +57,6 @@ class Signature:
     def num_predicates(self) -> int:
         return len(self.predicates)
 
-    @property
-    def num_predicate_ids(self) -> int:
-        """The predicate ids a model reads: ``2P`` (state and goal atoms), ``3P`` with achieved goals."""
-        return (3 if self.achieved_goals else 2) * self.num_predicates
-
     def predicate_ids(self) -> dict[str, int]:
         """The id of each predicate by name (``0..P-1``; goal ids ``P + i`` are not listed)."""
         return {name: i for i, (name, _) in enumerate(self.predicates)}
