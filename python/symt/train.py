@@ -234,14 +234,14 @@ class Trainer(TrainerBase):
             # Hashed codes have no table: the token space only bounds the number of objects.
             config.vocab_size = HASHED_TOKEN_SPACE
 
+        if config.goal_phrasing > 0 and config.achieved_goals:
+            # A phrasing changes which atoms are goals, and so which state atoms are marked.
+            raise SymtError("--goal-phrasing and --achieved-goals cannot be combined yet")
         self.dataset: Dataset = load_dataset(
             Path(config.data), splits=("train", "validation"), max_states=config.max_states,
             vocab_size=config.vocab_size, progress=progress, achieved_goals=config.achieved_goals,
         )
         mode = config.rename if config.contrastive else "off"
-        if config.goal_phrasing > 0 and config.achieved_goals:
-            # A phrasing changes which atoms are goals, and so which state atoms are marked.
-            raise SymtError("--goal-phrasing and --achieved-goals cannot be combined yet")
         if config.goal_phrasing > 0:
             attach_goal_phrasings(self.dataset.split("train"), config.goal_phrasings_per_task, config.seed)
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
