@@ -20,19 +20,18 @@ import argparse
 import math
 import re
 import subprocess
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
+from symt.fast_downward import fast_downward_command
 
 
 def run(domain: Path, task: Path, model: Path, time_limit: int) -> int | None:
     """Expansions of plain GBFS with ``model`` on ``task``, or None when it finds no plan."""
     with tempfile.TemporaryDirectory() as work:
         result = subprocess.run(
-            [str(FAST_DOWNWARD), "--overall-time-limit", str(time_limit), "--overall-memory-limit", "4G",
+            [*fast_downward_command(), "--overall-time-limit", str(time_limit), "--overall-memory-limit", "4G",
              str(domain.resolve()), str(task.resolve()), "--search", f"batch_eager_greedy([symt(model={model.resolve()})])"],
             cwd=work, capture_output=True, text=True, timeout=10 * time_limit)
     if result.returncode != 0 or "Solution found" not in result.stdout:
