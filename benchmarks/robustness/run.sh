@@ -31,6 +31,17 @@ stacks_data() {
 lg_one_thread="--preset small --steps 10000 --lr 1e-3 --object-identity hashed --eval-every 1000 --threads 1
     --time-budget 2700 --quiet"
 
+# DATA NAME "SEEDS" OPTIONS...: lg_one_thread with OPTIONS, one run per seed (runs/NAME-sSEED),
+# each exported to runs/NAME-sSEED/logistics.pt.
+lg_seeds() {
+    local data=$1 name=$2 seeds=$3
+    shift 3
+    for seed in $seeds; do
+        $SYMT train $data $lg_one_thread "$@" --seed $seed --out runs/$name-s$seed
+        $SYMT export runs/$name-s$seed/best.pt runs/$name-s$seed/logistics.pt
+    done
+}
+
 # BIAS SEED BUDGET OUT: bw-stacks-ft4's data and options, from scratch, with an attention bias
 # (train-shared, train-slots); exports OUT/blocksworld.pt.
 train_with_bias() {
@@ -224,11 +235,7 @@ train-logistics-ctx-static)
     # atoms are read with each state and attend to it (lg-ctx cached them too, and its guidance
     # fell on four cities and two airplanes), three seeds; each measured as train-logistics-more's models.
     [ -f data/logistics/manifest.json ] || $SYMT generate logistics --quiet
-    for seed in 0 1 2; do
-        $SYMT train data/logistics $lg_one_thread --attention-bias shared-object --context-attention static \
-            --seed $seed --out runs/lg-ctxs-s$seed
-        $SYMT export runs/lg-ctxs-s$seed/best.pt runs/lg-ctxs-s$seed/logistics.pt
-    done
+    lg_seeds data/logistics lg-ctxs "0 1 2" --attention-bias shared-object --context-attention static
     ;;
 train-logistics-plans)
     # Issue 32: lg-shared's recipe (one thread) on the paper's 12 training tasks plus 26 tasks of
@@ -241,21 +248,13 @@ train-logistics-plans)
         $SYMT dataset data/logistics/domain.pddl data/logistics/train data/logistics/validation \
             data/logistics-large-tasks --out data/logistics-plans --plan-time 20 --processes 1 --quiet
     fi
-    for seed in ${SEEDS:-0}; do
-        $SYMT train data/logistics-plans $lg_one_thread --attention-bias shared-object --plan-weight 0.5 \
-            --seed $seed --out runs/lg-plans-s$seed
-        $SYMT export runs/lg-plans-s$seed/best.pt runs/lg-plans-s$seed/logistics.pt
-    done
+    lg_seeds data/logistics-plans lg-plans "${SEEDS:-0}" --attention-bias shared-object --plan-weight 0.5
     ;;
 train-logistics-achieved)
     # Issue 32: lg-shared's recipe (one thread) with achieved goals marked (--achieved-goals: a
     # package's at atom that is its goal reads as its own predicate), seeds as SEEDS (0 1 2).
     [ -f data/logistics/manifest.json ] || $SYMT generate logistics --quiet
-    for seed in ${SEEDS:-0 1 2}; do
-        $SYMT train data/logistics $lg_one_thread --attention-bias shared-object --achieved-goals \
-            --seed $seed --out runs/lg-achieved-s$seed
-        $SYMT export runs/lg-achieved-s$seed/best.pt runs/lg-achieved-s$seed/logistics.pt
-    done
+    lg_seeds data/logistics lg-achieved "${SEEDS:-0 1 2}" --attention-bias shared-object --achieved-goals
     ;;
 train-logistics-ctx-slots)
     # Issue 32, not shipped (results/variants/README.md, last section): lg-shared's recipe with
