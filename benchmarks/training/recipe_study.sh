@@ -185,6 +185,9 @@ declare -A recipe=(
   # exhaustively labelled problems (symt ipc-dataset ../shared/benchmarks/ipc2023-learning/rovers
   # --out data/ipc2023-rovers-exhaustive --plan-time 0)
   [ipc-ro-r15-slots]="data/ipc2023-rovers-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 2700"
+  # Round 16 (this CPU, issue 35): Transport as ipc-tr-r13-shared (the shipped ipc2023-transport)
+  # with achieved goals marked, as ipc-fe-r15-achieved (shipped ipc2023-ferry) did for Ferry
+  [ipc-tr-r16-achieved]="data/ipc2023-transport-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 3000"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

@@ -54,9 +54,10 @@ generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld
 (``benchmarks/robustness/run.sh train-slots``: the object-slots attention bias, which tells apart
 which argument of an atom holds a shared object); ``ipc2023-blocksworld`` is ``bw-shared``
 retargeted (``run.sh train-shared``: the same data with the shared-object bias, better than
-``bw-slots`` on IPC 2023's medium tasks). ``logistics`` is ``lg-shared`` (``run.sh
-train-logistics-shared``: the paper's split only, with the shared-object attention bias), which
-generalises to other generators' tasks better than the model trained with the ``wide`` style."""
+``bw-slots`` on IPC 2023's medium tasks). ``logistics`` is ``lg-achieved-s1`` (``run.sh
+train-logistics-achieved``, seed 1: the paper's split only, with the shared-object attention bias and
+achieved goals marked), which generalises to other generators' tasks better than the models trained
+with the ``wide`` style."""
 
 
 def shipped() -> dict[str, Path]:
