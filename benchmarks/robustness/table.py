@@ -3,7 +3,8 @@ and the geometric mean of expansions over the tasks that every column with runs 
 solved, with the number of those tasks in brackets (issue 32).
 
 Each input is ``LABEL=RUNS.csv``; a column is ``LABEL algorithm``, so the same algorithm run with
-two models (the shipped one and a candidate) gets two columns:
+two models (the shipped one and a candidate) gets two columns, and inputs with the same label make
+one column, a later input's runs replacing an earlier one's of the same task:
 
     .venv/bin/python benchmarks/robustness/table.py shipped=benchmarks/results/variants/shipped/runs.csv \\
         candidate=benchmarks/results/variants/blocksworld-candidate/runs.csv --domains blocksworld
@@ -38,7 +39,9 @@ def main() -> None:
             if column not in columns:
                 columns.append(column)
             key = (record["domain"], record["group"], record["problem"])
+            # A later input's run of the same task replaces an earlier one's, expansions included.
             solved[key][column] = bool(record["solved"])
+            expansions[key].pop(column, None)
             if record["solved"] and record["expansions"] is not None:
                 expansions[key][column] = float(record["expansions"])
     # Side by side: an algorithm's columns next to each other, labels in the order given.
