@@ -188,6 +188,10 @@ declare -A recipe=(
   # Round 16 (this CPU, issue 35): Transport as ipc-tr-r13-shared (the shipped ipc2023-transport)
   # with achieved goals marked, as ipc-fe-r15-achieved (shipped ipc2023-ferry) did for Ferry
   [ipc-tr-r16-achieved]="data/ipc2023-transport-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 3000"
+  # ... and Rovers (goals: data communicated to the lander, one atom at a time) with the
+  # recipe of ipc-sa-r15-achieved (shared-object bias, achieved goals marked) on the shipped
+  # ipc2023-rovers's 15 + 4 exhaustively labelled problems
+  [ipc-ro-r16-achieved]="data/ipc2023-rovers-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
