@@ -32,6 +32,8 @@ def main() -> None:
     columns: list[str] = []
     for item in args.runs:
         label, _, path = item.partition("=")
+        if not path or not Path(path).is_file():
+            parser.error(f"{item}: expected LABEL=RUNS.csv with an existing file")
         for record in read_csv(Path(path)):
             if args.domains and record["domain"] not in args.domains:
                 continue
