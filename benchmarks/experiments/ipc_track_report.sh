@@ -18,10 +18,13 @@ for domain in childsnack ferry miconic transport blocksworld satellite floortile
 done
 parts+=(childsnack-medium-symt-split)   # reruns 14 of childsnack-medium-symt's runs
 # Models shipped later (easy and medium with the model shipped now; rerun the older parts' runs).
-parts+=(transport-shared-symt satellite-shared-symt blocksworld-shared-symt miconic-slots-symt)
+parts+=(satellite-shared-symt blocksworld-shared-symt miconic-slots-symt)
 # Ferry with achieved goals marked (2026-11-30): symt-first and symt-first-lazy here, symt-batch
 # measured first as a candidate in ../readout/ferry-achieved/.
 parts+=(ferry-achieved-symt ../readout/ferry-achieved)
+# Transport with achieved goals marked (2026-11-30, later): every symt configuration measured first
+# as a candidate in ../readout/ (symt-batch, then symt-first and symt-first-lazy).
+parts+=(../readout/transport-achieved ../readout/transport-achieved-first)
 for domain in ferry miconic satellite transport blocksworld spanner childsnack floortile; do
     # symt-split: reruns with split forward passes; symt-fallback: reruns with the model symt()
     # picks for tasks over the domain model's vocabulary; shared-symt and slots-symt: the models
@@ -31,22 +34,8 @@ for domain in ferry miconic satellite transport blocksworld spanner childsnack f
         [ -f "$domain-hard-$kind/runs.csv" ] && parts+=("$domain-hard-$kind")
     done
 done
-# ferry-transport-shared-symt/ measured two candidates; only Transport's was shipped, so only its
-# runs enter the report (the Ferry candidate's are in that part's own report): transport-runs.csv,
-# cut from the part's runs.csv here.
-"$root/.venv/bin/python" - ferry-transport-shared-symt/runs.csv ferry-transport-shared-symt/transport-runs.csv <<'PY'
-import sys
-from symt.experiments.records import read_csv, write_csv
-write_csv([run for run in read_csv(sys.argv[1]) if run["domain"] == "transport"], sys.argv[2])
-PY
 files=()
-for part in "${parts[@]}"; do
-    if [ "$part" = transport-shared-symt ]; then
-        files+=(ferry-transport-shared-symt/transport-runs.csv)
-    else
-        files+=("$part/runs.csv")
-    fi
-done
+for part in "${parts[@]}"; do files+=("$part/runs.csv"); done
 "$root/.venv/bin/symt" report "${files[@]}" --supersede --out ../ipc-all --title "IPC 2023 learning track" \
     --limits "60 s and 4096 MiB per run" \
     --algorithms symt-first symt-first-lazy symt-batch wl ff ff-pref lama-first \
