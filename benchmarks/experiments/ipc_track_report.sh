@@ -8,7 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root/benchmarks/results/ipc-track"
 parts=(spanner-easy childsnack-easy ferry-miconic-easy transport-blocksworld-easy new4-easy-baselines
-       floortile-satellite-easy-symt rovers-easy-symt sokoban-easy-symt
+       floortile-satellite-easy-symt sokoban-easy-symt
        spanner-medium)
 for domain in childsnack ferry miconic transport blocksworld satellite floortile sokoban rovers; do
     # A domain whose model was replaced has its symt parts in ../archive/ and newer ones below.
@@ -23,8 +23,10 @@ parts+=(satellite-shared-symt blocksworld-shared-symt miconic-slots-symt)
 # measured first as a candidate in ../readout/ferry-achieved/.
 parts+=(ferry-achieved-symt ../readout/ferry-achieved)
 # Transport with achieved goals marked (2026-11-30, later): every symt configuration measured first
-# as a candidate in ../readout/ (symt-batch, then symt-first and symt-first-lazy).
+# as a candidate in ../readout/ (symt-batch, then symt-first and symt-first-lazy); easy + medium.
 parts+=(../readout/transport-achieved ../readout/transport-achieved-first)
+# Rovers with achieved goals marked (2026-11-30, later), measured the same way.
+parts+=(../readout/rovers-achieved ../readout/rovers-achieved-first)
 for domain in ferry miconic satellite transport blocksworld spanner childsnack floortile; do
     # symt-split: reruns with split forward passes; symt-fallback: reruns with the model symt()
     # picks for tasks over the domain model's vocabulary; shared-symt and slots-symt: the models
