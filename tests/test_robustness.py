@@ -14,6 +14,8 @@ shipped before 2026-11-29 (``lg-hashed``: 1 of 9 such tasks of 7-15 packages).
 
 from __future__ import annotations
 
+import importlib.util
+import math
 import random
 import re
 import subprocess
@@ -23,12 +25,15 @@ from pathlib import Path
 import pytest
 
 from other_generators import blocksworld_task, logistics_task
+from symt.errors import SymtError
 from symt.export import load_exported
 from symt.generators import domain_file, generate_split_tasks
 from symt.guidance import plan_with_exported_model
 from symt.models import shipped
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.val import run_val
+
+IPC_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning"
 
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
 
@@ -101,3 +106,29 @@ def test_plain_gbfs_solves_another_generators_logistics_tasks(
     assert result.returncode == 0, f"{problem.name}: exit {result.returncode}\n{result.stdout[-2000:]}"
     verdict = run_val(domain_path, problem, plan)
     assert verdict.valid, verdict.output
+
+
+@pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+def test_ipc_partial_goals_keep_half_of_each_goal_and_parse(tmp_path: Path) -> None:
+    """``benchmarks/robustness/ipc_partial.py`` edits an IPC goal's text: in every domain the result
+    parses, its goal is a subset of the task's of ceil(n/2) atoms, the rest of the file is unchanged,
+    and a goal that is not a conjunction is refused with the file named."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "robustness" / "ipc_partial.py"
+    spec = importlib.util.spec_from_file_location("ipc_partial", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for domain_dir in sorted(p for p in IPC_ROOT.iterdir() if (p / "domain.pddl").exists()):
+        domain = parse_domain(domain_dir / "domain.pddl")
+        source = domain_dir / "testing" / "easy" / "p10.pddl"
+        text = source.read_text()
+        variant, kept, total = module.partial_goal(text, 0.5, random.Random(1), str(source))
+        path = tmp_path / f"{domain_dir.name}.pddl"
+        path.write_text(variant)
+        original = {(g.predicate, g.terms) for g in parse_problem(source, domain).goal}
+        partial = [(g.predicate, g.terms) for g in parse_problem(path, domain).goal]
+        assert total == len(original) and kept == len(partial) == max(1, math.ceil(total / 2)), domain_dir.name
+        assert set(partial) <= original, domain_dir.name
+        assert variant.split("(:goal")[0] == text.split("(:goal")[0]
+    with pytest.raises(SymtError, match="broken.pddl: the goal is not a conjunction"):
+        module.partial_goal("(define (problem p) (:goal (or (a) (b))))", 0.5, random.Random(1), "broken.pddl")
