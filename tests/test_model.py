@@ -590,13 +590,14 @@ def test_identity_assignment_is_used_at_inference():
 
 
 def test_two_process_ddp_training_with_torchrun(gripper_dataset, tmp_path):
-    """torchrun + DDP (gloo on CPU): both ranks train, rank 0 writes the log and checkpoints."""
+    """torchrun + DDP (gloo on CPU): both ranks train, rank 0 writes the log and checkpoints.
+    ``--standalone`` lets torchrun pick a free port: a fixed one failed when another run held it."""
     torchrun = Path(sys.executable).parent / "torchrun"
     if not torchrun.exists():
         pytest.skip("torchrun is not installed next to this Python")
     out = tmp_path / "ddp"
     result = subprocess.run(
-        [str(torchrun), "--nproc_per_node=2", "--master_port=29517", "-m", "symt.cli", "train",
+        [str(torchrun), "--standalone", "--nproc_per_node=2", "-m", "symt.cli", "train",
          str(gripper_dataset), "--out", str(out), "--steps", "20", "--eval-every", "10",
          "--batch-size", "8", "--device", "cpu", "--threads", "1", "--quiet", "--vocab-size", "20",
          "--d-model", "16", "--n-heads", "2", "--n-layers", "2", "--d-ff", "32", "--coverage-tasks", "1"],
