@@ -64,6 +64,19 @@ def test_greedy_guidance_solves_the_five_block_tasks_without_their_base(tmp_path
         assert verdict.valid, verdict.output
 
 
+def assert_plain_gbfs_solves(domain_path: Path, problem: Path, time_limit: int, timeout: int) -> None:
+    """Plain GBFS with the shipped model alone (``--alias symt-gbfs``) finds a plan for ``problem``
+    within ``time_limit`` seconds, and VAL accepts it (plan and work files beside ``problem``)."""
+    plan = problem.with_suffix(".plan")
+    result = subprocess.run(
+        [str(FAST_DOWNWARD), "--overall-time-limit", str(time_limit), "--plan-file", str(plan), "--alias",
+         "symt-gbfs", str(domain_path), str(problem)],
+        cwd=problem.parent, capture_output=True, text=True, timeout=timeout, check=False)
+    assert result.returncode == 0, f"{problem.name}: exit {result.returncode}\n{result.stdout[-2000:]}"
+    verdict = run_val(domain_path, problem, plan)
+    assert verdict.valid, verdict.output
+
+
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("style", ["tower", "towers"])
 def test_plain_gbfs_solves_another_generators_blocksworld_tasks(tmp_path: Path, style: str) -> None:
@@ -74,14 +87,7 @@ def test_plain_gbfs_solves_another_generators_blocksworld_tasks(tmp_path: Path, 
     for size in range(9, 13):
         problem = tmp_path / f"{style}-{size}.pddl"
         problem.write_text(blocksworld_task(size, random.Random(f"test-{style}-{size}"), style))
-        plan = tmp_path / f"{style}-{size}.plan"
-        result = subprocess.run(
-            [str(FAST_DOWNWARD), "--overall-time-limit", "30", "--plan-file", str(plan), "--alias",
-             "symt-gbfs", str(domain_path), str(problem)],
-            cwd=tmp_path, capture_output=True, text=True, timeout=180, check=False)
-        assert result.returncode == 0, f"{problem.name}: exit {result.returncode}\n{result.stdout[-2000:]}"
-        verdict = run_val(domain_path, problem, plan)
-        assert verdict.valid, verdict.output
+        assert_plain_gbfs_solves(domain_path, problem, time_limit=30, timeout=180)
 
 
 @pytest.mark.usefixtures("fd_built")
@@ -98,14 +104,7 @@ def test_plain_gbfs_solves_another_generators_logistics_tasks(
     problem = tmp_path / f"{name}.pddl"
     problem.write_text(logistics_task(packages, random.Random(f"{group}-1-{packages}"), cities, 2,
                                       airplanes, name))
-    plan = tmp_path / f"{name}.plan"
-    result = subprocess.run(
-        [str(FAST_DOWNWARD), "--overall-time-limit", "60", "--plan-file", str(plan), "--alias",
-         "symt-gbfs", str(domain_path), str(problem)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=240, check=False)
-    assert result.returncode == 0, f"{problem.name}: exit {result.returncode}\n{result.stdout[-2000:]}"
-    verdict = run_val(domain_path, problem, plan)
-    assert verdict.valid, verdict.output
+    assert_plain_gbfs_solves(domain_path, problem, time_limit=60, timeout=240)
 
 
 @pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
