@@ -192,6 +192,18 @@ declare -A recipe=(
   # recipe of ipc-sa-r15-achieved (shared-object bias, achieved goals marked) on the shipped
   # ipc2023-rovers's 15 + 4 exhaustively labelled problems
   [ipc-ro-r16-achieved]="data/ipc2023-rovers-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700"
+  # Round 17 (this CPU, issue 35): Transport's training problems beyond the 14 that expand (81 of
+  # 16-41 objects; the track's easy tasks have 12-40, medium up to 109) labelled by plans (symt
+  # ipc-dataset ../shared/benchmarks/ipc2023-learning/transport --out data/ipc2023-transport-plans
+  # --plan-time 10: A* with LM-cut, else lama-first), drawn for 30% of a batch's slots, with the
+  # shipped ipc-tr-r16-achieved's recipe; and that recipe's second seed, to know its spread
+  [ipc-tr-r17-plans]="data/ipc2023-transport-plans $ipc_r5 --plan-weight 0.3 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700"
+  [ipc-tr-r16-achieved-s1]="data/ipc2023-transport-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700 --seed 1"
+  # ... and, instead of plans (ipc-tr-r17-plans was stopped: its first 250 steps took over 27
+  # minutes on this CPU), exhaustive labels for every training problem of at most 10,000,000 states
+  # (symt ipc-dataset ../shared/benchmarks/ipc2023-learning/transport --out data/ipc2023-transport-10m
+  # --max-states 10000000 --plan-time 0), the same recipe, two threads, 35 minutes
+  [ipc-tr-r18-10m]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2100"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"

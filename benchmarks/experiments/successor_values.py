@@ -1,0 +1,144 @@
+"""How learned heuristics rank a state's successors: on a search's plateau, and on whole state spaces.
+
+Question: when plain GBFS with a learned heuristic spends thousands of expansions on a plateau,
+does the model not see which successor makes progress? Two views, each for SymT-E files (``.pt``,
+exported) and WL models (``.json``, their unscaled values), in Python on symt's own grounding (the
+values the Fast Downward plugins compute):
+
+* ``plateau``: the lowest-valued state of a ``SYMT_TRACE`` file (the plugin writes every state it
+  evaluates, with the model's raw value) and all its successors, ranked by each model's value,
+  with the goal atoms the state still misses::
+
+      SYMT_TRACE=trace.tsv fast-downward --overall-time-limit 60 domain.pddl p16.pddl \\
+          --search "batch_eager_greedy([symt()])"
+      python benchmarks/experiments/successor_values.py plateau domain.pddl p16.pddl trace.tsv \\
+          --model symt=python/symt/models/ipc2023-transport.pt --model wl=python/symt/models/wl/ipc2023-transport.json
+
+* ``optimal-steps``: on a task whose state space expands, a uniform sample of its non-goal states
+  that can reach the goal (fixed seed); per model, the share whose lowest-valued successor has
+  h* one less than the state (ties shared evenly): how often a greedy step on the model is optimal::
+
+      python benchmarks/experiments/successor_values.py optimal-steps domain.pddl p04.pddl --model ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from heuristic_along_plans import Values, symt_values, wl_values
+from symt.errors import SymtError
+from symt.guidance import changing_successors
+from symt.pddl.grounding import ground
+from symt.pddl.parser import parse_domain, parse_problem
+from symt.pddl.task import GroundTask
+from symt.statespace import expand
+
+TIE = 1e-6
+
+
+def atom_text(atom: tuple[str, tuple[str, ...]]) -> str:
+    """A ground atom as the plugin's trace writes it: ``pred(a, b)``."""
+    return f"{atom[0]}({', '.join(atom[1])})"
+
+
+def lowest_traced_state(task: GroundTask, trace: Path) -> tuple[float, frozenset[int]]:
+    """The traced state with the lowest raw value (the first of equals), as fluent indices."""
+    index = {atom_text(atom): i for i, atom in enumerate(task.fluent_atoms)}
+    best: tuple[float, str] | None = None
+    with trace.open() as lines:
+        for number, line in enumerate(lines, 1):
+            value, _, atoms = line.rstrip("\n").partition("\t")
+            try:
+                candidate = (float(value), atoms)
+            except ValueError:
+                raise SymtError(f"{trace}:{number}: not 'value TAB atoms'") from None
+            if best is None or candidate[0] < best[0]:
+                best = candidate
+    if best is None:
+        raise SymtError(f"{trace}: no states")
+    static = {atom_text(atom) for atom in task.static_atoms}
+    unknown = [a for a in best[1].split(";") if a and a not in index and a not in static]
+    if unknown:
+        raise SymtError(f"{trace}: atoms that are not fluents of this task, e.g. {unknown[0]}")
+    return best[0], frozenset(index[a] for a in best[1].split(";") if a in index)
+
+
+def plateau(task: GroundTask, trace: Path, models: dict[str, Values]) -> str:
+    """The lowest traced state's successors ranked by each model, as markdown."""
+    raw, state = lowest_traced_state(task, trace)
+    goal = set(task.goal_pos)
+    missing = [atom_text(task.fluent_atoms[g]) for g in sorted(goal - state)]
+    labels, successors = changing_successors(task, state)
+    lines = [f"Lowest traced value {raw:.2f}; the state misses {len(missing)} goal atoms: {', '.join(missing)}.", ""]
+    for name, values in models.items():
+        own = float(values([state])[0])
+        successor_values = values(successors)
+        lines += [f"**{name}**: the state {own:.2f}", "", "| rank | value | action |", "|--:|--:|---|"]
+        for rank, i in enumerate(np.argsort(successor_values, kind="stable"), 1):
+            action = task.actions[labels[i]]
+            lines.append(f"| {rank} | {successor_values[i]:.2f} | {action.name}({', '.join(action.args)}) |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def optimal_steps(task: GroundTask, models: dict[str, Values], states: int, max_states: int) -> str:
+    """Per model, the share of sampled states whose lowest-valued successor is optimal, as markdown."""
+    space = expand(task, max_states=max_states)
+    hstar = space.hstar
+    rng = np.random.default_rng(0)
+    sample = rng.choice(space.num_states, size=min(states, space.num_states), replace=False)
+    ids = [int(i) for i in sample if np.isfinite(hstar[i]) and hstar[i] > 0]
+    lines = [f"{space.num_states:,} states, h*(s0) = {hstar[0]:.0f}; {len(ids)} sampled non-goal states "
+             "that reach the goal.", "", "| model | greedy step optimal |", "|---|--:|"]
+    for name, values in models.items():
+        shares = []
+        for i in ids:
+            targets = sorted({int(t) for t in space.successors(i)[1]} - {i})
+            successor_values = values([space.state_set(t) for t in targets])
+            chosen = [t for t, v in zip(targets, successor_values) if v <= successor_values.min() + TIE]
+            shares.append(np.mean([hstar[t] == hstar[i] - 1 for t in chosen]))
+        lines.append(f"| {name} | {np.mean(shares):.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("view", choices=("plateau", "optimal-steps"))
+    parser.add_argument("domain", type=Path)
+    parser.add_argument("problem", type=Path)
+    parser.add_argument("trace", type=Path, nargs="?", help="a SYMT_TRACE file (plateau only)")
+    parser.add_argument("--model", action="append", required=True, metavar="NAME=PATH",
+                        help="a SymT-E file (.pt) or a WL model (.json), named for the table")
+    parser.add_argument("--states", type=int, default=300, help="states sampled (optimal-steps; 300)")
+    parser.add_argument("--max-states", type=int, default=2_000_000, help="expansion limit (optimal-steps)")
+    args = parser.parse_args(argv)
+    if (args.view == "plateau") != (args.trace is not None):
+        parser.error("a trace file goes with 'plateau' and only with it")
+    torch.set_num_threads(1)
+    try:
+        domain = parse_domain(args.domain)
+        problem = parse_problem(args.problem, domain)
+        task = ground(domain, problem)
+        models = {}
+        for spec in args.model:
+            name, _, path = spec.partition("=")
+            kind = wl_values if path.endswith(".json") else symt_values
+            models[name] = kind(Path(path), domain, problem, task)
+        if args.view == "plateau":
+            print(plateau(task, args.trace, models))
+        else:
+            print(optimal_steps(task, models, args.states, args.max_states))
+    except SymtError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
