@@ -193,7 +193,7 @@ declare -A recipe=(
   # ipc2023-rovers's 15 + 4 exhaustively labelled problems
   [ipc-ro-r16-achieved]="data/ipc2023-rovers-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700"
   # Round 17 (this CPU, issue 35): Transport's training problems beyond the 14 that expand (81 of
-  # 16-41 objects; the track's easy tasks have 12-40, medium up to 109) labelled by plans (symt
+  # 16-45 objects; every third easy task of the track has 12-37, medium 40-103) labelled by plans (symt
   # ipc-dataset ../shared/benchmarks/ipc2023-learning/transport --out data/ipc2023-transport-plans
   # --plan-time 10: A* with LM-cut, else lama-first), drawn for 30% of a batch's slots, with the
   # shipped ipc-tr-r16-achieved's recipe; and that recipe's second seed, to know its spread
