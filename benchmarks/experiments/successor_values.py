@@ -38,18 +38,14 @@ from symt.pddl.grounding import ground
 from symt.pddl.parser import parse_domain, parse_problem
 from symt.pddl.task import GroundTask
 from symt.statespace import expand
+from trace_goal_count import atom_text
 
 TIE = 1e-6
 
 
-def atom_text(atom: tuple[str, tuple[str, ...]]) -> str:
-    """A ground atom as the plugin's trace writes it: ``pred(a, b)``."""
-    return f"{atom[0]}({', '.join(atom[1])})"
-
-
 def lowest_traced_state(task: GroundTask, trace: Path) -> tuple[float, frozenset[int]]:
     """The traced state with the lowest raw value (the first of equals), as fluent indices."""
-    index = {atom_text(atom): i for i, atom in enumerate(task.fluent_atoms)}
+    index = {atom_text(*atom): i for i, atom in enumerate(task.fluent_atoms)}
     best: tuple[float, str] | None = None
     with trace.open() as lines:
         for number, line in enumerate(lines, 1):
@@ -62,7 +58,7 @@ def lowest_traced_state(task: GroundTask, trace: Path) -> tuple[float, frozenset
                 best = candidate
     if best is None:
         raise SymtError(f"{trace}: no states")
-    static = {atom_text(atom) for atom in task.static_atoms}
+    static = {atom_text(*atom) for atom in task.static_atoms}
     unknown = [a for a in best[1].split(";") if a and a not in index and a not in static]
     if unknown:
         raise SymtError(f"{trace}: atoms that are not fluents of this task, e.g. {unknown[0]}")
@@ -73,7 +69,7 @@ def plateau(task: GroundTask, trace: Path, models: dict[str, Values]) -> str:
     """The lowest traced state's successors ranked by each model, as markdown."""
     raw, state = lowest_traced_state(task, trace)
     goal = set(task.goal_pos)
-    missing = [atom_text(task.fluent_atoms[g]) for g in sorted(goal - state)]
+    missing = [atom_text(*task.fluent_atoms[g]) for g in sorted(goal - state)]
     labels, successors = changing_successors(task, state)
     lines = [f"Lowest traced value {raw:.2f}; the state misses {len(missing)} goal atoms: {', '.join(missing)}.", ""]
     for name, values in models.items():
