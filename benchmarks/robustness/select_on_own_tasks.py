@@ -11,7 +11,8 @@ over the tasks every model solves::
         --model s0=runs/lg-achieved-s0/logistics.pt --model s1=runs/lg-achieved-s1/logistics.pt
 
 The tasks named there are written by ``logistics_plan_tasks.py`` (seed 32): symt's generator, not the
-held-out generator of ``held_out.py``.
+held-out generator of ``held_out.py``. ``--reference ff='eager_greedy([ff()])'`` adds a column for a
+Fast Downward search measured in the same run; it takes no part in the choice.
 """
 
 from __future__ import annotations
@@ -27,12 +28,17 @@ from pathlib import Path
 from symt.fast_downward import fast_downward_command
 
 
-def run(domain: Path, task: Path, model: Path, time_limit: int) -> int | None:
-    """Expansions of plain GBFS with ``model`` on ``task``, or None when it finds no plan."""
+def model_search(model: Path) -> str:
+    """Plain GBFS with the SymT-E ``model`` (the ``symt-gbfs`` alias with an explicit model file)."""
+    return f"batch_eager_greedy([symt(model={model.resolve()})])"
+
+
+def run(domain: Path, task: Path, search: str, time_limit: int) -> int | None:
+    """Expansions of the Fast Downward ``search`` on ``task``, or None when it finds no plan."""
     with tempfile.TemporaryDirectory() as work:
         result = subprocess.run(
             [*fast_downward_command(), "--overall-time-limit", str(time_limit), "--overall-memory-limit", "4G",
-             str(domain.resolve()), str(task.resolve()), "--search", f"batch_eager_greedy([symt(model={model.resolve()})])"],
+             str(domain.resolve()), str(task.resolve()), "--search", search],
             cwd=work, capture_output=True, text=True, timeout=10 * time_limit)
     if result.returncode != 0 or "Solution found" not in result.stdout:
         return None
@@ -46,17 +52,21 @@ def main() -> None:
     parser.add_argument("--tasks", type=Path, nargs="+", required=True)
     parser.add_argument("--model", action="append", required=True, metavar="NAME=PATH")
     parser.add_argument("--time-limit", type=int, default=60, help="CPU seconds per run (60)")
+    parser.add_argument("--reference", action="append", default=[], metavar="NAME=SEARCH",
+                        help="a Fast Downward search shown beside the models, not chosen among")
     parser.add_argument("--processes", type=int, default=1)
     args = parser.parse_args()
     models = dict(item.split("=", 1) for item in args.model)
-    jobs = [(name, task) for name in models for task in args.tasks]
+    references = dict(item.split("=", 1) for item in args.reference)
+    searches = {name: model_search(Path(path)) for name, path in models.items()} | references
+    jobs = [(name, task) for name in searches for task in args.tasks]
     with ThreadPoolExecutor(args.processes) as pool:
-        found = list(pool.map(lambda job: run(args.domain, job[1], Path(models[job[0]]), args.time_limit), jobs))
+        found = list(pool.map(lambda job: run(args.domain, job[1], searches[job[0]], args.time_limit), jobs))
     results = {job: value for job, value in zip(jobs, found, strict=True)}
-    print("| task | " + " | ".join(models) + " |")
-    print("|---|" + "--:|" * len(models))
+    print("| task | " + " | ".join(searches) + " |")
+    print("|---|" + "--:|" * len(searches))
     for task in args.tasks:
-        cells = [str(results[(name, task)]) if results[(name, task)] is not None else "–" for name in models]
+        cells = [str(results[(name, task)]) if results[(name, task)] is not None else "–" for name in searches]
         print(f"| {task.stem} | " + " | ".join(cells) + " |")
     common = [t for t in args.tasks if all(results[(n, t)] is not None for n in models)]
     summary = []
@@ -66,6 +76,12 @@ def main() -> None:
         summary.append((-solved, gmean, name))
         print(f"| **{name}: solved** | {solved} of {len(args.tasks)}; expansions on the {len(common)} all solve: "
               f"{gmean:.0f} (geometric mean) |")
+    for name in references:
+        solved = sum(results[(name, t)] is not None for t in args.tasks)
+        shared = [t for t in common if results[(name, t)] is not None]
+        gmean = math.exp(sum(math.log(results[(name, t)]) for t in shared) / len(shared)) if shared else math.nan
+        print(f"| {name} (reference): solved | {solved} of {len(args.tasks)}; expansions on the {len(shared)} "
+              f"of those it solves too: {gmean:.0f} (geometric mean) |")
     print(f"\nchosen: {min(summary)[2]} (most solved, then fewest expansions on the common tasks)")
 
 
