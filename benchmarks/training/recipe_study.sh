@@ -205,7 +205,7 @@ declare -A recipe=(
   # --max-states 10000000 --plan-time 0), the same recipe, two threads, 35 minutes
   [ipc-tr-r18-10m]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2100"
   # Round 19 (this CPU, issue 35): ipc-tr-r18-10m lost the small tasks' precision at 1,000 steps
-  # (its best at 750); the same recipe with the steps it lacked, two seeds side by side, one thread
+  # (its best at 750); the same recipe, meant to get the steps it lacked, two seeds side by side, one thread
   # each, 65 minutes (--time-budget fits the cosine schedule to the whole 250-step validation epochs
   # that fit: 1,000 steps again on this CPU, best at 750); the seed to ship is chosen on easy tasks
   # outside the track's every-third sample (benchmarks/robustness/select_on_own_tasks.py;
