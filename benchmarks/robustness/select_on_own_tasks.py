@@ -25,6 +25,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from symt.experiments.metrics import geometric_mean
 from symt.fast_downward import fast_downward_command
 
 
@@ -72,14 +73,14 @@ def main() -> None:
     summary = []
     for name in models:
         solved = sum(results[(name, t)] is not None for t in args.tasks)
-        gmean = math.exp(sum(math.log(results[(name, t)]) for t in common) / len(common)) if common else math.nan
+        gmean = geometric_mean([results[(name, t)] for t in common]) if common else math.nan
         summary.append((-solved, gmean, name))
         print(f"| **{name}: solved** | {solved} of {len(args.tasks)}; expansions on the {len(common)} all solve: "
               f"{gmean:.0f} (geometric mean) |")
     for name in references:
         solved = sum(results[(name, t)] is not None for t in args.tasks)
         shared = [t for t in common if results[(name, t)] is not None]
-        gmean = math.exp(sum(math.log(results[(name, t)]) for t in shared) / len(shared)) if shared else math.nan
+        gmean = geometric_mean([results[(name, t)] for t in shared]) if shared else math.nan
         print(f"| {name} (reference): solved | {solved} of {len(args.tasks)}; expansions on the {len(shared)} "
               f"of those it solves too: {gmean:.0f} (geometric mean) |")
     print(f"\nchosen: {min(summary)[2]} (most solved, then fewest expansions on the common tasks)")
