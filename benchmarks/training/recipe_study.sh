@@ -222,7 +222,10 @@ declare -A recipe=(
   # track but lost two medium tasks near the time limit with symt-first; its second seed (another
   # order of the 10M-state data), and the same start continued for 1,000 steps instead of 500 (four
   # validation epochs of ~730 s fit 3,700 s), side by side, one thread each; chosen on the 14 easy
-  # tasks outside the track's sample as in round 19
+  # tasks outside the track's sample as in round 19. As they ran, both stopped early: short
+  # Fast Downward reruns beside them slowed the first epoch to 1,006 s, and --time-budget then fitted
+  # 250 steps (-s1) and 750 steps (-1k); the best checkpoint of both is step 250 (validation MSE
+  # 1.68 and 1.74, rising after: 2.38 and 2.45 at 500 and 750 for -1k)
   [ipc-tr-r20-warm-s1]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --teacher runs/ipc-tr-r16-achieved-s1/best.pt --init-from-teacher --w-teacher 0 --lr 3e-4 --warmup 50 --steps 500 --eval-every 250 --time-budget 2000 --seed 1"
   [ipc-tr-r20-warm-1k]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --teacher runs/ipc-tr-r16-achieved-s1/best.pt --init-from-teacher --w-teacher 0 --lr 3e-4 --warmup 50 --steps 1000 --eval-every 250 --time-budget 3700"
 )
