@@ -197,8 +197,8 @@ def test_training_sizes_are_the_real_ones() -> None:
             if domain + variant in shipped():
                 assert training_sizes(domain + variant).startswith(sizes + " "), domain + variant
     assert training_sizes("gripper") == "2,4,6,8 balls (4 tasks)"
-    assert training_sizes("ipc2023-transport") == ("IPC 2023 transport training/easy p01–p12, p14, p17 "
-                                                   "(14 tasks, 6–15 objects)")
+    assert training_sizes("ipc2023-transport") == ("IPC 2023 transport training/easy p01–p18, p21 "
+                                                   "(19 tasks, 6–17 objects)")
     assert training_sizes("ipc2023-blocksworld") == training_sizes("blocksworld") + ", as 'blocksworld' (symt retarget)"
     assert all(training_sizes(name) for name in shipped())
 
@@ -241,7 +241,7 @@ def test_symt_models_names_domains_and_training_sizes_without_torch() -> None:
     # The paper's model written for IPC's names (symt retarget) has the paper model's training sizes.
     assert rows["ipc2023-blocksworld"].endswith("4,6,7 blocks (9 tasks) + 27 in the towers, partial and stacks styles, "
                                                 "as 'blocksworld' (symt retarget)")
-    assert "p01–p12, p14, p17 (14 tasks, 6–15 objects)" in rows["ipc2023-transport"]
+    assert "p01–p18, p21 (19 tasks, 6–17 objects)" in rows["ipc2023-transport"]
     assert rows["gripper-nocl"].split()[1] == "*"  # marked as an ablation
     assert set(shipped()) <= set(rows)
     # The WL baseline's models (symt train-wl), listed under their own prefix.

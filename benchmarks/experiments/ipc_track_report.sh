@@ -25,14 +25,17 @@ parts+=(ferry-achieved-symt ../readout/ferry-achieved)
 # Transport with achieved goals marked (2026-11-30, later): every symt configuration measured first
 # as a candidate in ../readout/ (symt-batch, then symt-first and symt-first-lazy); easy + medium.
 parts+=(../readout/transport-achieved ../readout/transport-achieved-first)
+# Transport warm-started on the 10M-state data (2026-11-30, fifteenth session): the three symt
+# configurations measured in one run beside the model it replaced (../readout/transport-same-run/).
+parts+=(../readout/transport-same-run/r20-warm-s1)
 # Rovers with achieved goals marked (2026-11-30, later), measured the same way.
 parts+=(../readout/rovers-achieved ../readout/rovers-achieved-first)
 for domain in ferry miconic satellite transport blocksworld spanner childsnack floortile; do
     # symt-split: reruns with split forward passes; symt-fallback: reruns with the model symt()
     # picks for tasks over the domain model's vocabulary; shared-symt and slots-symt: the models
     # shipped later (the shared-object bias, 2026-11-29; the object-slots bias, 2026-11-30;
-    # achieved goals, 2026-11-30)
-    for kind in baselines symt symt-split symt-fallback shared-symt slots-symt achieved-symt; do
+    # achieved goals, 2026-11-30; warm start, 2026-11-30)
+    for kind in baselines symt symt-split symt-fallback shared-symt slots-symt achieved-symt warm-symt; do
         [ -f "$domain-hard-$kind/runs.csv" ] && parts+=("$domain-hard-$kind")
     done
 done
