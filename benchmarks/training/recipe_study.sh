@@ -22,6 +22,8 @@ big_r5="--seed 0 --steps 40000 --lr 1e-3 --object-identity hashed --w-rank 1 --r
 ipc_r4="--seed 0 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --plan-weight 0"
 # The shipped ipc2023-transport's model and input options (round 16), kept by its later variants
 tr_achieved="--d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals"
+# Its warm start (rounds 19-20): ipc-tr-r16-achieved-s1's weights continued on the 10M-state data
+tr_warm="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --teacher runs/ipc-tr-r16-achieved-s1/best.pt --init-from-teacher --w-teacher 0 --lr 3e-4 --warmup 50"
 # TIME_BUDGET (seconds, 0: none) cuts every run to the epochs that fit (symt train --time-budget);
 # the round-5 recipes rely on it and give --steps only as an upper bound.
 declare -A recipe=(
@@ -217,7 +219,7 @@ declare -A recipe=(
   # ... and a warm start instead: ipc-tr-r16-achieved-s1 (the shipped recipe on the 14 problems that
   # expand within 1,000,000 states, 500 steps) continued on the 10M-state data for 500 steps at a
   # third of the learning rate (no teacher loss: --teacher only supplies the starting weights)
-  [ipc-tr-r19-warm]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --teacher runs/ipc-tr-r16-achieved-s1/best.pt --init-from-teacher --w-teacher 0 --lr 3e-4 --warmup 50 --steps 500 --eval-every 250 --time-budget 2000"
+  [ipc-tr-r19-warm]="$tr_warm --steps 500 --eval-every 250 --time-budget 2000"
   # Round 20 (this CPU, issue 35): ipc-tr-r19-warm needed 0.60x the shipped model's expansions on the
   # track but lost two medium tasks near the time limit with symt-first; its second seed (another
   # order of the 10M-state data), and the same start continued for 1,000 steps instead of 500 (four
@@ -226,8 +228,8 @@ declare -A recipe=(
   # Fast Downward reruns beside them slowed the first epoch to 1,006 s, and --time-budget then fitted
   # 250 steps (-s1) and 750 steps (-1k); the best checkpoint of both is step 250 (validation MSE
   # 1.68 and 1.74, rising after: 2.38 and 2.45 at 500 and 750 for -1k)
-  [ipc-tr-r20-warm-s1]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --teacher runs/ipc-tr-r16-achieved-s1/best.pt --init-from-teacher --w-teacher 0 --lr 3e-4 --warmup 50 --steps 500 --eval-every 250 --time-budget 2000 --seed 1"
-  [ipc-tr-r20-warm-1k]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --teacher runs/ipc-tr-r16-achieved-s1/best.pt --init-from-teacher --w-teacher 0 --lr 3e-4 --warmup 50 --steps 1000 --eval-every 250 --time-budget 3700"
+  [ipc-tr-r20-warm-s1]="$tr_warm --steps 500 --eval-every 250 --time-budget 2000 --seed 1"
+  [ipc-tr-r20-warm-1k]="$tr_warm --steps 1000 --eval-every 250 --time-budget 3700"
 )
 mkdir -p "$runs"
 source "$(dirname "$0")/launch.sh"
