@@ -27,7 +27,10 @@ def average(paths: list[Path]) -> dict:
         return {k: v for k, v in checkpoint["model_config"].items() if k != "target_scale"}
 
     for path, checkpoint in zip(paths[1:], checkpoints[1:]):
-        if architecture(checkpoint) != architecture(first) or checkpoint["signature"] != first["signature"]:
+        if (
+            architecture(checkpoint) != architecture(first)
+            or checkpoint["signature"] != first["signature"]
+        ):
             raise SystemExit(f"{path}: another architecture or domain than {paths[0]}")
     weights = {}
     for name, tensor in first["model"].items():
@@ -37,7 +40,9 @@ def average(paths: list[Path]) -> dict:
         elif all(torch.equal(t, tensor) for t in tensors):
             weights[name] = tensor
         else:
-            raise SystemExit(f"{name}: integer tensors differ between the checkpoints; cannot average")
+            raise SystemExit(
+                f"{name}: integer tensors differ between the checkpoints; cannot average"
+            )
     scales = [checkpoint["model_config"]["target_scale"] for checkpoint in checkpoints]
     soup = {key: value for key, value in first.items() if key != "optimizer"}
     soup["model"] = weights
@@ -48,7 +53,9 @@ def average(paths: list[Path]) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="the checkpoint to write (refused if it exists)")
-    parser.add_argument("checkpoints", type=Path, nargs="+", help="best.pt or last.pt of two or more runs")
+    parser.add_argument(
+        "checkpoints", type=Path, nargs="+", help="best.pt or last.pt of two or more runs"
+    )
     args = parser.parse_args()
     if len(args.checkpoints) < 2:
         parser.error("give at least two checkpoints")
