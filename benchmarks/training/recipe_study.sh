@@ -239,7 +239,8 @@ declare -A recipe=(
   # ... and the warm start with the shared layer applied 6 and 8 times instead of 4 (the start's
   # weights serve any depth): the plateau of transport-plateau.md needs five hops from the loaded
   # truck to its package's goal (in - at - road - road - road - goal), which 4 applications do not
-  # span; 250 steps (round 20's best checkpoint), data order 1, one thread each
+  # span; 250 steps (round 20's best checkpoint), data order 1, one thread each. Stopped unfinished
+  # (session time, before their first validation) for the track run of ipc-tr-r21-warm-s2: untried
   [ipc-tr-r21-warm-l6]="$tr_warm --n-layers 6 --steps 250 --eval-every 250 --time-budget 0 --seed 1"
   [ipc-tr-r21-warm-l8]="$tr_warm --n-layers 8 --steps 250 --eval-every 250 --time-budget 0 --seed 1"
 )
