@@ -25,8 +25,9 @@ parts+=(ferry-achieved-symt ../readout/ferry-achieved)
 # Transport with achieved goals marked (2026-11-30, later): every symt configuration measured first
 # as a candidate in ../readout/ (symt-batch, then symt-first and symt-first-lazy); easy + medium.
 parts+=(../readout/transport-achieved ../readout/transport-achieved-first)
-# Transport warm-started on the 10M-state data (2026-11-30; sixteenth session: 500 steps, order 2): the three symt
-# configurations measured in one run beside the model it replaced (../readout/transport-same-run/).
+# Transport warm-started on the 10M-state data (2026-11-30, sixteenth session: 500 steps, data order
+# 2): the three symt configurations measured in one run beside the model it replaced
+# (../readout/transport-same-run/, round 21).
 parts+=(../readout/transport-same-run/r21-r21-warm-s2)
 # Rovers with achieved goals marked (2026-11-30, later), measured the same way.
 parts+=(../readout/rovers-achieved ../readout/rovers-achieved-first)

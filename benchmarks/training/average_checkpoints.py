@@ -17,10 +17,15 @@ from pathlib import Path
 
 import torch
 
+from symt.errors import SymtError
+from symt.export import load_checkpoint_model
+from symt.training import save_atomic
+
 
 def average(paths: list[Path]) -> dict:
     """The first checkpoint with its model weights replaced by the mean over all ``paths``."""
-    checkpoints = [torch.load(path, map_location="cpu", weights_only=False) for path in paths]
+    # The project's reader: a file that is not a SymT-E training checkpoint is refused in one line.
+    checkpoints = [load_checkpoint_model(path)[1] for path in paths]
     first = checkpoints[0]
 
     def architecture(checkpoint: dict) -> dict:
@@ -61,9 +66,10 @@ def main() -> int:
         parser.error("give at least two checkpoints")
     if args.out.exists():
         parser.error(f"{args.out}: exists; not overwritten")
-    soup = average(args.checkpoints)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(soup, args.out)
+    try:
+        save_atomic(average(args.checkpoints), args.out)
+    except SymtError as error:
+        parser.exit(2, f"error: {error}\n")
     print(f"wrote {args.out}: the mean of {len(args.checkpoints)} checkpoints")
     return 0
 

@@ -22,7 +22,7 @@ big_r5="--seed 0 --steps 40000 --lr 1e-3 --object-identity hashed --w-rank 1 --r
 ipc_r4="--seed 0 --batch-size 128 --lr 1e-3 --object-identity hashed --w-rank 1 --rank-loss hinge --plan-weight 0"
 # The shipped ipc2023-transport's model and input options (round 16), kept by its later variants
 tr_achieved="--d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals"
-# Its warm start (rounds 19-20): ipc-tr-r16-achieved-s1's weights continued on the 10M-state data
+# Its warm start (rounds 19-21): ipc-tr-r16-achieved-s1's weights continued on the 10M-state data
 tr_warm="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --teacher runs/ipc-tr-r16-achieved-s1/best.pt --init-from-teacher --w-teacher 0 --lr 3e-4 --warmup 50"
 # TIME_BUDGET (seconds, 0: none) cuts every run to the epochs that fit (symt train --time-budget);
 # the round-5 recipes rely on it and give --steps only as an upper bound.
