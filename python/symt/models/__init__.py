@@ -32,7 +32,8 @@ from ..errors import SymtError
 from ..formats import model_file_kind, read_model_meta, read_planner_meta
 
 if TYPE_CHECKING:
-    from ..pddl import Domain
+    from ..pddl import Domain, Problem
+    from ..pddl.canonical import DomainMatch
 
 MODEL_DIR = Path(__file__).resolve().parent
 TRAINING_FILE = MODEL_DIR / "training.json"
@@ -40,9 +41,6 @@ TRAINING_FILE = MODEL_DIR / "training.json"
 
 ABLATION_SUFFIXES = ("-nocl", "-cl")
 """Name endings of the ablation models, which are never picked by default."""
-
-NEAR_MISS = 2
-"""A no-fit error names the closest model when it lacks at most this many of the predicates."""
 
 PLANNER_KINDS = {"symt-ed": "SymT-ED", "plangpt": "PlanGPT"}
 SIZE_UNITS = {"blocksworld": "blocks", "gripper": "balls", "logistics": "packages", "visitall": "cells"}
@@ -95,6 +93,69 @@ def resolve(name_or_path: str | Path) -> Path:
     raise SymtError(f"model '{name_or_path}' is neither a file nor a shipped model (shipped: {names})")
 
 
+# ------------------------------------------------------------------------------ a model's domain
+
+DOMAIN_DIR = MODEL_DIR / "domains"
+"""The PDDL domains of the shipped ``ipc2023-<domain>`` models (IPC 2023's learning track files);
+the paper-domain models' are the generators' (:func:`symt.generators.dataset.domain_file`)."""
+
+DOMAIN_PDDL_KEY = "domain_pddl"
+"""The metadata key (``symt.json``, a WL model's JSON) under which ``symt export`` and ``symt
+train-wl`` keep the text of the domain a model was trained on, for models that are not shipped."""
+
+
+def model_domain(path: Path, name: str | None = None, meta: dict | None = None) -> Domain | None:
+    """The PDDL domain a model was trained on, parsed; None when nothing says which it is (a model
+    exported before symt kept the domain: then only its predicates can be compared).
+
+    Shipped models (by ``name``, ablation and variant suffixes aside): the generators' domain of a
+    paper domain, ``domains/<name>.pddl`` of an ``ipc2023-<domain>`` model. Other files: the domain
+    text kept in their metadata (``meta``; read from the file when not given)."""
+    import tempfile
+
+    from ..pddl import parse_domain
+
+    path = Path(path)
+    name = name or path.stem
+    shipped_here = path.resolve().parent in (MODEL_DIR, WL_DIR)
+    if shipped_here:
+        base = re.sub(r"(-ed|-plangpt)?(-nocl|-cl)?$", "", name)
+        if (DOMAIN_DIR / f"{base}.pddl").is_file():
+            return parse_domain(DOMAIN_DIR / f"{base}.pddl")
+        paper = paper_domain(name)
+        if paper is not None:
+            from ..generators.dataset import domain_file
+
+            return parse_domain(domain_file(paper))
+    if meta is None:
+        try:
+            meta = read_model_meta(path) if _is_heuristic_file(path) else json.loads(path.read_text())
+        except (OSError, ValueError, SymtError):
+            return None
+    text = meta.get(DOMAIN_PDDL_KEY) if isinstance(meta, dict) else None
+    if not isinstance(text, str):
+        return None
+    with tempfile.TemporaryDirectory(prefix="symt-domain-") as tmp:
+        file = Path(tmp) / f"{path.stem}.domain.pddl"
+        file.write_text(text)
+        domain = parse_domain(file)
+    domain.filename = f"{path} (its domain)"
+    return domain
+
+
+def fit_model(domain: Domain, problem: Problem | None, path: Path, name: str | None = None,
+              meta: dict | None = None) -> DomainMatch | None:
+    """How a task's domain maps onto a model's (:func:`symt.pddl.canonical.match_domains`): the
+    isomorphism, or None for a model that does not say its domain (old exports). A
+    :class:`SymtError` naming the first difference when the domains differ."""
+    from ..pddl.canonical import match_domains
+
+    theirs = model_domain(path, name, meta)
+    if theirs is None:
+        return None
+    return match_domains(domain, theirs, problem)
+
+
 # ------------------------------------------------------------------------------ WL baseline models
 
 WL_DIR = MODEL_DIR / "wl"
@@ -120,19 +181,37 @@ def resolve_wl(name_or_path: str | Path) -> Path:
     raise SymtError(f"WL model '{name_or_path}' is neither a file nor a shipped WL model (shipped: {names})")
 
 
-def select_wl(domain: Domain) -> tuple[Path, str]:
-    """The shipped WL model whose predicates are exactly ``domain``'s (names and arities), and a
-    line that says so; one clear error when none fits."""
+def select_wl(domain: Domain, problem: Problem | None = None) -> tuple[Path, str]:
+    """The shipped WL model whose domain is ``domain`` up to spelling (:func:`fit_model`), and a
+    line that says so and through which mapping; one clear error when none fits."""
     from ..wl import model_meta
 
-    theirs = sorted([name, len(params)] for name, params in domain.predicates.items())
+    reasons: list[tuple[str, str, int]] = []
     for name, path in wl_models().items():
         meta = model_meta(path)
-        if sorted([p, int(a)] for p, a in meta["predicates"]) == theirs:
-            return path, f"wl(): the shipped WL model '{name}' (trained on domain '{meta['domain']}')"
-    raise SymtError(f"no shipped WL model fits domain '{domain.name}' (its predicates differ from "
-                    f"those of every shipped one: {', '.join(wl_models()) or 'none'}); train one with "
-                    "`symt train-wl` and pass wl(model=FILE)")
+        try:
+            match = fit_model(domain, problem, path, name, meta)
+        except SymtError as error:
+            shared = len(set(domain.predicates) & {p for p, _ in meta["predicates"]})
+            reasons.append((name, str(error).split(": ", 1)[-1], shared))
+            continue
+        if match is None:
+            continue
+        return path, (f"wl(): the shipped WL model '{name}' (trained on domain '{meta['domain']}'), "
+                      f"{match.describe()}")
+    raise SymtError(f"no shipped WL model fits domain '{domain.name}' ({domain.filename}){_closest(reasons, domain)}; "
+                    "train one with `symt train-wl` and pass wl(model=FILE)")
+
+
+def _closest(reasons: list[tuple[str, str, int]], domain: Domain) -> str:
+    """`` (closest: 'X', why)`` for the candidate whose domain differs least visibly: one whose
+    reason names a schema (the structures agree up to it) before one that counts predicates, then
+    the one sharing the most predicate names with ``domain``."""
+    if not reasons:
+        return ""
+    ranked = sorted(reasons, key=lambda item: ("schema '" not in item[1], -item[2], item[0]))
+    name, why, _ = ranked[0]
+    return f" (closest: '{name}', {why})"
 
 
 # ------------------------------------------------------------------------------ model metadata
@@ -275,87 +354,66 @@ def training_sizes(name: str) -> str | None:
 # ------------------------------------------------------------------------------ the default model
 
 
-def _format_predicates(predicates: list[tuple[str, int]] | tuple[tuple[str, int], ...], limit: int = 8) -> str:
-    shown = [f"{name}/{arity}" for name, arity in predicates[:limit]]
-    if len(predicates) > limit:
-        shown.append(f"+{len(predicates) - limit} more")
-    return " ".join(shown)
-
-
-def _same_up_to_names(domain: Domain, candidates: list[ModelInfo]) -> str:
-    """A hint for a domain that a shipped paper-domain model's domain is, up to names."""
-    from ..generators.dataset import domain_file as paper_domain_file
-    from ..pddl import parse_domain
-    from ..pddl.isomorphism import find_renaming
-
-    # In name order, as symt() breaks ties: the hint names the model symt() would pick.
-    for candidate in sorted(candidates, key=lambda c: c.name):
-        source = paper_domain(candidate.name)
-        if source is None:
-            continue
-        try:
-            renaming = find_renaming(parse_domain(paper_domain_file(source)), domain)
-        except SymtError:
-            continue
-        renamed = ", ".join(f"{a} -> {b}" for a, b in renaming.changed().items())
-        return (f" (but it is the domain of '{candidate.name}' up to names: {renamed}; "
-                f"`symt retarget {candidate.name} {domain.filename} MODEL.pt` writes that model for it)")
-    return ""
-
-
 def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: str | Path | None,
             what: str, how_to_get_one: str) -> tuple[Path, str]:
-    """The ranking shared by :func:`select_heuristic` and :func:`select_planner`."""
+    """The ranking shared by :func:`select_heuristic` and :func:`select_planner`.
+
+    A candidate fits when the task's domain is its domain up to spelling (:func:`fit_model`; a
+    plan generator only as written, since its plans are in its own vocabulary); a model that does
+    not say its domain fits when it knows all of the domain's predicates (the old rule)."""
     from ..pddl import parse_domain, parse_problem
     from ..tokens import domain_signature
 
     domain = parse_domain(domain_file)
+    problem = parse_problem(problem_file, domain) if problem_file is not None else None
     signature = domain_signature(domain)
     ours = set(signature.predicates)
-    schemas = tuple((a.name, len(a.parameters)) for a in domain.actions)
-    fitting = [c for c in candidates if ours <= set(c.predicates)
-               and (c.schemas is None or c.schemas == schemas)]
+    fitting: list[tuple[ModelInfo, DomainMatch | None]] = []
+    reasons: list[tuple[str, str, int]] = []
+    for c in candidates:
+        try:
+            match = fit_model(domain, problem, c.path, c.name)
+        except SymtError as error:
+            shared = len(set(domain.predicates) & {p for p, _ in c.predicates})
+            reasons.append((c.name, str(error).split(": ", 1)[-1], shared))
+            continue
+        if match is None:
+            if ours <= set(c.predicates):
+                fitting.append((c, None))
+            continue
+        if what != "heuristic" and match.renamed():
+            reasons.append((c.name, f"its domain up to names ({match.describe()}); a plan generator "
+                                    "writes plans in its own names, so it needs the domain as written", 0))
+            continue
+        fitting.append((c, match))
     where = f"domain '{signature.domain}' ({domain_file})"
     if not fitting:
         listed = ", ".join(f"'{c.name}' ({c.domain})" for c in candidates) or "none"
-        closest = ""
-        if candidates:
-            best = min(candidates, key=lambda c: (len(ours - set(c.predicates)), c.name))
-            missing = [p for p in signature.predicates if p not in set(best.predicates)]
-            if len(missing) <= NEAR_MISS < len(ours):
-                closest = f" (nearly: '{best.name}' lacks {_format_predicates(missing)})"
-        actions = " and action schemas" if what != "heuristic" else ""
-        if what == "heuristic":
-            closest += _same_up_to_names(domain, candidates)
-        raise SymtError(
-            f"no shipped {what} model fits {where}: none knows all its predicates{actions} "
-            f"({_format_predicates(signature.predicates, 6)}){closest}; shipped {what} models: "
-            f"{listed}; {how_to_get_one}"
-        )
-    objects: int | None = None
-    if problem_file is not None and len(fitting) > 1:
-        objects = len(parse_problem(problem_file, domain).objects)
+        raise SymtError(f"no shipped {what} model fits {where}{_closest(reasons, domain)}; shipped {what} "
+                        f"models: {listed}; {how_to_get_one}")
+    objects = len(problem.objects) if problem is not None else None
 
-    def rank(c: ModelInfo) -> tuple[int, int, int, str]:
-        return (int(set(c.predicates) != ours), int(c.domain != signature.domain),
+    def rank(item: tuple[ModelInfo, DomainMatch | None]) -> tuple[int, int, int, str]:
+        c, match = item
+        return (int(match is None or bool(match.renamed())), int(c.domain != signature.domain),
                 int(objects is not None and objects > c.vocab_size), c.name)
 
     fitting.sort(key=rank)
-    chosen = fitting[0]
-    why = ["its predicates match exactly" if rank(chosen)[0] == 0
-           else f"its predicates include all {len(ours)} of the domain's"]
-    if rank(chosen)[1] == 0:
+    chosen, match = fitting[0]
+    why = [("its predicates include all of the domain's (it does not say its domain's actions)" if match is None
+            else f"its domain is this one ({match.describe()})")]
+    if rank(fitting[0])[1] == 0:
         why.append("its PDDL domain name is the same")
-    if objects is not None and rank(chosen)[2] == 0:
+    if objects is not None and rank(fitting[0])[2] == 0:
         why.append(f"its hashed object codes take the task's {objects} objects"
                    if chosen.hashed_objects else
                    f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
-    reasons_against = ("its predicates are a superset", "its PDDL domain name is '{}'",
+    reasons_against = ("its domain matches only up to names or by predicates", "its PDDL domain name is '{}'",
                        f"its vocabulary is smaller than the task's {objects} objects", "later by name")
     others = []
     for other in fitting[1:]:
-        criterion = next(i for i, (a, b) in enumerate(zip(rank(chosen), rank(other))) if a != b)
-        others.append(f"'{other.name}' ({reasons_against[criterion].format(other.domain)})")
+        criterion = next(i for i, (a, b) in enumerate(zip(rank(fitting[0]), rank(other))) if a != b)
+        others.append(f"'{other[0].name}' ({reasons_against[criterion].format(other[0].domain)})")
     tail = (f"; {len(others)} other candidate{'s' if len(others) > 1 else ''}: {', '.join(others)}"
             if others else "")
     return chosen.path, (f"no model given; chose shipped {what} model '{chosen.name}' for {where}: "
@@ -367,12 +425,13 @@ def select_heuristic(domain_file: str | Path, problem_file: str | Path | None = 
     """The shipped SymT-E heuristic for a task's domain, and why: ``(path, reason)``.
 
     Rule. Candidates are the shipped SymT-E models except the ablations (names ending in
-    ``-nocl``). A model *fits* when every predicate of the domain's signature
-    (:func:`symt.tokens.domain_signature`: the declared predicates and one ``type:<t>`` per
-    declared type) is among the model's predicates with the same arity. Among the fitting ones,
-    the first by: (1) an exact predicate-set match before a strict superset; (2) the model's PDDL
-    domain name equal to the task domain's; (3) when ``problem_file`` is given, a vocabulary
-    large enough for the problem's objects; (4) the model's name in sort order.
+    ``-nocl``). A model *fits* when the task's domain is the model's domain up to spelling
+    (:func:`fit_model`: the same action schemas in canonical form, through a renaming of
+    predicates, types and actions and a permutation of arguments; guards the task makes
+    redundant may be dropped). Among the fitting ones, the first by: (1) the domain as written
+    before one up to names; (2) the model's PDDL domain name equal to the task domain's; (3)
+    when ``problem_file`` is given, a vocabulary large enough for the problem's objects; (4) the
+    model's name in sort order.
 
     Where none fits: a one-line :class:`SymtError` naming the domain and its file, the shipped
     heuristics with their domains, and how to train and pass one (``use``: how a model file is

@@ -34,9 +34,16 @@ class Parameter:
     """One type, or several for ``(either t1 t2)``."""
 
 
+CostTerm = int | tuple[str, tuple[str, ...]]
+"""An action's cost (``(increase (total-cost) X)``): a whole number, or a function term
+``(name, terms)`` whose value the problem's ``:init`` gives (``(= (road-length a b) 12)``)."""
+
+
 @dataclass
 class ActionSchema:
-    """A lifted action: its parameters, its precondition literals and its add and delete effects."""
+    """A lifted action: its parameters, its precondition literals and its add and delete effects,
+    and its cost (None: no ``increase`` of ``total-cost``, which Fast Downward counts as 1 without
+    a metric and as 0 with one)."""
 
     name: str
     parameters: list[Parameter]
@@ -44,6 +51,7 @@ class ActionSchema:
     add_effects: list[Literal]
     delete_effects: list[Literal]
     line: int = 0
+    cost: CostTerm | None = None
 
 
 @dataclass
@@ -59,6 +67,9 @@ class Domain:
     constants: dict[str, tuple[str, ...]] = field(default_factory=dict)
     predicates: dict[str, tuple[Parameter, ...]] = field(default_factory=dict)
     actions: list[ActionSchema] = field(default_factory=list)
+    functions: dict[str, int] = field(default_factory=dict)
+    """Declared numeric functions (``:functions``) and their arities: only action costs, i.e.
+    ``total-cost`` and functions that an action's ``increase`` of it reads."""
 
     def action(self, name: str) -> ActionSchema | None:
         """The action schema called ``name``, or None when the domain has none."""
@@ -103,3 +114,7 @@ class Problem:
     """Objects in declaration order (problem objects after the domain's constants)."""
     init: list[Literal] = field(default_factory=list)
     goal: list[Literal] = field(default_factory=list)
+    function_values: dict[tuple[str, tuple[str, ...]], float] = field(default_factory=dict)
+    """``(= (f a b) v)`` of ``:init``: the values of the cost functions."""
+    metric: bool = False
+    """Whether the problem says ``(:metric minimize (total-cost))``: then plans are measured by cost."""

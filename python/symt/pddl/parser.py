@@ -1,7 +1,8 @@
 """Interpret PDDL s-expressions as a ``Domain`` or ``Problem`` in symt's STRIPS fragment.
 
 Supported: STRIPS, ``:typing`` (hierarchies, ``either``), constants, ``:negative-preconditions``,
-``:equality``, unit action costs. Anything else that a file *uses* is refused with the construct's
+``:equality``, ``:action-costs`` (``(increase (total-cost) X)`` with X a number or a function term
+whose values ``:init`` gives, ``(:metric minimize (total-cost))``). Anything else that a file *uses* is refused with the construct's
 name and its file:line; requirements that are declared but unused are accepted.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import PDDLSyntaxError, UnsupportedConstructError
-from .model import ROOT_TYPE, ActionSchema, Domain, Literal, Parameter, Problem
+from .model import ROOT_TYPE, ActionSchema, CostTerm, Domain, Literal, Parameter, Problem
 from .sexpr import SExpr, SList, Symbol, parse_file
 
 # Constructs outside the fragment, by the keyword that introduces them.
@@ -28,7 +29,6 @@ _UNSUPPORTED_CONDITIONS = {
 _UNSUPPORTED_EFFECTS = {
     "when": "conditional effects (when)",
     "forall": "universal quantifiers in effects (forall)",
-    "increase": "action costs (increase)",
     "decrease": "numeric fluents (decrease)",
     "assign": "numeric fluents (assign)",
     "scale-up": "numeric fluents (scale-up)",
@@ -36,7 +36,6 @@ _UNSUPPORTED_EFFECTS = {
     "or": "disjunction in effects (or)",
 }
 _UNSUPPORTED_DOMAIN_SECTIONS = {
-    ":functions": "numeric fluents / action costs (:functions)",
     ":derived": "derived predicates (:derived)",
     ":durative-action": "durative actions (:durative-action)",
     ":constraints": "state-trajectory constraints (:constraints)",
@@ -59,7 +58,7 @@ class _Reader:
             self.filename,
             node.line,
             f"unsupported construct: {construct}; symt handles STRIPS with typing, "
-            "negative preconditions, equality and unit costs",
+            "negative preconditions, equality and action costs",
         )
 
     def expect_list(self, node: SExpr, what: str) -> SList:
@@ -159,6 +158,8 @@ def parse_domain(path: str | Path) -> Domain:
                 domain.predicates[predicate] = tuple(
                     reader.typed_list(declaration.items[1:], f"predicate '{predicate}'", variables=True)
                 )
+        elif key == ":functions":
+            _parse_functions(reader, section, domain)
         elif key == ":action":
             domain.actions.append(_parse_action(reader, section, domain))
         else:
@@ -169,6 +170,52 @@ def parse_domain(path: str | Path) -> Domain:
         if names.count(schema.name) > 1:
             raise PDDLSyntaxError(filename, schema.line, f"action '{schema.name}' defined twice")
     return domain
+
+
+def _parse_functions(reader: _Reader, section: SList, domain: Domain) -> None:
+    """``(:functions (total-cost) - number (road-length ?a ?b - location) - number)``: numeric
+    functions, which symt accepts only as action costs (their only use it reads)."""
+    items = section.items[1:]
+    index = 0
+    while index < len(items):
+        declaration = reader.expect_list(items[index], "a function declaration")
+        name = reader.expect_symbol(declaration[0], "a function name") if len(declaration) else None
+        if name is None:
+            raise reader.syntax(declaration, "empty function declaration")
+        params = reader.typed_list(declaration.items[1:], f"function '{name}'", variables=True)
+        domain.functions[name] = len(params)
+        index += 1
+        if index < len(items) and isinstance(items[index], Symbol) and items[index].text == "-":
+            if index + 1 >= len(items) or reader.expect_symbol(items[index + 1], "a function type") != "number":
+                raise reader.unsupported(declaration, f"object fluents (function '{name}' not of type number)")
+            index += 2
+
+
+def _cost(reader: _Reader, effect: SList, domain: Domain, scope: set[str]) -> CostTerm:
+    """The X of ``(increase (total-cost) X)``; every other numeric effect is refused."""
+    if len(effect) != 3 or not isinstance(effect[1], SList) or effect[1].head() != "total-cost":
+        raise reader.unsupported(effect, "numeric fluents (increase of something other than total-cost)")
+    amount = effect[2]
+    if isinstance(amount, Symbol):
+        try:
+            value = float(amount.text)
+        except ValueError:
+            raise reader.syntax(amount, f"expected a number or a function term, found '{amount.text}'") from None
+        if value < 0 or value != int(value):
+            raise reader.unsupported(amount, f"action cost {amount.text} (Fast Downward takes whole numbers >= 0)")
+        return int(value)
+    name = amount.head()
+    if name is None or name not in domain.functions:
+        raise reader.syntax(amount, f"unknown function '{name}' in an action cost")
+    terms = tuple(reader.expect_symbol(t, f"an argument of '{name}'") for t in amount.items[1:])
+    if len(terms) != domain.functions[name]:
+        raise reader.syntax(amount, f"function '{name}' takes {domain.functions[name]} argument(s), found {len(terms)}")
+    for term in terms:
+        if term.startswith("?") and term not in scope:
+            raise reader.syntax(amount, f"undeclared variable '{term}'")
+        if not term.startswith("?") and term not in domain.constants:
+            raise reader.syntax(amount, f"'{term}' is neither a parameter nor a declared constant")
+    return (name, terms)
 
 
 def _check_types(reader: _Reader, domain: Domain, top: SList) -> None:
@@ -224,8 +271,12 @@ def _parse_action(reader: _Reader, section: SList, domain: Domain) -> ActionSche
     if ":precondition" in fields:
         schema.preconditions = _conjunction(reader, fields[":precondition"], domain, scope, "precondition")
     if ":effect" in fields:
-        for literal in _effects(reader, fields[":effect"], domain, scope):
+        costs: list[CostTerm] = []
+        for literal in _effects(reader, fields[":effect"], domain, scope, costs):
             (schema.delete_effects if literal.negated else schema.add_effects).append(literal)
+        if len(costs) > 1:
+            raise reader.unsupported(fields[":effect"], f"more than one (increase (total-cost) ...) in action '{name}'")
+        schema.cost = costs[0] if costs else None
     return schema
 
 
@@ -294,7 +345,8 @@ def _conjunction(
     return [_literal(reader, condition, domain, scope, negated=False)]
 
 
-def _effects(reader: _Reader, node: SExpr, domain: Domain, scope: set[str]) -> list[Literal]:
+def _effects(reader: _Reader, node: SExpr, domain: Domain, scope: set[str], costs: list[CostTerm]) -> list[Literal]:
+    """The literals of an effect; an action cost found on the way is appended to ``costs``."""
     effect = reader.expect_list(node, "an effect")
     head = effect.head()
     if head is None and len(effect) == 0:
@@ -302,8 +354,11 @@ def _effects(reader: _Reader, node: SExpr, domain: Domain, scope: set[str]) -> l
     if head == "and":
         result: list[Literal] = []
         for part in effect.items[1:]:
-            result.extend(_effects(reader, part, domain, scope))
+            result.extend(_effects(reader, part, domain, scope, costs))
         return result
+    if head == "increase":
+        costs.append(_cost(reader, effect, domain, scope))
+        return []
     if head in _UNSUPPORTED_EFFECTS:
         raise reader.unsupported(effect, _UNSUPPORTED_EFFECTS[head])
     if head in ("exists", "imply"):
@@ -351,13 +406,20 @@ def parse_problem(path: str | Path, domain: Domain) -> Problem:
                     raise reader.syntax(section, f"object '{obj.name}' declared twice")
                 problem.objects[obj.name] = obj.types
         elif key == ":init":
-            problem.init = [_init_atom(reader, atom, domain, problem) for atom in section.items[1:]]
+            for atom in section.items[1:]:
+                if isinstance(atom, SList) and atom.head() == "=":
+                    _init_value(reader, atom, domain, problem)
+                else:
+                    problem.init.append(_init_atom(reader, atom, domain, problem))
         elif key == ":goal":
             if len(section) != 2:
                 raise reader.syntax(section, "expected (:goal FORMULA)")
             goal_node = section[1]
         elif key == ":metric":
-            raise reader.unsupported(section, "action costs / plan metrics (:metric)")
+            metric = [item.text if isinstance(item, Symbol) else str(item.head()) for item in section.items[1:]]
+            if metric != ["minimize", "total-cost"] or len(section[2]) != 1:
+                raise reader.unsupported(section, "plan metrics other than (:metric minimize (total-cost))")
+            problem.metric = True
         elif key == ":constraints":
             raise reader.unsupported(section, "state-trajectory constraints (:constraints)")
         else:
@@ -371,11 +433,26 @@ def parse_problem(path: str | Path, domain: Domain) -> Problem:
     return problem
 
 
+def _init_value(reader: _Reader, atom: SList, domain: Domain, problem: Problem) -> None:
+    """``(= (f a b) 12)`` in ``:init``: a value of a cost function."""
+    if len(atom) != 3 or not isinstance(atom[1], SList) or not isinstance(atom[2], Symbol):
+        raise reader.unsupported(atom, "numeric fluents in :init (= ...) other than (= (FUNCTION OBJECTS) NUMBER)")
+    name = atom[1].head()
+    if name not in domain.functions:
+        raise reader.syntax(atom, f"unknown function '{name}' in :init")
+    terms = tuple(reader.expect_symbol(t, f"an argument of '{name}'") for t in atom[1].items[1:])
+    for term in terms:
+        if term not in problem.objects:
+            raise PDDLSyntaxError(reader.filename, atom.line, f"unknown object '{term}' in (= ({name} ...))")
+    try:
+        problem.function_values[(str(name), terms)] = float(atom[2].text)
+    except ValueError:
+        raise reader.syntax(atom[2], f"expected a number, found '{atom[2].text}'") from None
+
+
 def _init_atom(reader: _Reader, node: SExpr, domain: Domain, problem: Problem) -> Literal:
     atom = reader.expect_list(node, "an initial atom")
     head = atom.head()
-    if head == "=":
-        raise reader.unsupported(atom, "numeric fluents / action costs in :init (= ...)")
     if head == "not":
         raise reader.syntax(atom, "negative literals are not allowed in :init (closed world)")
     if head == "at" and len(atom) == 3 and isinstance(atom[2], SList):
