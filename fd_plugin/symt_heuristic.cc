@@ -34,7 +34,7 @@ static const int MAX_FORMAT_VERSION = 6;
 static const int ATTRIBUTES_SINCE = 3;
 static const int CONTEXT_CACHE_SINCE = 4;
 static const int ACHIEVED_GOALS_SINCE = 6;
-static const int CONTEXT_VERSION = 2;
+static const int CONTEXT_VERSION = 3;
 static const char *const CONTEXT_HEADER = "symt-task-context";
 static const char *const FORMAT_NAME = "symt-heuristic";
 static const char *const META_FILE = "symt.json";
@@ -104,6 +104,17 @@ public:
     unordered_map<string, int64_t> objects;        // lower-cased name -> token
     vector<int64_t> fixed_rows;        // flattened [S, 1 + max_arity]
     int64_t num_fixed = 0;
+    // The task's predicates (as Fast Downward names its facts) -> the model predicate id and,
+    // for each model argument, the fact argument it takes; id -1: no atom of the model (a
+    // guard the task makes redundant). The task may spell the model's domain another way
+    // (symt.pddl.canonical), so names alone do not say this.
+    struct FactMapping {
+        int64_t predicate = -1;
+        vector<int64_t> arguments;
+    };
+    unordered_map<string, FactMapping> fact_map;
+    // What one step costs where the task's action costs are uniform (the model counts steps).
+    double cost_scale = 1.0;
 };
 
 static string lower_case(string text) {
@@ -344,6 +355,8 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
                     "); export it with `symt export`");
     SymtContext context = read_context(context_path);
     check_model_against_context(module, context, model_path, context_path);
+    // The model counts steps; where every action costs c, a step costs c.
+    scale *= context.cost_scale;
     if (static_cast<int64_t>(context.objects.size()) > context.vocab_size)
         input_error("the task has " + to_string(context.objects.size()) +
                     " objects but the model's vocabulary has only " +
@@ -426,19 +439,25 @@ void SymtHeuristic::map_facts(const SymtContext &context) {
                 if (!arg.empty())
                     args.push_back(arg);
             }
-            auto pred_it = context.predicate_ids.find(predicate);
-            if (pred_it == context.predicate_ids.end())
+            auto map_it = context.fact_map.find(predicate);
+            if (map_it == context.fact_map.end())
                 input_error("predicate '" + predicate + "' of the task is unknown to the model " +
                             "(trained for domain '" + context.domain + "')");
-            int64_t pred_id = pred_it->second;
-            if (static_cast<int64_t>(args.size()) != context.predicate_arity[pred_id])
+            const SymtContext::FactMapping &mapping = map_it->second;
+            if (mapping.predicate < 0)
+                continue;  // a guard the task makes redundant: no atom of the model's domain
+            int64_t pred_id = mapping.predicate;
+            int64_t arity = context.predicate_arity[pred_id];
+            if (static_cast<int64_t>(args.size()) != arity)
                 input_error("predicate '" + predicate + "' has arity " + to_string(args.size()) +
-                            " in the task but " + to_string(context.predicate_arity[pred_id]) +
-                            " in the model");
+                            " in the task but " + to_string(arity) + " in the model");
+            vector<string> ordered;
+            for (int64_t j = 0; j < arity; ++j)
+                ordered.push_back(args[mapping.arguments[j]]);
             rows[value] = static_cast<int>(fluent_rows.size() / width);
             fluent_names.push_back(atom);
             fluent_rows.push_back(pred_id);
-            for (const string &object : args) {
+            for (const string &object : ordered) {
                 auto obj_it = context.objects.find(object);
                 if (obj_it == context.objects.end())
                     input_error("object '" + object + "' of fact '" + name +

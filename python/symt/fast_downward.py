@@ -392,6 +392,12 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
                         "task lacks the static atoms, goal atoms and objects the model needs)")
     domain, problem = parsed.translate_inputs
     from .formats import check_model_meta, read_model_meta, write_task_context
+    from .models import fit_model
+    from .pddl import parse_domain, parse_problem
+    from .pddl.canonical import translate_task
+
+    task_domain = parse_domain(domain)
+    task_problem = parse_problem(problem, task_domain)
 
     keys: dict[Path, str] = {}
     env: dict[str, str] = {}
@@ -422,8 +428,11 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
                 keys[path] = key
                 meta = read_model_meta(path)
                 check_model_meta(meta, str(path))
+                match = fit_model(task_domain, task_problem, path, None, meta)
+                translation = None if match is None else translate_task(match, task_problem)
+                _say_how_served(path, match, translation)
                 context = workdir / f"context-{key}.txt"
-                write_task_context(meta, domain, problem, context)
+                write_task_context(meta, domain, problem, context, translation)
                 env[f"SYMT_MODEL_{key.upper()}"] = str(path)
                 env[f"SYMT_CONTEXT_{key.upper()}"] = str(context)
             value = keys[path] if span.given else f"model={keys[path]}{',' if span.has_arguments else ''}"
@@ -439,10 +448,29 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
     return new_args, env
 
 
+def _say_how_served(path: Path, match: object, translation: object) -> None:
+    """One ``symt:`` line: which model serves the task and through which mapping, and what its
+    values mean where the task's action costs are not one per step."""
+    from .pddl.canonical import DomainMatch, TaskTranslation
+
+    if not isinstance(match, DomainMatch) or not isinstance(translation, TaskTranslation):
+        print(f"symt: model {path.name} does not say its domain's actions; its predicates are "
+              "taken to be the task's as written (re-export it with `symt export` to check)", flush=True)
+        return
+    cost = translation.cost
+    note = ""
+    if cost.kind in ("constant", "zero"):
+        note = f"; {cost.describe()}, so its step counts are scaled by {cost.scale:g}"
+    elif not cost.uniform:
+        note = (f"; {cost.describe()}: its values estimate the number of steps (the model's unit), "
+                "not their cost")
+    print(f"symt: model {path.name} serves the task through its domain: {match.describe()}{note}", flush=True)
+
+
 _WL_CALL = re.compile(r"(?<![\w@])wl\s*\(", re.IGNORECASE)
 
 
-def prepare_wl(build: FastDownwardBuild, args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> tuple[list[str], dict[str, str]]:
     """Rewrite ``wl(model=...)`` in ``args`` as :func:`prepare_symt` does ``symt(...)``; returns
     (new args, extra environment: the model files, the PDDL files, this Python).
 
@@ -459,12 +487,14 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str]) -> tuple[list[str]
         raise SymtError("wl() needs the PDDL domain and problem files as input (a translated task "
                         "lacks the static atoms and goal atoms the WL features need)")
     domain_file, problem_file = (str(Path(p).resolve()) for p in parsed.translate_inputs)
-    from .models import resolve_wl, select_wl
-    from .pddl import parse_domain
+    from .models import fit_model, model_domain, resolve_wl, select_wl
+    from .pddl import parse_domain, parse_problem
     from .wl import check_domain, model_meta
 
     domain = parse_domain(domain_file)
+    problem = parse_problem(problem_file, domain)
     keys: dict[Path, str] = {}
+    model_domains: dict[str, str] = {}
     env = {"SYMT_WL_DOMAIN": domain_file, "SYMT_WL_PROBLEM": problem_file, "SYMT_PYTHON": sys.executable}
     filenames = set(parsed.filenames)
     default: Path | None = None
@@ -481,13 +511,18 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str]) -> tuple[list[str]
                 path, end = _resolve_model(span, resolve_wl)
             else:
                 if default is None:
-                    default, reason = select_wl(domain)
+                    default, reason = select_wl(domain, problem)
                     default = default.resolve()
                     print(f"symt: {reason}", flush=True)
                 path, end = default, span.start
             if path not in keys:
                 keys[path] = f"w{len(keys)}"
-                check_domain(model_meta(path), domain, str(path))
+                meta = model_meta(path)
+                if fit_model(domain, problem, path, None, meta) is None:
+                    check_domain(meta, domain, str(path))  # a model that does not say its domain
+                else:
+                    theirs = model_domain(path, None, meta)
+                    model_domains[str(path)] = _domain_file_for(theirs, meta, workdir, keys[path])
                 env[f"SYMT_WL_MODEL_{keys[path].upper()}"] = str(path)
             value = keys[path] if span.given else f"model={keys[path]}{',' if span.has_arguments else ''}"
             pieces += [arg[position : span.start], value]
@@ -496,7 +531,20 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str]) -> tuple[list[str]
         new_args.append("".join(pieces))
     if TRANSLATE_OPTIONS_FOR_SYMT[0] not in new_args:
         new_args += ["--translate-options", *TRANSLATE_OPTIONS_FOR_SYMT]
+    env["SYMT_WL_MODEL_DOMAINS"] = json.dumps(model_domains)
     return new_args, env
+
+
+def _domain_file_for(domain: object, meta: dict, workdir: Path, key: str) -> str:
+    """A path to a WL model's domain file: the shipped file, or its kept text written to ``workdir``."""
+    from .models import DOMAIN_PDDL_KEY
+
+    filename = Path(str(getattr(domain, "filename", "")))
+    if filename.is_file():
+        return str(filename.resolve())
+    out = workdir / f"wl-domain-{key}.pddl"
+    out.write_text(str(meta[DOMAIN_PDDL_KEY]))
+    return str(out)
 
 
 def private_sas_file(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> list[str]:
@@ -564,7 +612,7 @@ def run(args: Sequence[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="symt-fd-") as tmp:
         workdir = Path(tmp)
         args, symt_env = prepare_symt(build, args, workdir)
-        args, wl_env = prepare_wl(build, args)
+        args, wl_env = prepare_wl(build, args, workdir)
         symt_env.update(wl_env)
         args = private_sas_file(build, args, workdir)
         env = driver_environment(build, workdir, wants_validate)

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .errors import SymtError
 from .pddl import parse_domain, parse_problem
+from .pddl.canonical import TaskTranslation
 from .pddl.grounding import fixed_part
 from .tokens import Signature, check_vocabulary, encode_task, identity_assignment, rename
 
@@ -47,8 +48,9 @@ ATTRIBUTES_SINCE = 3
 CONTEXT_CACHE_SINCE = 4
 """The first model format version whose module says whether it caches a task context
 (``symt_context_cache``: then it has ``encode_context`` and ``forward_states``)."""
-CONTEXT_VERSION = 2
-"""The task context that the ``fast-downward`` wrapper writes for the plugin (1 was JSON)."""
+CONTEXT_VERSION = 3
+"""The task context that the ``fast-downward`` wrapper writes for the plugin (1 was JSON; 3 adds
+the fact map and the cost scale)."""
 CONTEXT_HEADER = "symt-task-context"
 META_FILE = "symt.json"
 """The metadata member of an exported heuristic (``<archive>/extra/symt.json``)."""
@@ -192,12 +194,16 @@ def context_cache_mode(meta: dict) -> int:
 
 
 def write_task_context(
-    meta: dict, domain_file: str | Path, problem_file: str | Path, out: str | Path
+    meta: dict, domain_file: str | Path, problem_file: str | Path, out: str | Path,
+    translation: TaskTranslation | None = None,
 ) -> str:
     """Write the task context the ``symt()`` plugin reads next to the model; returns its text.
 
-    ``meta`` is the model's ``symt.json``. Static, type and goal atoms are tokenized here, with the
-    identity renaming; the plugin only adds the fluent atoms it reads from Fast Downward's facts.
+    ``meta`` is the model's ``symt.json``; ``translation`` the task in the model's vocabulary
+    (:func:`symt.pddl.canonical.translate_task`; None: the task's domain is the model's as
+    written). Static, type and goal atoms are tokenized here, with the identity renaming; the
+    plugin only adds the fluent atoms it reads from Fast Downward's facts, which name the task's
+    own predicates: the fact map says which model predicate each is and in which argument order.
     The model's signature is repeated, so that the plugin can check a format-3 model against it
     and can run format-1 and -2 models, whose metadata only ``symt.json`` holds. PDDL names
     contain no white space, so one line per item needs no quoting::
@@ -210,16 +216,31 @@ def write_task_context(
         predicates <P>            then P lines "<name> <arity>", in id order
         objects <n>               then n lines "<name>", object i has token i
         fixed_atoms <S>           then S lines of 1 + m integers: predicate id, argument tokens
+        fact_map <K>              then K lines "<task predicate> <model id> <i_0> .. <i_a-1>":
+                                  model argument j is the fact's argument i_j; id -1: no atom
+                                  of the model (a guard the task makes redundant)
+        cost_scale <c>            what one step costs (uniform action costs), else 1
     """
     check_model_meta(meta, str(out))
-    domain = parse_domain(domain_file)
-    problem = parse_problem(problem_file, domain)
+    if translation is None:
+        domain = parse_domain(domain_file)
+        problem = parse_problem(problem_file, domain)
+        fact_map = {p: (p, tuple(range(len(params)))) for p, params in domain.predicates.items()}
+        cost_scale = 1.0
+    else:
+        domain, problem = translation.domain, translation.problem
+        fact_map = translation.fact_map()
+        cost_scale = translation.cost.scale
     task = fixed_part(domain, problem)  # the fixed atoms only: grounding actions is not needed
     signature = Signature.from_json(meta)
     vocab_size = int(meta["vocab_size"])
     check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")
     encoded = encode_task(task, signature, domain)
     fixed = rename(encoded.fixed_rows, identity_assignment(len(task.objects)), vocab_size)
+    ids = signature.predicate_ids()
+    # A predicate the model does not know stays out: the plugin names it if a fact has it.
+    mapped = [f"{p} -1" if m is None else f"{p} {ids[m[0]]} {' '.join(map(str, m[1]))}".rstrip()
+              for p, m in fact_map.items() if m is None or m[0] in ids]
     lines = [
         f"{CONTEXT_HEADER} {CONTEXT_VERSION}",
         f"model_format_version {int(meta['format_version'])}",
@@ -232,6 +253,9 @@ def write_task_context(
         *task.objects,
         f"fixed_atoms {len(fixed)}",
         *(" ".join(map(str, row)) for row in fixed.tolist()),
+        f"fact_map {len(mapped)}",
+        *mapped,
+        f"cost_scale {cost_scale:g}",
     ]
     text = "\n".join(lines) + "\n"
     Path(out).write_text(text)

@@ -36,6 +36,7 @@ from typing import Any
 
 from .errors import SymtError
 from .pddl import Domain, Problem, parse_domain, parse_problem
+from .pddl.canonical import TaskTranslation, match_domains, translate_task
 from .pddl.grounding import fixed_part
 from .pddl.task import Atom as GroundAtom
 
@@ -244,6 +245,14 @@ class FastDownwardWL:
         domain = parse_domain(domain_file)
         problem = parse_problem(problem_file, domain)
         self.model = WLModel(Path(model_file))
+        # The model's own domain (SYMT_WL_MODEL_DOMAINS, set by the fast-downward wrapper): the
+        # task may spell it another way; its facts are then translated (symt.pddl.canonical).
+        self.translation: TaskTranslation | None = None
+        model_domain = json.loads(os.environ.get("SYMT_WL_MODEL_DOMAINS", "{}")).get(str(model_file))
+        if model_domain:
+            match = match_domains(domain, parse_domain(model_domain), problem)
+            self.translation = translate_task(match, problem)
+            domain, problem = self.translation.domain, self.translation.problem
         self.task = self.model.set_task(domain, problem)
         self.fact_atoms: list[Any] = []
         self.fd_scale = float(self.model.meta.get("fd_scale", 1.0))
@@ -259,6 +268,12 @@ class FastDownwardWL:
                 continue
             args = tuple(a.strip() for a in match["args"].split(",") if a.strip())
             predicate = match["name"].strip()
+            if self.translation is not None:
+                atom = self.translation.atom(predicate, args)
+                if atom is None:  # a guard the task makes redundant
+                    self.fact_atoms.append(None)
+                    continue
+                predicate, args = atom
             if predicate not in self.task.predicates:
                 raise SymtError(f"Fast Downward's fact '{name}' has a predicate the WL model does not know")
             self.fact_atoms.append(self.task.atom((predicate, args)))

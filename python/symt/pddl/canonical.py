@@ -192,7 +192,7 @@ def _drop_is_sound(domain: Domain, problem: Problem, drop: set[str]) -> bool:
         if ext_p == everything:
             continue
         for _, _, lits in actions:
-            for kind, q, t in lits:
+            for _kind, q, t in lits:
                 if q == p and not any(k == PRE and r != p and r not in drop and len(t2) == 1 and t2 == t
                                       and _is_static_unary(actions, r)
                                       and extension(domain, problem, r) <= ext_p for k, r, t2 in lits):
