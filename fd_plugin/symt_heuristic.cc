@@ -227,6 +227,31 @@ static SymtContext read_context(const string &context_path) {
             context.fixed_rows.push_back(
                 reader.to_int(row[j], "fixed atom argument", 0, context.vocab_size));
     }
+    int64_t num_mapped = reader.int_value("fact_map", 0, 1 << 20);
+    for (int64_t i = 0; i < num_mapped; ++i) {
+        vector<string> line = reader.words("a fact mapping '<predicate> <model id> <arguments>'", -1);
+        if (line.size() < 2)
+            reader.error("expected '<predicate> <model id> <arguments>'");
+        SymtContext::FactMapping mapping;
+        mapping.predicate = reader.to_int(line[1], "model predicate id", -1, num_predicates - 1);
+        if (mapping.predicate >= 0) {
+            int64_t arity = context.predicate_arity[mapping.predicate];
+            if (static_cast<int64_t>(line.size()) != 2 + arity)
+                reader.error("the mapping of '" + line[0] + "' gives " + to_string(line.size() - 2) +
+                             " arguments for a model predicate of arity " + to_string(arity));
+            for (int64_t j = 0; j < arity; ++j)
+                mapping.arguments.push_back(reader.to_int(line[2 + j], "fact argument", 0, arity - 1));
+        }
+        context.fact_map[lower_case(line[0])] = mapping;
+    }
+    string scale_word = reader.value("cost_scale");
+    try {
+        context.cost_scale = stod(scale_word);
+    } catch (const exception &) {
+        reader.error("cost_scale must be a number, found '" + scale_word + "'");
+    }
+    if (!(context.cost_scale >= 0.0))
+        reader.error("cost_scale must be >= 0, found '" + scale_word + "'");
     return context;
 }
 

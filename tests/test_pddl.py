@@ -137,7 +137,7 @@ DOMAIN_TEMPLATE = """
         ("(forall (?y - item) (p ?y))", "(q ?x)", "universal quantifiers (forall)"),
         ("(imply (p ?x) (q ?x))", "(q ?x)", "disjunctive preconditions (imply)"),
         ("(p ?x)", "(when (p ?x) (q ?x))", "conditional effects (when)"),
-        ("(p ?x)", "(and (q ?x) (increase (total-cost) 1))", "action costs (increase)"),
+        ("(p ?x)", "(and (q ?x) (increase (fuel) 1))", "numeric fluents (increase of something other than total-cost)"),
         ("(p ?x)", "(forall (?y - item) (q ?y))", "universal quantifiers in effects (forall)"),
         ("(not (and (p ?x) (q ?x)))", "(q ?x)", "negation of a compound formula"),
     ],
@@ -148,14 +148,14 @@ def test_unsupported_constructs_are_named_with_their_line(tmp_path, pre, eff, co
         parse_domain(path)
     message = str(info.value)
     assert construct in message
-    line = 8 if construct.startswith(("conditional", "action costs", "universal quantifiers in")) else 7
+    line = 8 if construct.startswith(("conditional", "numeric fluents", "universal quantifiers in")) else 7
     assert message.startswith(f"{path}:{line}:"), message
 
 
 @pytest.mark.parametrize(
     "section, construct",
     [
-        ("(:functions (total-cost) - number)", ":functions"),
+        ("(:functions (holder ?x - item) - item)", "object fluents"),
         ("(:derived (q ?x - item) (p ?x))", "derived predicates"),
     ],
 )
@@ -170,24 +170,59 @@ def test_unsupported_domain_sections(tmp_path, section, construct):
         parse_domain(path)
 
 
-def test_numeric_init_and_metric_are_refused(tmp_path):
-    domain = write(tmp_path, "d.pddl", DOMAIN_TEMPLATE.format(pre="(p ?x)", eff="(q ?x)"))
-    parsed = parse_domain(domain)
+COST_DOMAIN = """
+    (define (domain d)
+      (:requirements :typing :action-costs)
+      (:types item)
+      (:predicates (p ?x - item) (q ?x - item))
+      (:functions (total-cost) - number (price ?x - item) - number)
+      (:action a :parameters (?x - item) :precondition (p ?x)
+        :effect (and (q ?x) (increase (total-cost) (price ?x))))
+      (:action b :parameters (?x - item) :precondition (q ?x)
+        :effect (and (not (q ?x)) (increase (total-cost) 3))))
+    """
+
+
+def test_action_costs_are_read_as_fast_downward_counts_them(tmp_path):
+    """Costs are accepted and kept apart from the structure: a function term or a constant per
+    schema, the values from :init, and the metric deciding whether they count at all."""
+    from symt.pddl.canonical import cost_profile
+
+    parsed = parse_domain(write(tmp_path, "d.pddl", COST_DOMAIN))
+    assert [a.cost for a in parsed.actions] == [("price", ("?x",)), 3]
+    assert parsed.functions == {"total-cost": 0, "price": 1}
+    problem = """
+        (define (problem p) (:domain d) (:objects a c - item)
+          (:init (p a) (= (total-cost) 0) (= (price a) {a}) (= (price c) {c}))
+          (:goal (q a)) {metric})
+        """
+    same = parse_problem(write(tmp_path, "p1.pddl", problem.format(a=3, c=3, metric="(:metric minimize (total-cost))")), parsed)
+    assert same.metric and same.function_values[("price", ("a",))] == 3.0
+    assert cost_profile(parsed, same).kind == "constant" and cost_profile(parsed, same).scale == 3.0
+    varies = parse_problem(write(tmp_path, "p2.pddl", problem.format(a=3, c=5, metric="(:metric minimize (total-cost))")), parsed)
+    assert cost_profile(parsed, varies).kind == "object-dependent"
+    # Without a metric Fast Downward counts every action as 1.
+    unit = parse_problem(write(tmp_path, "p3.pddl", problem.format(a=3, c=5, metric="")), parsed)
+    assert cost_profile(parsed, unit).kind == "unit"
+
+
+def test_other_numeric_constructs_are_refused(tmp_path):
+    parsed = parse_domain(write(tmp_path, "d.pddl", COST_DOMAIN))
     metric = write(tmp_path, "p1.pddl", """
         (define (problem p) (:domain d) (:objects a - item)
           (:init (p a))
           (:goal (q a))
-          (:metric minimize (total-cost)))
+          (:metric maximize (total-cost)))
         """)
-    with pytest.raises(UnsupportedConstructError, match=r"p1\.pddl:4: .*:metric"):
+    with pytest.raises(UnsupportedConstructError, match=r"p1\.pddl:4: .*metrics other than"):
         parse_problem(metric, parsed)
     numeric = write(tmp_path, "p2.pddl", """
         (define (problem p) (:domain d) (:objects a - item)
           (:init (p a)
-                 (= (total-cost) 0))
+                 (= (price a) (price a)))
           (:goal (q a)))
         """)
-    with pytest.raises(UnsupportedConstructError, match=r"p2\.pddl:3: .*numeric fluents"):
+    with pytest.raises(UnsupportedConstructError, match=r"p2\.pddl:3: .*numeric fluents in :init"):
         parse_problem(numeric, parsed)
 
 

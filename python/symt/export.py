@@ -119,6 +119,7 @@ def model_meta(model: SymTE, checkpoint: dict) -> dict:
         "max_arity": signature["max_arity"],
         **({"achieved_goals": True} if achieved_goals else {}),
         "vocab_size": model.config.vocab_size,
+        **({"domain_pddl": checkpoint["domain_pddl"]} if isinstance(checkpoint.get("domain_pddl"), str) else {}),
         "model": model.config.to_dict(),
         "training": {
             "preset": train.get("preset"),

@@ -458,7 +458,10 @@ class Trainer(TrainerBase):
 
     def checkpoint(self) -> dict:
         """The shared checkpoint (:meth:`TrainerBase.checkpoint`) with the domain signature."""
-        return {**super().checkpoint(), "signature": self.dataset.signature.to_json()}
+        # The domain's text goes with the model, so that a task written another way is matched
+        # to it by its actions, not only its predicates (symt.models.fit_model).
+        domain_text = (self.dataset.root / "domain.pddl").read_text()
+        return {**super().checkpoint(), "signature": self.dataset.signature.to_json(), "domain_pddl": domain_text}
 
     def end_epoch_on_all_ranks(self, train: np.ndarray, steps: int, seconds: float) -> None:
         """Rank 0 evaluates and checkpoints; the other ranks wait and stop with it if it stops."""

@@ -263,6 +263,9 @@ def train_wl(config: WLTrainConfig) -> dict:
                        "states": len(examples.hstar), "pairs": len(examples.pairs),
                        "states_from": config.states, "states_per_task": per_task, "seed": config.seed, "c": config.c},
         "training": {"load_seconds": round(load_seconds, 2), "fit_seconds": round(fit_seconds, 2), **quality},
+        # The domain's text, so that a task written another way is matched by its actions
+        # (symt.models.fit_model).
+        "domain_pddl": (root / "domain.pddl").read_text(),
     }
     Path(config.out).parent.mkdir(parents=True, exist_ok=True)
     with native_output_silenced():

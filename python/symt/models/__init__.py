@@ -395,25 +395,29 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
 
     def rank(item: tuple[ModelInfo, DomainMatch | None]) -> tuple[int, int, int, str]:
         c, match = item
-        return (int(match is None or bool(match.renamed())), int(c.domain != signature.domain),
-                int(objects is not None and objects > c.vocab_size), c.name)
+        how = (0 if not match.renamed() else 1) if match is not None else (2 if set(c.predicates) == ours else 3)
+        return (int(objects is not None and objects > c.vocab_size), how, int(c.domain != signature.domain), c.name)
 
     fitting.sort(key=rank)
     chosen, match = fitting[0]
-    why = [("its predicates include all of the domain's (it does not say its domain's actions)" if match is None
-            else f"its domain is this one ({match.describe()})")]
-    if rank(fitting[0])[1] == 0:
+    how = rank(fitting[0])[1]
+    why = [f"its domain is this one ({match.describe()})" if match is not None else
+           "its predicates match exactly (it does not say its domain's actions)" if how == 2 else
+           f"its predicates include all {len(ours)} of the domain's (it does not say its domain's actions)"]
+    if rank(fitting[0])[2] == 0:
         why.append("its PDDL domain name is the same")
-    if objects is not None and rank(fitting[0])[2] == 0:
+    if objects is not None and rank(fitting[0])[0] == 0:
         why.append(f"its hashed object codes take the task's {objects} objects"
                    if chosen.hashed_objects else
                    f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
-    reasons_against = ("its domain matches only up to names or by predicates", "its PDDL domain name is '{}'",
-                       f"its vocabulary is smaller than the task's {objects} objects", "later by name")
+    reasons_against = (f"its vocabulary is smaller than the task's {objects} objects", "its domain matches {how}",
+                       "its PDDL domain name is '{domain}'", "later by name")
     others = []
     for other in fitting[1:]:
         criterion = next(i for i, (a, b) in enumerate(zip(rank(fitting[0]), rank(other))) if a != b)
-        others.append(f"'{other[0].name}' ({reasons_against[criterion].format(other[0].domain)})")
+        how_other = ("up to names", "up to names", "by its predicates only", "by a superset of the predicates")
+        others.append(f"'{other[0].name}' "
+                      f"({reasons_against[criterion].format(how=how_other[rank(other)[1]], domain=other[0].domain)})")
     tail = (f"; {len(others)} other candidate{'s' if len(others) > 1 else ''}: {', '.join(others)}"
             if others else "")
     return chosen.path, (f"no model given; chose shipped {what} model '{chosen.name}' for {where}: "
@@ -428,10 +432,11 @@ def select_heuristic(domain_file: str | Path, problem_file: str | Path | None = 
     ``-nocl``). A model *fits* when the task's domain is the model's domain up to spelling
     (:func:`fit_model`: the same action schemas in canonical form, through a renaming of
     predicates, types and actions and a permutation of arguments; guards the task makes
-    redundant may be dropped). Among the fitting ones, the first by: (1) the domain as written
-    before one up to names; (2) the model's PDDL domain name equal to the task domain's; (3)
-    when ``problem_file`` is given, a vocabulary large enough for the problem's objects; (4) the
-    model's name in sort order.
+    redundant may be dropped). Among the fitting ones, the first by: (1) when ``problem_file`` is
+    given, a vocabulary large enough for the problem's objects; (2) the domain as written before
+    one up to names (and, for a model that does not say its domain, the same predicates before a
+    superset); (3) the model's PDDL domain name equal to the task domain's; (4) the model's name
+    in sort order.
 
     Where none fits: a one-line :class:`SymtError` naming the domain and its file, the shipped
     heuristics with their domains, and how to train and pass one (``use``: how a model file is
