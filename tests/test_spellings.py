@@ -1,0 +1,230 @@
+"""Every spelling of a known domain (``symt.pddl.canonical``).
+
+Independent truths: the classical IPC files of shipped domains, written by the competitions'
+authors (``tests/data/classical``), are the same domains as the shipped models' and get them;
+the domains that only look the same are refused, naming the schema and literal that differ; and a
+task written another way by the test's own re-encoder (``reencode.py``: new names, permuted
+arguments and parameters, types as predicates, unit action costs, objects in another order) gets
+the same heuristic values from Fast Downward's ``symt()`` and ``wl()`` as the task as written.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reencode import reencode
+from symt.errors import SymtError
+from symt.generators import domain_file, generate_task
+from symt.models import select_heuristic, select_wl
+from symt.pddl import parse_domain, parse_problem
+from symt.pddl.canonical import canonical_form, cost_profile, match_domains, translate_task
+from symt.val import run_val
+
+CLASSICAL = Path(__file__).resolve().parent / "data" / "classical"
+IPC_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning"
+FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
+needs_ipc = pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
+
+ACCEPTED = {
+    "blocks": "blocksworld", "gripper": "gripper", "logistics00": "logistics", "logistics98": "logistics",
+    "visitall-sat11-strips": "visitall", "visitall-sat14-strips": "visitall", "rovers": "ipc2023-rovers",
+    "satellite": "ipc2023-satellite", "transport-sat08-strips": "ipc2023-transport",
+    "transport-sat11-strips": "ipc2023-transport", "transport-sat14-strips": "ipc2023-transport",
+    "childsnack-sat14-strips": "ipc2023-childsnack", "floortile-sat11-strips": "ipc2023-floortile",
+    "floortile-sat14-strips": "ipc2023-floortile",
+}
+REFUSED = {
+    "miconic": ("ipc2023-miconic", "schema 'board': the model domain has the delete effect (origin ?p ?f), "
+                                   "this domain does not"),
+    "sokoban-sat08-strips": ("ipc2023-sokoban", "3 action schemas against the model domain's 2"),
+    "sokoban-sat11-strips": ("ipc2023-sokoban", "3 action schemas against the model domain's 2"),
+}
+
+
+def files(folder: str) -> tuple[Path, Path | None]:
+    problems = sorted(p for p in (CLASSICAL / folder).glob("*.pddl") if p.name != "domain.pddl")
+    return CLASSICAL / folder / "domain.pddl", (problems[0] if problems else None)
+
+
+@pytest.mark.parametrize("folder", sorted(ACCEPTED))
+def test_classical_spellings_get_the_shipped_model(folder: str) -> None:
+    domain, problem = files(folder)
+    path, reason = select_heuristic(domain, problem)
+    assert path.stem == ACCEPTED[folder], reason
+    parsed = parse_domain(domain)
+    wl_path, wl_reason = select_wl(parsed, parse_problem(problem, parsed) if problem else None)
+    assert wl_path.stem == ACCEPTED[folder], wl_reason
+
+
+@pytest.mark.parametrize("folder", sorted(REFUSED))
+def test_look_alike_domains_are_refused_naming_the_difference(folder: str) -> None:
+    domain, problem = files(folder)
+    closest, why = REFUSED[folder]
+    for select in (lambda: select_heuristic(domain, problem),
+                   lambda: select_wl(parse_domain(domain))):
+        with pytest.raises(SymtError) as caught:
+            select()
+        message = str(caught.value)
+        assert "\n" not in message
+        assert f"closest: '{closest}', not the domain of" in message and why in message, message
+
+
+def test_what_each_spelling_maps() -> None:
+    """The mappings themselves, against what the files say (read by hand)."""
+    def match(folder: str, target: Path):
+        domain, problem = files(folder)
+        parsed = parse_domain(domain)
+        return match_domains(parsed, parse_domain(target), parse_problem(problem, parsed) if problem else None)
+
+    visitall = match("visitall-sat11-strips", domain_file("visitall"))
+    assert visitall.predicates["type:place"] == ("place", (0,))
+    assert match("logistics98", domain_file("logistics")).predicates["obj"] == ("package", (0,))
+    if IPC_ROOT.is_dir():
+        rovers = match("rovers", IPC_ROOT / "rovers" / "domain.pddl")
+        # available and channel_free are deleted and re-added (no change, as Fast Downward reads
+        # it) and hold for exactly the rovers and landers of the task: dropped.
+        assert set(rovers.source.dropped) >= {"available", "channel_free"}
+        assert "available" not in rovers.predicates and rovers.predicates["at"] == ("at", (0, 1))
+        satellite = match("satellite", IPC_ROOT / "satellite" / "domain.pddl")
+        assert satellite.predicates["satellite"] == ("type:satellite", (0,))
+        floortile = match("floortile-sat11-strips", IPC_ROOT / "floortile" / "domain.pddl")
+        assert floortile.actions["change-color"][0] == "change_color"
+
+
+def test_a_guard_is_dropped_only_where_the_task_makes_it_redundant(tmp_path: Path) -> None:
+    """Rovers with one rover not ``available``: the guard then removes actions, so it stays, and
+    the domain is not the IPC 2023 one for that task."""
+    if not IPC_ROOT.is_dir():
+        pytest.skip("../shared/benchmarks/ipc2023-learning is missing")
+    domain, problem = files("rovers")
+    text = problem.read_text()
+    assert "(available rover0)" in text
+    changed = tmp_path / "p.pddl"
+    changed.write_text(text.replace("(available rover0)", ""))
+    parsed = parse_domain(domain)
+    with pytest.raises(SymtError, match="not the domain of"):
+        match_domains(parsed, parse_domain(IPC_ROOT / "rovers" / "domain.pddl"), parse_problem(changed, parsed))
+
+
+def test_cost_profiles_of_the_classical_files() -> None:
+    def profile(folder: str) -> str:
+        domain, problem = files(folder)
+        parsed = parse_domain(domain)
+        return cost_profile(parsed, parse_problem(problem, parsed)).kind
+
+    assert profile("transport-sat08-strips") == "object-dependent"
+    assert profile("floortile-sat11-strips") == "per-action"
+    assert profile("blocks") == "unit"
+
+
+def test_canonical_form_reads_effects_as_fast_downward_does() -> None:
+    """Classical Rovers' communicate actions delete and re-add ``available``: no effect on it."""
+    form = canonical_form(parse_domain(files("rovers")[0]))
+    assert "available" in form.static and "channel_free" in form.static
+    assert not any(p in ("available", "channel_free") for a in form.actions for k, p, _ in a.literals
+                   if k in ("add", "del"))
+
+
+# ------------------------------------------------------------------------------ re-encodings
+
+
+def small_tasks() -> list[tuple[str, Path, str]]:
+    """(shipped model, domain file, problem text) for every shipped heuristic's domain."""
+    tasks = [(d, domain_file(d), generate_task(d, size, 3, f"{d}-small"))
+             for d, size in (("blocksworld", 4), ("gripper", 3), ("logistics", 2), ("visitall", 4))]
+    if IPC_ROOT.is_dir():
+        for d in ("blocksworld", "childsnack", "ferry", "floortile", "miconic", "rovers", "satellite",
+                  "sokoban", "spanner", "transport"):
+            tasks.append((f"ipc2023-{d}", IPC_ROOT / d / "domain.pddl",
+                          (IPC_ROOT / d / "training" / "easy" / "p01.pddl").read_text()))
+    return tasks
+
+
+TASKS = small_tasks()
+
+
+def traced_values(tmp_path: Path, tag: str, domain: Path, problem: Path, heuristic: str, trace_var: str
+                  ) -> tuple[list[tuple[float, frozenset]], str]:
+    trace = tmp_path / f"{tag}.tsv"
+    result = subprocess.run(
+        [str(FAST_DOWNWARD), str(domain), str(problem), "--search",
+         f"eager_greedy([{heuristic}], max_time=30, bound=6)"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, env=dict(os.environ, **{trace_var: str(trace)}))
+    assert result.returncode in (0, 12), result.stdout[-3000:] + result.stderr  # 12: no plan within the bound
+    rows = []
+    for line in trace.read_text().splitlines():
+        # symt(): "<value>\t<atoms>"; wl(): "<atoms>\t<value>".
+        raw, _, atoms = line.partition("\t") if trace_var == "SYMT_TRACE" else line.rpartition("\t")[::-1]
+        names = []
+        for atom in filter(None, atoms.split(";")):
+            name, args = atom.rstrip(")").split("(")
+            names.append((name, tuple(a.strip() for a in args.split(",") if a.strip())))
+        rows.append((float(raw), frozenset(names)))
+    return rows, result.stdout
+
+
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("model, domain, problem_text", TASKS, ids=[t[0] for t in TASKS])
+@pytest.mark.parametrize("heuristic", ["symt", "wl"])
+def test_a_reencoded_task_gets_the_same_values(tmp_path: Path, model: str, domain: Path, problem_text: str,
+                                               heuristic: str) -> None:
+    """The same states (the initial state and its successors at least: both searches evaluate
+    them whatever their tie-breaking) get the same model values in either spelling: renamed
+    predicates with permuted arguments, permuted parameters, types as predicates, unit costs."""
+    original_problem = tmp_path / "problem.pddl"
+    original_problem.write_text(problem_text)
+    parsed = parse_domain(domain)
+    # SymT-E's object codes are a function of each object's token, its place in the task's
+    # object list, so only WL's values are the same whatever the order of the objects. Action
+    # names are kept: where a domain is symmetric (Miconic's up and down, Floortile's left and
+    # right), they decide among the isomorphisms, which are all valid but give the model the
+    # task mirrored.
+    encoding = reencode(parsed, parse_problem(original_problem, parsed), seed=len(model),
+                        shuffle_objects=heuristic == "wl", rename_actions=False)
+    new_domain, new_problem = tmp_path / "re-domain.pddl", tmp_path / "re-problem.pddl"
+    new_domain.write_text(encoding.domain_text)
+    new_problem.write_text(encoding.problem_text)
+    call, trace_var = (f"symt(model={model})", "SYMT_TRACE") if heuristic == "symt" else \
+        (f"wl(model={model})", "SYMT_WL_TRACE")
+    before, _ = traced_values(tmp_path, "before", domain, original_problem, call, trace_var)
+    after, out = traced_values(tmp_path, "after", new_domain, new_problem, call, trace_var)
+    if heuristic == "symt":
+        assert "serves the task through its domain" in out and "rel0-" in out, out[:2000]
+    values = {atoms: raw for raw, atoms in before}
+    compared = 0
+    for raw, atoms in after:
+        original = frozenset(encoding.original(name, args) for name, args in atoms)
+        if original in values:
+            assert raw == pytest.approx(values[original], rel=1e-4, abs=1e-4), sorted(original)
+            compared += 1
+    assert compared >= 2, (len(before), len(after))
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_a_classical_task_with_action_costs_is_solved_through_its_translation(tmp_path: Path) -> None:
+    """Transport 2008 (road lengths as costs) with the IPC 2023 model: a plan VAL accepts, and the
+    start line says the values count steps, not cost."""
+    domain, problem = files("transport-sat08-strips")
+    result = subprocess.run([str(FAST_DOWNWARD), str(domain), str(problem), "--search",
+                             "eager_greedy([symt()], max_time=60)"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "symt: model ipc2023-transport.pt serves the task through its domain: " \
+           "type:capacity-number -> type:size; action costs depend on the objects" in result.stdout
+    assert run_val(domain, problem, tmp_path / "sas_plan").valid
+
+
+def test_a_translated_task_keeps_its_objects_and_goal() -> None:
+    domain, problem = files("logistics98")
+    parsed = parse_domain(domain)
+    task = parse_problem(problem, parsed)
+    translation = translate_task(match_domains(parsed, parse_domain(domain_file("logistics")), task), task)
+    assert list(translation.problem.objects) == list(task.objects)
+    assert len(translation.problem.goal) == len(task.goal)
+    assert {lit.predicate for lit in translation.problem.init} <= set(translation.domain.predicates)
+    assert translation.atom("obj", ("p1",)) == ("package", ("p1",))
