@@ -228,3 +228,16 @@ def test_a_translated_task_keeps_its_objects_and_goal() -> None:
     assert len(translation.problem.goal) == len(task.goal)
     assert {lit.predicate for lit in translation.problem.init} <= set(translation.domain.predicates)
     assert translation.atom("obj", ("p1",)) == ("package", ("p1",))
+
+
+def test_symt_match_says_what_fits_and_why_not() -> None:
+    domain, problem = files("rovers")
+    result = subprocess.run([str(Path(sys.executable).parent / "symt"), "match", str(domain), str(problem)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "ipc2023-rovers (SymT-E): fits: available dropped (implied by another guard on each parameter " \
+           "in this task)" in "\n".join(lines)
+    assert "gripper (SymT-E): no: 9 action schemas against the model domain's 3" in lines
+    assert any(line.startswith("symt(): no model given; chose shipped heuristic model 'ipc2023-rovers'") for line in lines)
+    assert "action costs: unit action costs" in lines

@@ -366,7 +366,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         check_output_folder(args.results, "results folder")
     # One experiment per folder at a time: a second one (or a rerun racing the first) is refused.
     lock = open_output_folder(out, writer="symt experiment", kind="experiment folder")
-    spec = registry.make_spec(experiment, out, args.ipc_root, args.processes, registry.model_options(args.model))
+    root = args.classical_root if experiment.suite == "classical" else args.ipc_root
+    spec = registry.make_spec(experiment, out, root, args.processes, registry.model_options(args.model))
     from .processes import end_descendants, interrupted_exit_code
 
     try:
@@ -642,8 +643,40 @@ def cmd_models(args: argparse.Namespace) -> int:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
     print(f"\n* ablation. Files: {MODEL_DIR}/<model>.pt and {WL_DIR}/<model>.json (WL). Without a "
           "model, symt() and `symt plan` choose a SymT-E or SymT-ED model (never an ablation or "
-          "PlanGPT) and wl() a WL model by the task domain's predicates (README.md, 'Fast Downward "
-          "with the learned heuristic').")
+          "PlanGPT) and wl() a WL model whose domain is the task's up to spelling; `symt match DOMAIN "
+          "[PROBLEM]` says which fits and through which mapping.")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Which shipped models fit a domain (and task), through which mapping, or why not: one line
+    per model (:func:`symt.models.fit_model`), then the model ``symt()`` and ``wl()`` would pick."""
+    from .models import catalogue, fit_model, select_heuristic, select_wl, wl_models
+    from .pddl import parse_domain, parse_problem
+    from .pddl.canonical import cost_profile
+
+    domain = parse_domain(args.domain)
+    problem = parse_problem(args.problem, domain) if args.problem is not None else None
+    rows = [(info.name, info.kind, info.path) for info in catalogue() if not info.ablation]
+    rows += [(f"wl/{name}", "WL", path) for name, path in wl_models().items()]
+    for name, kind, path in rows:
+        try:
+            match = fit_model(domain, problem, path, name.removeprefix("wl/"))
+            verdict = ("fits by its predicates only (it does not say its domain's actions)" if match is None
+                       else f"fits: {match.describe()}")
+        except SymtError as error:
+            message = str(error)
+            if " not the domain of " in message:  # "<file>: not the domain of <file>: <why>"
+                message = message.split(" not the domain of ", 1)[1].split(": ", 1)[-1]
+            verdict = "no: " + message
+        print(f"{name} ({kind}): {verdict}")
+    print(f"action costs: {cost_profile(domain, problem).describe()}")
+    for what, select in (("symt()", lambda: select_heuristic(args.domain, args.problem)[1]),
+                         ("wl()", lambda: select_wl(domain, problem)[1].removeprefix("wl(): "))):
+        try:
+            print(f"{what}: {select()}")
+        except SymtError as error:
+            print(f"{what}: {error}")
     return 0
 
 
@@ -846,6 +879,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--algorithms", nargs="+", help="restrict to these algorithms")
     p.add_argument("--ipc-root", type=Path, default=None,
                    help="IPC 2023 learning-track folder (default ../shared/benchmarks/ipc2023-learning)")
+    p.add_argument("--classical-root", type=Path, default=None,
+                   help="the classical experiment's tasks: a copy of Fast Downward's benchmark collection "
+                   "(github aibasel/downward-benchmarks; one folder per domain)")
     p.add_argument("--model", action="append", metavar="DOMAIN=FILE",
                    help="run this SymT-E model file instead of the shipped one for DOMAIN (repeatable): "
                    "a candidate measured before it is shipped; the report names every model file")
@@ -1015,6 +1051,17 @@ def build_parser() -> argparse.ArgumentParser:
                        description="List the pre-trained models shipped with symt: kind, the PDDL domain "
                        "each serves, its predicates, object vocabulary and training sizes.")
     p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("match", help="which shipped model fits a domain, through which mapping, or why none does",
+                       description="Compare a PDDL domain (and, with PROBLEM, one of its tasks: guards the task "
+                       "makes redundant may then be dropped) with the domain of every shipped model in "
+                       "canonical form (types as predicates, effects as Fast Downward reads them, names "
+                       "ignored): for each model, the renaming of predicates and actions and the argument "
+                       "order under which they are the same domain, or the first schema and literal that "
+                       "differ; then the models symt() and wl() pick.")
+    p.add_argument("domain", type=Path, help="domain PDDL file")
+    p.add_argument("problem", type=Path, nargs="?", help="problem PDDL file (optional)")
+    p.set_defaults(func=cmd_match)
     return parser
 
 

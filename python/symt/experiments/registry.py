@@ -81,6 +81,13 @@ def learned_algorithm(algorithms: Sequence[str]) -> str | None:
 
 
 _VARIANT_ALGORITHMS = ("symt-guidance", "symt-batch", "wl", "ff", "lama-first")
+CLASSICAL_FOLDERS = ("blocks", "gripper", "logistics00", "logistics98", "visitall-sat11-strips",
+                     "visitall-sat14-strips", "rovers", "satellite", "transport-sat08-strips",
+                     "transport-sat11-strips", "transport-sat14-strips", "childsnack-sat14-strips",
+                     "floortile-sat11-strips", "floortile-sat14-strips")
+"""The folders of Fast Downward's benchmark collection whose domain is a shipped model's, written
+another way or as written (``symt.pddl.canonical``; tests/data/classical)."""
+_CLASSICAL_ALGORITHMS = ("symt-first", "symt-first-lazy", "symt", "wl", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
     e.name: e
@@ -122,6 +129,10 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "the IPC 2023 learning track as researchers report it: every third test task of "
                         "each level (p01, p04, ..., p28) of all ten domains, the best symt configurations, "
                         "the learned heuristic alone, WL-GOOSE and Fast Downward's own", stride=3),
+        NamedExperiment("classical", "classical", CLASSICAL_FOLDERS, ("all",), _CLASSICAL_ALGORITHMS, None, 60, 4096,
+                        "the shipped domains as the classical IPCs wrote them (Fast Downward's benchmark "
+                        "collection, --classical-root): every second task of each folder, the model "
+                        "symt() and wl() pick for it, against ff and lama-first", stride=2),
         NamedExperiment("ipc-all", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
                         None, 300, 4096, "IPC 2023 learning track, all ten domains (trains missing models)"),
     )
@@ -219,6 +230,9 @@ def suite_models(
     models: dict[tuple[str, str, str], str] = {}
     for family in sorted({a.model for a in chosen if a.model}):
         for domain in domains:
+            if suite == "classical" and not (family == "symt-e" and domain in heuristic_models):
+                models[(suite, domain, family)] = str(classical_model(ipc_root / domain, family).resolve())
+                continue
             if family == "symt-e" and domain in heuristic_models:
                 path = Path(heuristic_models[domain])
             elif family == "wl":
@@ -231,6 +245,22 @@ def suite_models(
                 raise SymtError(f"the IPC suite has only SymT-E models; {family} runs on the paper suite")
             models[(suite, domain, family)] = str(Path(path).resolve())
     return models
+
+
+def classical_model(folder: Path, family: str) -> Path:
+    """The shipped model that ``symt()`` (``symt-e``) or ``wl()`` (``wl``) picks for a folder of the
+    classical collection, by its domain and first problem (:func:`symt.models.select_heuristic`)."""
+    from ..models import select_heuristic, select_wl
+    from ..pddl import parse_domain, parse_problem
+
+    problems = sorted(p for p in folder.glob("*.pddl") if not p.name.startswith("domain"))
+    problem = problems[0] if problems else None
+    if family == "symt-e":
+        return select_heuristic(folder / "domain.pddl", problem)[0]
+    if family == "wl":
+        parsed = parse_domain(folder / "domain.pddl")
+        return select_wl(parsed, parse_problem(problem, parsed) if problem else None)[0]
+    raise SymtError(f"the classical suite runs SymT-E heuristics and WL models, not {family}")
 
 
 def model_options(items: list[str] | None) -> dict[str, str]:
@@ -259,6 +289,9 @@ def make_spec(
     for domain, path in heuristic_models.items():
         if not Path(path).is_file():
             raise SymtError(f"--model {domain}={path}: no such model file")
+    if experiment.suite == "classical" and ipc_root is None:
+        raise SymtError("the classical experiment needs --classical-root (a copy of Fast Downward's benchmark "
+                        "collection, github aibasel/downward-benchmarks)")
     ipc_root = Path(ipc_root) if ipc_root else suites.DEFAULT_IPC_ROOT
     chosen = algorithms(list(experiment.algorithms))
     if experiment.suite == "paper":
@@ -267,11 +300,13 @@ def make_spec(
     elif experiment.suite == "variants":
         tasks = suites.variant_tasks(Path(out) / "tasks", list(experiment.domains), list(experiment.groups),
                                      experiment.max_tasks)
+    elif experiment.suite == "classical":
+        tasks = suites.classical_tasks(ipc_root, list(experiment.domains), experiment.max_tasks, experiment.stride)
     else:
         tasks = suites.ipc_tasks(ipc_root, list(experiment.domains), list(experiment.groups),
                                  experiment.max_tasks, experiment.stride)
     models = suite_models(experiment.suite, list(experiment.domains), chosen, out, ipc_root, heuristic_models)
-    task_models = ({} if experiment.suite in PAPER_DOMAIN_SUITES
+    task_models = ({} if experiment.suite in (*PAPER_DOMAIN_SUITES, "classical")
                    else fallback_models(tasks, models, set(heuristic_models)))
     return ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
                           experiment.memory_limit, processes, task_models)

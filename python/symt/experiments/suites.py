@@ -9,7 +9,9 @@ Three suites:
   pose them (:mod:`symt.generators.variants`; one group per variant, ``as-generated`` being the
   split itself), for measuring how much a model depends on its generator's habits (issue 32);
 * ``ipc2023``: the IPC 2023 learning track's test problems (``testing/<level>``), with the best
-  known plan lengths of its ``upper_bounds*.json``.
+  known plan lengths of its ``upper_bounds*.json``;
+* ``classical``: folders of Fast Downward's collection of classical IPC benchmarks (a copy of
+  ``aibasel/downward-benchmarks``), the shipped domains as the competitions wrote them.
 
 A suite can be thinned to at most ``max_tasks`` per (domain, group), spread evenly over the
 group's tasks (which are ordered by size), so that a smoke subset still spans the sizes.
@@ -18,6 +20,7 @@ group's tasks (which are ordered by size), so that a smoke subset still spans th
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,4 +179,32 @@ def ipc_tasks(
                 tasks.append(BenchmarkTask("ipc2023", domain, level, path.stem, objects,
                                            str(domain_path.resolve()), str(path.resolve()),
                                            bounds.get(key)))
+    return tasks
+
+
+def _natural_key(path: Path) -> tuple:
+    """``p2`` before ``p10``: numbers compare as numbers."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name))
+
+
+def classical_tasks(root: Path, folders: list[str], max_tasks: int | None, stride: int = 1) -> list[BenchmarkTask]:
+    """The problems of ``folders`` of Fast Downward's benchmark collection under ``root``: every
+    ``stride``-th in natural order (p01, p03, ... for 2), then at most ``max_tasks`` of those,
+    evenly spread. One group, ``all``; no best known lengths (the collection has none)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise SymtError(f"{root}: no such folder (--classical-root: a copy of Fast Downward's benchmark "
+                        "collection, github aibasel/downward-benchmarks)")
+    tasks: list[BenchmarkTask] = []
+    for folder in folders:
+        domain_path = root / folder / "domain.pddl"
+        if not domain_path.is_file():
+            raise SymtError(f"{domain_path}: no such file (a folder with one domain.pddl is needed)")
+        parsed = parse_domain(domain_path)
+        problems = sorted((p for p in (root / folder).glob("*.pddl") if not p.name.startswith("domain")),
+                          key=_natural_key)
+        for path in evenly_spaced(problems[::stride], max_tasks):
+            objects = len(parse_problem(path, parsed).objects)
+            tasks.append(BenchmarkTask("classical", folder, "all", path.stem, objects,
+                                       str(domain_path.resolve()), str(path.resolve()), None))
     return tasks
