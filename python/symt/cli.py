@@ -334,6 +334,10 @@ def cmd_dataset(args: argparse.Namespace) -> int:
     from .pddl import parse_domain
 
     domain = parse_domain(args.domain)  # a missing file is its one error line too
+    if any(action.cost is not None for action in domain.actions):
+        # The expander counts steps (unit costs), so the labels and a model trained on them do.
+        print(f"symt dataset: note: {args.domain} has action costs; the labels are distances in steps, "
+              "not costs, and a model trained on them estimates steps", file=sys.stderr)
     files = problem_files(args.domain, args.problems)
     out = args.out or Path("data") / domain.name
     lock = open_output_folder(out, writer="symt dataset", kind="dataset folder")
@@ -544,7 +548,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from .models import resolve
     from .pddl import ground, parse_domain, parse_problem
     from .pddl.validate import validate_plan
-    from .plan import plan_with_model
 
     # One thread by default: on a small machine intra-op threads fight with everything else and
     # a forward pass of a small model gets many times slower, not faster.
@@ -561,20 +564,56 @@ def cmd_plan(args: argparse.Namespace) -> int:
     else:
         path = resolve(args.model)
     domain = parse_domain(args.domain)
-    task = ground(domain, parse_problem(args.problem, domain))
-    result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps, str(args.problem),
-                                    precision=args.precision)
-    check = validate_plan(task, [(task.actions[a].name, *task.actions[a].args) for a in result.actions])
+    problem = parse_problem(args.problem, domain)
+    task = ground(domain, problem)
+    labels = _plan_labels(path, domain, problem, task, args)
+    result, count, actions = labels
+    check = validate_plan(task, actions)
     solved = result.solved and check.valid
     # Scripts read plans from stdout: actions that do not reach the goal are no plan and stay off it.
     if solved:
-        for label in result.labels(task):
-            print(label)
+        for action in actions:
+            print("(" + " ".join(action) + ")")
     seconds = time.perf_counter() - start
     length = f"plan length {len(result.actions)}" if solved else f"no plan printed ({len(result.actions)} actions taken)"
     print(f"; strategy: {args.strategy}; {result.reason}; {length}; "
           f"{count}; {seconds:.2f} s; validator: {check.reason}", file=sys.stderr)
     return 0 if solved else 1
+
+
+def _plan_labels(path: Path, domain: object, problem: object, task: object, args: argparse.Namespace) -> tuple:
+    """Plan with a model file; returns (result, effort, the plan's actions as name-and-arguments
+    tuples of the user's task). A SymT-E heuristic whose domain is the task's only up to spelling
+    plans on the task written in its own vocabulary (symt.pddl.canonical), and its actions are
+    written back in the task's names and parameter order."""
+    from .formats import model_file_kind
+    from .models import fit_model
+    from .pddl import ground
+    from .pddl.canonical import translate_task
+    from .plan import plan_with_model
+
+    match = None
+    if args.strategy == "heuristic" and model_file_kind(path) == "heuristic":
+        match = fit_model(domain, problem, path)  # type: ignore[arg-type]
+    if match is None or (not match.renamed() and not match.source.dropped):
+        result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps,  # type: ignore[arg-type]
+                                        str(args.problem), precision=args.precision)
+        return result, count, [(task.actions[a].name, *task.actions[a].args) for a in result.actions]  # type: ignore[attr-defined]
+    translation = translate_task(match, problem)  # type: ignore[arg-type]
+    print(f"symt: model {path.name} plans on the task through its domain: {match.describe()}", file=sys.stderr)
+    theirs = ground(translation.domain, translation.problem)
+    result, count = plan_with_model(path, translation.domain, theirs, args.strategy, args.max_steps,
+                                    str(args.problem), precision=args.precision)
+    back = {b: (a, perm) for a, (b, perm) in match.actions.items()}
+    actions = []
+    for index in result.actions:
+        action = theirs.actions[index]
+        name, perm = back[action.name]
+        mine = [""] * len(perm)
+        for j, i in enumerate(perm):
+            mine[i] = action.args[j]
+        actions.append((name, *mine))
+    return result, count, actions
 
 
 def cmd_train_plans(args: argparse.Namespace) -> int:
