@@ -10,6 +10,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -597,6 +598,8 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     ("gripper", "cut-off", "the file ends where an object name was expected (cut off?)"),
     ("gripper", "bad-number", ":4: max_arity must be an integer, found 'two'"),
     ("gripper", "version-1", ":1: not a symt task context"),
+    ("gripper", "bad-fact-map", "the mapping of 'at' gives 1 arguments for a model predicate of arity 2"),
+    ("gripper", "unmapped", "predicate 'at' of the task is unknown to the model"),
     ("shipped-v1", "context", "task context was written for a format-5 model, but"),
     ("shipped-v1", "shipped-v1", None),
 ])
@@ -615,6 +618,10 @@ def test_plugin_itself_rejects_bad_input_cleanly(tmp_path: Path, models: dict[st
         "cut-off": "".join(lines[:next(i for i, line in enumerate(lines) if line.startswith("objects ")) + 1]),
         "bad-number": good_context.read_text().replace("max_arity 2", "max_arity two"),
         "version-1": '{"format_version": 1, "objects": {}}',
+        # A fact mapping with too few arguments; one missing (the task's facts then name it).
+        "bad-fact-map": re.sub(r"(?m)^at (\d+) 0 1$", r"at \1 0", good_context.read_text()),
+        "unmapped": re.sub(r"(?m)^at \d+ 0 1\n", "", good_context.read_text()).replace(
+            "fact_map 7", "fact_map 6"),
     }
     shipped_v1 = MODEL_DIR / "gripper.pt"
     if context == "shipped-v1":  # a format-1 model: no attributes; its symt.json gives the context
