@@ -5,7 +5,7 @@ What changes: every predicate and action gets a new name (actions: unless ``rena
 off); the arguments of each predicate of
 arity 2 or more and the parameters of each action are permuted; declared types become unary
 predicates (``untype``), guarded in every action's precondition and stated in ``:init``; every
-action costs 1 through ``(increase (total-cost) 1)`` with a metric (``unit_costs``); the problem's
+action costs ``cost`` (1) through ``(increase (total-cost) N)`` with a metric (``unit_costs``); the problem's
 objects are declared in another order (unless ``shuffle_objects`` is off). ``Reencoding.original`` maps a re-encoded atom back.
 """
 
@@ -48,7 +48,7 @@ def _closure(domain: Domain, types: tuple[str, ...]) -> list[str]:
 
 
 def reencode(domain: Domain, problem: Problem, seed: int, untype: bool = True, unit_costs: bool = True,
-             shuffle_objects: bool = True, rename_actions: bool = True) -> Reencoding:
+             shuffle_objects: bool = True, rename_actions: bool = True, cost: int = 1) -> Reencoding:
     rng = random.Random(seed)
     untype = untype and bool(domain.supertypes)
     result = Reencoding("", "")
@@ -96,7 +96,7 @@ def reencode(domain: Domain, problem: Problem, seed: int, untype: bool = True, u
                     pre.append(f"({type_pred[p.types[0]]} {p.name})")
         eff = [atom(x) for x in action.add_effects] + [atom(Literal(d.predicate, d.terms, True)) for d in action.delete_effects]
         if unit_costs:
-            eff.append("(increase (total-cost) 1)")
+            eff.append(f"(increase (total-cost) {cost})")
         name = f"act{k}-{rng.randrange(10**6)}" if rename_actions else action.name
         lines.append(f"(:action {name} :parameters ({' '.join(typed(p.name, p.types) for p in params)})")
         lines.append(f"  :precondition (and {' '.join(pre)})")

@@ -298,3 +298,24 @@ def test_a_reencoded_task_translates_back_to_the_same_grounded_task(tmp_path: Pa
                  frozenset(rename(t.fluent_atoms[f]) for f in a.add),
                  frozenset(rename(t.fluent_atoms[f]) for f in a.delete)) for a in t.actions}
     assert effects(back) == effects(original, composed)
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_a_constant_action_cost_scales_the_learned_values(tmp_path: Path) -> None:
+    """Every action costing 3: symt() multiplies its step estimates by 3 and says so."""
+    parsed = parse_domain(domain_file("gripper"))
+    problem = tmp_path / "g.pddl"
+    problem.write_text(generate_task("gripper", 4, 3, "g"))
+    h = {}
+    for cost in (1, 3):
+        encoding = reencode(parsed, parse_problem(problem, parsed), seed=1, shuffle_objects=False, cost=cost)
+        (tmp_path / f"d{cost}.pddl").write_text(encoding.domain_text)
+        (tmp_path / f"p{cost}.pddl").write_text(encoding.problem_text)
+        result = subprocess.run([str(FAST_DOWNWARD), str(tmp_path / f"d{cost}.pddl"), str(tmp_path / f"p{cost}.pddl"),
+                                 "--search", "eager_greedy([symt(model=gripper)], bound=1)"],
+                                cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert result.returncode in (0, 12), result.stdout[-3000:] + result.stderr
+        h[cost] = int(next(line for line in result.stdout.splitlines()
+                           if "h(initial state) =" in line).rsplit("=", 1)[1])
+        assert ("every action costs 3, so its step counts are scaled by 3" in result.stdout) == (cost == 3)
+    assert h[1] > 0 and abs(h[3] - 3 * h[1]) <= 1, h

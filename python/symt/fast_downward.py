@@ -459,7 +459,7 @@ def _say_how_served(path: Path, match: object, translation: object) -> None:
         return
     cost = translation.cost
     note = ""
-    if cost.kind in ("constant", "zero"):
+    if cost.kind == "constant":
         note = f"; {cost.describe()}, so its step counts are scaled by {cost.scale:g}"
     elif not cost.uniform:
         note = (f"; {cost.describe()}: its values estimate the number of steps (the model's unit), "

@@ -79,8 +79,9 @@ class CostProfile:
 
     @property
     def scale(self) -> float:
-        """What one step costs where costs are uniform (1 otherwise: the model counts steps)."""
-        return self.constant if self.kind in ("constant", "zero") and self.constant is not None else 1.0
+        """What one step costs where every action costs the same positive amount (1 otherwise:
+        the model counts steps; with zero costs, scaling would leave a search no guidance)."""
+        return self.constant if self.kind == "constant" and self.constant is not None else 1.0
 
     def describe(self) -> str:
         if self.kind == "constant":
