@@ -18,7 +18,7 @@ from symt.tokens import context_predicate_ids, domain_signature, type_predicate_
 def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
                  context: bool | str = False, fold_types: bool = False, readout: str = "pooled",
                  attention_scale: str = "fixed", attention_bias: str = "none",
-                 object_identity: str = "table", achieved_goals: bool = False) -> Path:
+                 object_identity: str = "table", achieved_goals: bool = False, keep_domain: bool = False) -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
@@ -26,7 +26,8 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
     atoms are read with each state). ``fold_types``: type atoms are folded into their
     objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``, ``object_identity``: as
     ``ModelConfig``'s. ``achieved_goals``: state atoms that are goals read as their own predicate
-    (format 6)."""
+    (format 6). ``keep_domain``: the checkpoint keeps the domain's text, as ``symt train`` writes
+    it, so the exported model says its domain (``symt.models.fit_model``)."""
     torch.manual_seed(seed)
     parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     signature = dataclasses.replace(domain_signature(parsed), achieved_goals=achieved_goals)
@@ -43,7 +44,8 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
         with torch.no_grad():
             model.layer.slot_bias.normal_()
     checkpoint = out.with_suffix(".ckpt")
-    torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
-                "signature": signature.to_json()}, checkpoint)
+    domain_path = domain_file(domain) if isinstance(domain, str) else Path(domain)
+    torch.save({"model_config": config.to_dict(), "model": model.state_dict(), "signature": signature.to_json(),
+                **({"domain_pddl": domain_path.read_text()} if keep_domain else {})}, checkpoint)
     export(checkpoint, out)
     return out

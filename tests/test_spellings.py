@@ -319,3 +319,29 @@ def test_a_constant_action_cost_scales_the_learned_values(tmp_path: Path) -> Non
                            if "h(initial state) =" in line).rsplit("=", 1)[1])
         assert ("every action costs 3, so its step counts are scaled by 3" in result.stdout) == (cost == 3)
     assert h[1] > 0 and abs(h[3] - 3 * h[1]) <= 1, h
+
+
+def test_an_exported_model_keeps_its_domain_and_is_matched_by_it(tmp_path: Path) -> None:
+    """A user's model (not shipped) says its domain: a task written another way fits it through
+    the mapping, another domain with the same predicate names does not."""
+    from model_files import random_model
+
+    from symt.formats import read_model_meta
+    from symt.models import fit_model
+
+    model = random_model("gripper", tmp_path / "mine.pt", keep_domain=True)
+    assert read_model_meta(model)["domain_pddl"] == domain_file("gripper").read_text()
+    parsed = parse_domain(domain_file("gripper"))
+    problem = tmp_path / "g.pddl"
+    problem.write_text(generate_task("gripper", 3, 1, "g"))
+    encoding = reencode(parsed, parse_problem(problem, parsed), seed=2)
+    (tmp_path / "d.pddl").write_text(encoding.domain_text)
+    (tmp_path / "p.pddl").write_text(encoding.problem_text)
+    theirs = parse_domain(tmp_path / "d.pddl")
+    match = fit_model(theirs, parse_problem(tmp_path / "p.pddl", theirs), model)
+    assert match is not None and {q for q, _ in match.predicates.values()} >= {"at", "carry", "free", "at-robby"}
+    # The same predicates, but move no longer deletes the robot's old room.
+    other = tmp_path / "other.pddl"
+    other.write_text(domain_file("gripper").read_text().replace("(not (at-robby ?from))", ""))
+    with pytest.raises(SymtError, match="schema 'move': the model domain has the delete effect"):
+        fit_model(parse_domain(other), None, model)
