@@ -325,7 +325,6 @@ def test_an_exported_model_keeps_its_domain_and_is_matched_by_it(tmp_path: Path)
     """A user's model (not shipped) says its domain: a task written another way fits it through
     the mapping, another domain with the same predicate names does not."""
     from model_files import random_model
-
     from symt.formats import read_model_meta
     from symt.models import fit_model
 
