@@ -34,6 +34,7 @@ exists, :func:`explain_difference` names the first schema and literal that diffe
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..errors import SymtError
@@ -300,14 +301,17 @@ class DomainMatch:
         return "; ".join(parts + dropped)
 
 
-def _graph(form: CanonicalForm):  # -> networkx.DiGraph
+def _graph(form: CanonicalForm, names_only: bool = False):  # -> networkx.DiGraph
+    """The coloured graph of a canonical form. ``names_only``: argument positions keep their
+    index and types stay types (a renaming of names alone, as ``symt retarget`` writes)."""
     import networkx as nx
 
     g = nx.DiGraph()
     for p, arity in form.predicates.items():
-        g.add_node(("P", p), label="eq" if p == "=" else f"pred/{arity}")
+        kind = "type" if names_only and p.startswith(TYPE_PREFIX) else "pred"
+        g.add_node(("P", p), label="eq" if p == "=" else f"{kind}/{arity}", name=p)
         for i in range(arity):
-            g.add_node(("A", p, i), label="arg")
+            g.add_node(("A", p, i), label=f"arg{i}" if names_only else "arg")
             g.add_edge(("P", p), ("A", p, i), label="arg")
     for c in form.constants:
         g.add_node(("C", c), label="const")
@@ -355,22 +359,34 @@ def _kept(match: DomainMatch) -> int:
     return same + sum(a == b for a, (b, _) in match.actions.items())
 
 
-def find_isomorphism(source: CanonicalForm, target: CanonicalForm) -> DomainMatch | None:
-    """An isomorphism of ``source`` onto ``target`` keeping the most names, or None."""
+def isomorphisms(source: CanonicalForm, target: CanonicalForm, names_only: bool = False,
+                 pins: dict[str, str] | None = None) -> Iterator[DomainMatch]:
+    """Every isomorphism of ``source`` onto ``target`` (VF2), lazily; ``pins`` fixes predicates
+    (source name -> target name), ``names_only`` forbids argument permutations and types becoming
+    predicates (:func:`_graph`)."""
     from networkx.algorithms.isomorphism import DiGraphMatcher
 
     if sorted(source.predicates.values()) != sorted(target.predicates.values()) or \
             sorted(a.arity for a in source.actions) != sorted(a.arity for a in target.actions) or \
             len(source.constants) != len(target.constants):
-        return None
-    gs, gt = _graph(source), _graph(target)
+        return
+    gs, gt = _graph(source, names_only), _graph(target, names_only)
     if gs.number_of_nodes() != gt.number_of_nodes() or gs.number_of_edges() != gt.number_of_edges():
-        return None
-    matcher = DiGraphMatcher(gs, gt, node_match=lambda a, b: a["label"] == b["label"],
-                             edge_match=lambda a, b: a["label"] == b["label"])
+        return
+    pins = pins or {}
+
+    def node_match(a: dict, b: dict) -> bool:
+        return a["label"] == b["label"] and (a.get("name") not in pins or pins[a["name"]] == b.get("name"))
+
+    matcher = DiGraphMatcher(gs, gt, node_match=node_match, edge_match=lambda a, b: a["label"] == b["label"])
+    for mapping in matcher.isomorphisms_iter():
+        yield _match_from(mapping, source, target)
+
+
+def find_isomorphism(source: CanonicalForm, target: CanonicalForm) -> DomainMatch | None:
+    """An isomorphism of ``source`` onto ``target`` keeping the most names, or None."""
     best: DomainMatch | None = None
-    for mapping in itertools.islice(matcher.isomorphisms_iter(), MAX_ISOMORPHISMS):
-        match = _match_from(mapping, source, target)
+    for match in itertools.islice(isomorphisms(source, target), MAX_ISOMORPHISMS):
         if best is None or _kept(match) > _kept(best):
             best = match
         if _kept(best) == len(source.predicates) + len(source.actions):
