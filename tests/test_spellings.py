@@ -1,7 +1,7 @@
 """Every spelling of a known domain (``symt.pddl.canonical``).
 
 Independent truths: the classical IPC files of shipped domains, written by the competitions'
-authors (``tests/data/classical``), are the same domains as the shipped models' and get them;
+authors (``tests/classical_ipc``), are the same domains as the shipped models' and get them;
 the domains that only look the same are refused, naming the schema and literal that differ; and a
 task written another way by the test's own re-encoder (``reencode.py``: new names, permuted
 arguments and parameters, types as predicates, unit action costs, objects in another order) gets
@@ -25,7 +25,7 @@ from symt.pddl import parse_domain, parse_problem
 from symt.pddl.canonical import canonical_form, cost_profile, match_domains, translate_task
 from symt.val import run_val
 
-CLASSICAL = Path(__file__).resolve().parent / "data" / "classical"
+CLASSICAL = Path(__file__).resolve().parent / "classical_ipc"
 IPC_ROOT = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning"
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
 needs_ipc = pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")

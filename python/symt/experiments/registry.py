@@ -86,7 +86,7 @@ CLASSICAL_FOLDERS = ("blocks", "gripper", "logistics00", "logistics98", "visital
                      "transport-sat11-strips", "transport-sat14-strips", "childsnack-sat14-strips",
                      "floortile-sat11-strips", "floortile-sat14-strips")
 """The folders of Fast Downward's benchmark collection whose domain is a shipped model's, written
-another way or as written (``symt.pddl.canonical``; tests/data/classical)."""
+another way or as written (``symt.pddl.canonical``; tests/classical_ipc)."""
 _CLASSICAL_ALGORITHMS = ("symt-first", "symt-first-lazy", "symt", "wl", "ff", "lama-first")
 
 EXPERIMENTS: dict[str, NamedExperiment] = {
