@@ -189,15 +189,22 @@ def _drop_is_sound(domain: Domain, problem: Problem, drop: set[str]) -> bool:
     """Whether dropping all of ``drop`` at once removes no action (each implied by a kept guard)."""
     actions = _action_literals(domain)
     everything = frozenset(problem.objects)
+    extensions: dict[str, frozenset[str]] = {}
+
+    def ext(predicate: str) -> frozenset[str]:
+        if predicate not in extensions:
+            extensions[predicate] = extension(domain, problem, predicate)
+        return extensions[predicate]
+
     for p in drop:
-        ext_p = extension(domain, problem, p)
+        ext_p = ext(p)
         if ext_p == everything:
             continue
         for _, _, lits in actions:
             for _kind, q, t in lits:
                 if q == p and not any(k == PRE and r != p and r not in drop and len(t2) == 1 and t2 == t
-                                      and _is_static_unary(actions, r)
-                                      and extension(domain, problem, r) <= ext_p for k, r, t2 in lits):
+                                      and _is_static_unary(actions, r) and ext(r) <= ext_p
+                                      for k, r, t2 in lits):
                     return False
     return True
 
