@@ -37,6 +37,7 @@ class Renaming:
         return {a: b for a, b in pairs.items() if a.split()[-1] != b.split()[-1]}
 
     def kept(self) -> int:
+        """How many names the renaming keeps (the most wins among valid renamings)."""
         return sum(a == b for a, b in (*self.predicates.items(), *self.types.items()))
 
 
