@@ -85,6 +85,7 @@ class CostProfile:
         return self.constant if self.kind == "constant" and self.constant is not None else 1.0
 
     def describe(self) -> str:
+        """The profile in words, for the start line and ``symt match``."""
         if self.kind == "constant":
             return f"every action costs {self.constant:g}"
         return {"unit": "unit action costs", "zero": "every action costs 0",
@@ -488,6 +489,7 @@ class TaskTranslation:
 
     @property
     def domain(self) -> Domain:
+        """The model's domain, whose vocabulary :attr:`problem` is written in."""
         return self.match.target.domain
 
     def atom(self, predicate: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
