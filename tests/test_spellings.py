@@ -22,7 +22,8 @@ from symt.errors import SymtError
 from symt.generators import domain_file, generate_task
 from symt.models import select_heuristic, select_wl
 from symt.pddl import parse_domain, parse_problem
-from symt.pddl.canonical import canonical_form, cost_profile, match_domains, translate_task
+from symt.pddl.canonical import canonical_form, cost_profile, match_domains
+from symt.pddl.translate import translate_task
 from symt.val import run_val
 
 CLASSICAL = Path(__file__).resolve().parent / "classical_ipc"

@@ -589,7 +589,7 @@ def _plan_labels(path: Path, domain: object, problem: object, task: object, args
     from .formats import model_file_kind
     from .models import fit_model
     from .pddl import ground
-    from .pddl.canonical import translate_task
+    from .pddl.translate import translate_task
     from .plan import plan_with_model
 
     match = None

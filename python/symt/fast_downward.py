@@ -394,7 +394,7 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
     from .formats import check_model_meta, read_model_meta, write_task_context
     from .models import fit_model
     from .pddl import parse_domain, parse_problem
-    from .pddl.canonical import translate_task
+    from .pddl.translate import translate_task
 
     task_domain = parse_domain(domain)
     task_problem = parse_problem(problem, task_domain)
@@ -451,7 +451,8 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
 def _say_how_served(path: Path, match: object, translation: object) -> None:
     """One ``symt:`` line: which model serves the task and through which mapping, and what its
     values mean where the task's action costs are not one per step."""
-    from .pddl.canonical import DomainMatch, TaskTranslation
+    from .pddl.canonical import DomainMatch
+    from .pddl.translate import TaskTranslation
 
     if not isinstance(match, DomainMatch) or not isinstance(translation, TaskTranslation):
         print(f"symt: model {path.name} does not say its domain's actions; its predicates are "

@@ -32,8 +32,8 @@ from pathlib import Path
 
 from .errors import SymtError
 from .pddl import parse_domain, parse_problem
-from .pddl.canonical import TaskTranslation
 from .pddl.grounding import fixed_part
+from .pddl.translate import TaskTranslation
 from .tokens import Signature, check_vocabulary, encode_task, identity_assignment, rename
 
 FORMAT = "symt-heuristic"

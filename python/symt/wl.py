@@ -36,9 +36,10 @@ from typing import Any
 
 from .errors import SymtError
 from .pddl import Domain, Problem, parse_domain, parse_problem
-from .pddl.canonical import TaskTranslation, match_domains, translate_task
+from .pddl.canonical import match_domains
 from .pddl.grounding import fixed_part
 from .pddl.task import Atom as GroundAtom
+from .pddl.translate import TaskTranslation, translate_task
 
 FORMAT = "symt-wl"
 FORMAT_VERSION = 1

@@ -1,5 +1,5 @@
-"""One domain, every spelling: a canonical lifted form of a PDDL domain, the isomorphism between
-two such forms, and the translation of a task into another spelling's vocabulary.
+"""One domain, every spelling: a canonical lifted form of a PDDL domain and the isomorphism between
+two such forms (:mod:`symt.pddl.translate` writes a task in the other spelling's vocabulary).
 
 The same domain reaches symt written many ways: the paper's Visitall guards its places with a
 unary predicate where IPC 2011 declares a type; classical Satellite guards with ``(satellite ?s)``
@@ -107,7 +107,7 @@ class CanonicalForm:
     """Predicates left out, and why (unused; a guard implied in this task)."""
 
 
-def _types_of(domain: Domain, types: tuple[str, ...]) -> set[str]:
+def types_with_supertypes(domain: Domain, types: tuple[str, ...]) -> set[str]:
     """Every declared type an object declared with ``types`` has (supertypes included)."""
     result: set[str] = set()
     stack = list(types)
@@ -159,7 +159,7 @@ def extension(domain: Domain, problem: Problem, predicate: str) -> frozenset[str
     """The objects for which a unary static predicate (or ``type:<t>``) holds in ``problem``."""
     if predicate.startswith(TYPE_PREFIX):
         wanted = set(predicate[len(TYPE_PREFIX):].removeprefix("either:").split("|"))
-        return frozenset(o for o, types in problem.objects.items() if _types_of(domain, types) & wanted)
+        return frozenset(o for o, types in problem.objects.items() if types_with_supertypes(domain, types) & wanted)
     return frozenset(lit.terms[0] for lit in problem.init if lit.predicate == predicate and len(lit.terms) == 1)
 
 
@@ -472,79 +472,3 @@ def match_domains(source: Domain, target: Domain, problem: Problem | None = None
     if match is None:
         raise SymtError(f"{source.filename}: not the domain of {target.filename}: {explain_difference(src, tgt)}")
     return match
-
-
-# ------------------------------------------------------------------------------ task translation
-
-
-@dataclass
-class TaskTranslation:
-    """A task of one spelling in the vocabulary of another (the model's): the model's domain and
-    the task as a problem of it (objects keep their names and order), the map of the task's
-    predicates to the model's, and the task's cost profile."""
-
-    match: DomainMatch
-    problem: Problem
-    cost: CostProfile
-
-    @property
-    def domain(self) -> Domain:
-        """The model's domain, whose vocabulary :attr:`problem` is written in."""
-        return self.match.target.domain
-
-    def atom(self, predicate: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
-        """A task atom in the model's vocabulary (None: a dropped guard, no atom of the model)."""
-        mapped = self.match.predicates.get(predicate)
-        if mapped is None:
-            return None
-        name, perm = mapped
-        return name, tuple(args[i] for i in perm)
-
-    def fact_map(self) -> dict[str, tuple[str, tuple[int, ...]] | None]:
-        """Every predicate of the task's domain: its model predicate and argument order, or None."""
-        return {p: self.match.predicates.get(p) for p in self.match.source.domain.predicates}
-
-
-def translate_task(match: DomainMatch, problem: Problem) -> TaskTranslation:
-    """``problem`` (of ``match.source``'s domain) as a problem of ``match.target``'s domain."""
-    source, target = match.source.domain, match.target.domain
-    type_atoms: dict[str, set[str]] = {o: set() for o in problem.objects}
-    init: list[Literal] = []
-
-    def add(predicate: str, args: tuple[str, ...], line: int) -> None:
-        name, perm = match.predicates[predicate]
-        terms = tuple(args[i] for i in perm)
-        if name.startswith(TYPE_PREFIX):
-            type_atoms[terms[0]].add(name[len(TYPE_PREFIX):])
-        else:
-            init.append(Literal(name, terms, False, line))
-
-    for p in match.predicates:
-        if p.startswith(TYPE_PREFIX):
-            for obj in sorted(extension(source, problem, p)):
-                add(p, (obj,), 0)
-    for lit in problem.init:
-        if lit.predicate in match.predicates:
-            add(lit.predicate, lit.terms, lit.line)
-    objects: dict[str, tuple[str, ...]] = {}
-    for obj in problem.objects:
-        have = type_atoms[obj]
-        if any("|" in t or t.startswith("either:") for t in have):
-            raise SymtError(f"{problem.filename}: object '{obj}' has an (either ...) type of the model domain")
-        minimal = [t for t in have if not any(u != t and t in _types_of(target, (u,)) for u in have)]
-        mapped = {q[len(TYPE_PREFIX):] for q, _ in match.predicates.values() if q.startswith(TYPE_PREFIX)}
-        # Supertypes the model's domain implies and no action of it reads need no counterpart.
-        if len(minimal) > 1 or (minimal and _types_of(target, (minimal[0],)) & mapped != have):
-            raise SymtError(f"{problem.filename}: object '{obj}' would have the types {sorted(have)} of "
-                            f"{target.filename}, which no one declared type of it gives")
-        objects[obj] = (minimal[0],) if minimal else (ROOT_TYPE,)
-    goal = []
-    for lit in problem.goal:
-        if lit.predicate == "=":
-            goal.append(lit)
-            continue
-        name, perm = match.predicates[lit.predicate]
-        goal.append(Literal(name, tuple(lit.terms[i] for i in perm), lit.negated, lit.line))
-    translated = Problem(problem.name, target.name, problem.filename, objects, init, goal,
-                         dict(problem.function_values), problem.metric)
-    return TaskTranslation(match, translated, cost_profile(source, problem))
