@@ -692,7 +692,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     per model (:func:`symt.models.fit_model`), then the model ``symt()`` and ``wl()`` would pick."""
     from .models import catalogue, fit_model, select_heuristic, select_wl, wl_models
     from .pddl import parse_domain, parse_problem
-    from .pddl.canonical import cost_profile
+    from .pddl.canonical import DomainMismatch, cost_profile
 
     domain = parse_domain(args.domain)
     problem = parse_problem(args.problem, domain) if args.problem is not None else None
@@ -703,11 +703,10 @@ def cmd_match(args: argparse.Namespace) -> int:
             match = fit_model(domain, problem, path, name.removeprefix("wl/"))
             verdict = ("fits by its predicates only (it does not say its domain's actions)" if match is None
                        else f"fits: {match.describe()}")
+        except DomainMismatch as error:
+            verdict = "no: " + error.why
         except SymtError as error:
-            message = str(error)
-            if " not the domain of " in message:  # "<file>: not the domain of <file>: <why>"
-                message = message.split(" not the domain of ", 1)[1].split(": ", 1)[-1]
-            verdict = "no: " + message
+            verdict = "no: " + str(error)
         print(f"{name} ({kind}): {verdict}")
     print(f"action costs: {cost_profile(domain, problem).describe()}")
     for what, select in (("symt()", lambda: select_heuristic(args.domain, args.problem)[1]),

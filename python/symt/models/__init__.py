@@ -193,7 +193,7 @@ def select_wl(domain: Domain, problem: Problem | None = None) -> tuple[Path, str
             match = fit_model(domain, problem, path, name, meta)
         except SymtError as error:
             shared = len(set(domain.predicates) & {p for p, _ in meta["predicates"]})
-            reasons.append((name, str(error).split(": ", 1)[-1], shared))
+            reasons.append((name, _why_not(error), shared))
             continue
         if match is None:
             continue
@@ -201,6 +201,15 @@ def select_wl(domain: Domain, problem: Problem | None = None) -> tuple[Path, str
                       f"{match.describe()}")
     raise SymtError(f"no shipped WL model fits domain '{domain.name}' ({domain.filename}){_closest(reasons, domain)}; "
                     "train one with `symt train-wl` and pass wl(model=FILE)")
+
+
+def _why_not(error: SymtError) -> str:
+    """A candidate's refusal without the task's file in front (the no-fit line names it once)."""
+    from ..pddl.canonical import DomainMismatch
+
+    if isinstance(error, DomainMismatch):
+        return f"not the domain of {error.target}: {error.why}"
+    return str(error).split(": ", 1)[-1]
 
 
 def _closest(reasons: list[tuple[str, str, int]], domain: Domain) -> str:
@@ -375,7 +384,7 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
             match = fit_model(domain, problem, c.path, c.name)
         except SymtError as error:
             shared = len(set(domain.predicates) & {p for p, _ in c.predicates})
-            reasons.append((c.name, str(error).split(": ", 1)[-1], shared))
+            reasons.append((c.name, _why_not(error), shared))
             continue
         if match is None:
             if ours <= set(c.predicates):

@@ -447,9 +447,19 @@ def explain_difference(source: CanonicalForm, target: CanonicalForm) -> str:
             "delete effects as Fast Downward reads them, types as unary predicates)")
 
 
+class DomainMismatch(SymtError):
+    """No isomorphism: the one-line error, with its parts for callers that list several models
+    (``target``: the model domain's file; ``why``: :func:`explain_difference`)."""
+
+    def __init__(self, source: str, target: str, why: str):
+        super().__init__(f"{source}: not the domain of {target}: {why}")
+        self.target = target
+        self.why = why
+
+
 def match_domains(source: Domain, target: Domain, problem: Problem | None = None) -> DomainMatch:
     """The isomorphism of ``source`` (with its task ``problem``, if given) onto ``target``;
-    a :class:`SymtError` saying what differs when there is none.
+    a :class:`DomainMismatch` saying what differs when there is none.
 
     With a task, guards it makes redundant (:func:`droppable_guards`) may be dropped: as many as
     ``source`` has unary predicates more than ``target``, those whose names ``target`` lacks tried
@@ -470,5 +480,5 @@ def match_domains(source: Domain, target: Domain, problem: Problem | None = None
                 if match is not None:
                     break
     if match is None:
-        raise SymtError(f"{source.filename}: not the domain of {target.filename}: {explain_difference(src, tgt)}")
+        raise DomainMismatch(source.filename, target.filename, explain_difference(src, tgt))
     return match
