@@ -566,8 +566,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     domain = parse_domain(args.domain)
     problem = parse_problem(args.problem, domain)
     task = ground(domain, problem)
-    labels = _plan_labels(path, domain, problem, task, args)
-    result, count, actions = labels
+    result, count, actions = _plan_labels(path, domain, problem, task, args)
     check = validate_plan(task, actions)
     solved = result.solved and check.valid
     # Scripts read plans from stdout: actions that do not reach the goal are no plan and stay off it.
@@ -604,15 +603,7 @@ def _plan_labels(path: Path, domain: object, problem: object, task: object, args
     theirs = ground(translation.domain, translation.problem)
     result, count = plan_with_model(path, translation.domain, theirs, args.strategy, args.max_steps,
                                     str(args.problem), precision=args.precision)
-    back = {b: (a, perm) for a, (b, perm) in match.actions.items()}
-    actions = []
-    for index in result.actions:
-        action = theirs.actions[index]
-        name, perm = back[action.name]
-        mine = [""] * len(perm)
-        for j, i in enumerate(perm):
-            mine[i] = action.args[j]
-        actions.append((name, *mine))
+    actions = [translation.task_action(theirs.actions[a].name, theirs.actions[a].args) for a in result.actions]
     return result, count, actions
 
 

@@ -52,8 +52,12 @@ from argparse import Namespace
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import SymtError
+
+if TYPE_CHECKING:
+    from .pddl.translate import TaskTranslation
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 """The source checkout, where symt runs from it (an editable install, as scripts/setup.sh makes)."""
@@ -430,7 +434,7 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
                 check_model_meta(meta, str(path))
                 match = fit_model(task_domain, task_problem, path, None, meta)
                 translation = None if match is None else translate_task(match, task_problem)
-                _say_how_served(path, match, translation)
+                _say_how_served(path, translation)
                 context = workdir / f"context-{key}.txt"
                 write_task_context(meta, domain, problem, context, translation)
                 env[f"SYMT_MODEL_{key.upper()}"] = str(path)
@@ -448,13 +452,11 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
     return new_args, env
 
 
-def _say_how_served(path: Path, match: object, translation: object) -> None:
-    """One ``symt:`` line: which model serves the task and through which mapping, and what its
-    values mean where the task's action costs are not one per step."""
-    from .pddl.canonical import DomainMatch
-    from .pddl.translate import TaskTranslation
-
-    if not isinstance(match, DomainMatch) or not isinstance(translation, TaskTranslation):
+def _say_how_served(path: Path, translation: TaskTranslation | None) -> None:
+    """One ``symt:`` line: which model serves the task and through which mapping (None: a model
+    that does not say its domain), and what its values mean where the task's action costs are
+    not one per step."""
+    if translation is None:
         print(f"symt: model {path.name} does not say its domain's actions; its predicates are "
               "taken to be the task's as written (re-export it with `symt export` to check)", flush=True)
         return
@@ -465,7 +467,8 @@ def _say_how_served(path: Path, match: object, translation: object) -> None:
     elif not cost.uniform:
         note = (f"; {cost.describe()}: its values estimate the number of steps (the model's unit), "
                 "not their cost")
-    print(f"symt: model {path.name} serves the task through its domain: {match.describe()}{note}", flush=True)
+    print(f"symt: model {path.name} serves the task through its domain: {translation.match.describe()}{note}",
+          flush=True)
 
 
 _WL_CALL = re.compile(r"(?<![\w@])wl\s*\(", re.IGNORECASE)

@@ -168,7 +168,7 @@ def droppable_guards(domain: Domain, problem: Problem) -> dict[str, str]:
     and why: on every parameter it guards, another guard implies it in this task (``available``
     holds for exactly the rovers), or it holds for every object. None occurs in the goal."""
     actions = _action_literals(domain)
-    changed = {p for _, _, lits in actions for kind, p, _ in lits if kind in (ADD, DEL)}
+    changed = _changed(actions)
     unary = {p for _, _, lits in actions for _, p, t in lits if len(t) == 1 and p not in changed and p != "="}
     unary -= {lit.predicate for lit in problem.goal}
     ext = {p: extension(domain, problem, p) for p in unary}
@@ -189,6 +189,7 @@ def droppable_guards(domain: Domain, problem: Problem) -> dict[str, str]:
 def _drop_is_sound(domain: Domain, problem: Problem, drop: set[str]) -> bool:
     """Whether dropping all of ``drop`` at once removes no action (each implied by a kept guard)."""
     actions = _action_literals(domain)
+    changed = _changed(actions)
     everything = frozenset(problem.objects)
     extensions: dict[str, frozenset[str]] = {}
 
@@ -204,21 +205,22 @@ def _drop_is_sound(domain: Domain, problem: Problem, drop: set[str]) -> bool:
         for _, _, lits in actions:
             for _kind, q, t in lits:
                 if q == p and not any(k == PRE and r != p and r not in drop and len(t2) == 1 and t2 == t
-                                      and _is_static_unary(actions, r) and ext(r) <= ext_p
+                                      and r not in changed and ext(r) <= ext_p
                                       for k, r, t2 in lits):
                     return False
     return True
 
 
-def _is_static_unary(actions: list, predicate: str) -> bool:
-    return not any(q == predicate and kind in (ADD, DEL) for _, _, lits in actions for kind, q, _ in lits)
+def _changed(actions: list) -> set[str]:
+    """The predicates some action adds or deletes (of :func:`_action_literals`); the others are static."""
+    return {p for _, _, lits in actions for kind, p, _ in lits if kind in (ADD, DEL)}
 
 
 def canonical_form(domain: Domain, drop: dict[str, str] | None = None) -> CanonicalForm:
     """The canonical form of ``domain`` (see the module docstring), without the predicates in
     ``drop`` (name -> why; :func:`droppable_guards` of a task)."""
     actions = _action_literals(domain)
-    changed = {p for _, _, lits in actions for kind, p, _ in lits if kind in (ADD, DEL)}
+    changed = _changed(actions)
     used = {p for _, _, lits in actions for _, p, _ in lits}
     declared = {**{p: len(params) for p, params in domain.predicates.items()},
                 **{p: 1 for _, _, lits in actions for _, p, _ in lits if p.startswith(TYPE_PREFIX)}}

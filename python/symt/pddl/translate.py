@@ -47,6 +47,15 @@ class TaskTranslation:
         name, perm = mapped
         return name, tuple(args[i] for i in perm)
 
+    def task_action(self, name: str, args: tuple[str, ...]) -> tuple[str, ...]:
+        """An action of the model's domain as the task writes it: ``(name, arg, ...)`` in the
+        task's action name and parameter order (a plan found on :attr:`problem`, written back)."""
+        mine, perm = next((a, perm) for a, (b, perm) in self.match.actions.items() if b == name)
+        ordered = [""] * len(perm)
+        for j, i in enumerate(perm):  # the model's parameter j is the task's parameter perm[j]
+            ordered[i] = args[j]
+        return (mine, *ordered)
+
     def fact_map(self) -> dict[str, tuple[str, tuple[int, ...]] | None]:
         """Every predicate of the task's domain: its model predicate and argument order, or None."""
         return {p: self.match.predicates.get(p) for p in self.match.source.domain.predicates}
