@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 from .errors import SymtError
 
 if TYPE_CHECKING:
+    from .pddl import Domain
     from .pddl.translate import TaskTranslation
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -491,7 +492,7 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> 
         raise SymtError("wl() needs the PDDL domain and problem files as input (a translated task "
                         "lacks the static atoms and goal atoms the WL features need)")
     domain_file, problem_file = (str(Path(p).resolve()) for p in parsed.translate_inputs)
-    from .models import fit_model, model_domain, resolve_wl, select_wl
+    from .models import fit_model, resolve_wl, select_wl
     from .pddl import parse_domain, parse_problem
     from .wl import check_domain, model_meta
 
@@ -522,11 +523,11 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> 
             if path not in keys:
                 keys[path] = f"w{len(keys)}"
                 meta = model_meta(path)
-                if fit_model(domain, problem, path, None, meta) is None:
+                match = fit_model(domain, problem, path, None, meta)
+                if match is None:
                     check_domain(meta, domain, str(path))  # a model that does not say its domain
                 else:
-                    theirs = model_domain(path, None, meta)
-                    model_domains[str(path)] = _domain_file_for(theirs, meta, workdir, keys[path])
+                    model_domains[str(path)] = _domain_file_for(match.target.domain, meta, workdir, keys[path])
                 env[f"SYMT_WL_MODEL_{keys[path].upper()}"] = str(path)
             value = keys[path] if span.given else f"model={keys[path]}{',' if span.has_arguments else ''}"
             pieces += [arg[position : span.start], value]
@@ -539,11 +540,11 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> 
     return new_args, env
 
 
-def _domain_file_for(domain: object, meta: dict, workdir: Path, key: str) -> str:
+def _domain_file_for(domain: Domain, meta: dict, workdir: Path, key: str) -> str:
     """A path to a WL model's domain file: the shipped file, or its kept text written to ``workdir``."""
     from .models import DOMAIN_PDDL_KEY
 
-    filename = Path(str(getattr(domain, "filename", "")))
+    filename = Path(domain.filename)
     if filename.is_file():
         return str(filename.resolve())
     out = workdir / f"wl-domain-{key}.pddl"
