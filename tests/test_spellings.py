@@ -97,6 +97,26 @@ def test_what_each_spelling_maps() -> None:
         assert floortile.actions["change-color"][0] == "change_color"
 
 
+@needs_ipc
+def test_a_symmetric_domain_is_matched_the_same_way_in_every_run(tmp_path: Path) -> None:
+    """Childsnack with every name new matches the model's domain in two ways (bread and content
+    swapped); which one is chosen must not change with Python's string hashing, or a task's
+    heuristic values would change from run to run."""
+    domain = IPC_ROOT / "childsnack" / "domain.pddl"
+    parsed = parse_domain(domain)
+    problem = IPC_ROOT / "childsnack" / "training" / "easy" / "p01.pddl"
+    encoding = reencode(parsed, parse_problem(problem, parsed), seed=18)
+    (tmp_path / "d.pddl").write_text(encoding.domain_text)
+    (tmp_path / "p.pddl").write_text(encoding.problem_text)
+    script = ("import sys; from symt.pddl import parse_domain, parse_problem; "
+              "from symt.pddl.canonical import match_domains; d = parse_domain(sys.argv[1]); "
+              "print(match_domains(d, parse_domain(sys.argv[3]), parse_problem(sys.argv[2], d)).describe())")
+    described = {subprocess.run([sys.executable, "-c", script, str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"),
+                                 str(domain)], capture_output=True, text=True, check=True,
+                                env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in range(6)}
+    assert len(described) == 1, described
+
+
 def test_a_guard_is_dropped_only_where_the_task_makes_it_redundant(tmp_path: Path) -> None:
     """Rovers with one rover not ``available``: the guard then removes actions, so it stays, and
     the domain is not the IPC 2023 one for that task."""
@@ -169,6 +189,69 @@ def traced_values(tmp_path: Path, tag: str, domain: Path, problem: Path, heurist
     return rows, result.stdout
 
 
+def object_tokens(model: str, domain: Path, problem: Path, out: Path) -> dict[str, int]:
+    """The token of each object in the task context that ``symt()`` gets for this task."""
+    from symt.formats import read_model_meta, write_task_context
+    from symt.models import fit_model, shipped
+
+    parsed = parse_domain(domain)
+    task = parse_problem(problem, parsed)
+    path = shipped()[model]
+    meta = read_model_meta(path)
+    match = fit_model(parsed, task, path, None, meta)
+    lines = write_task_context(meta, domain, problem, out, None if match is None else translate_task(match, task)
+                               ).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("objects "))
+    return {name: token for token, name in enumerate(lines[start + 1 : start + 1 + int(lines[start].split()[1])])}
+
+
+def task_symmetry(model: str, domain: Path, problem: Path, new_domain: Path, new_problem: Path,
+                  tmp_path: Path) -> dict[str, str]:
+    """The map of each re-encoded object to the original object of the same token, checked to be a
+    symmetry of the original task (its initial state and goal onto themselves): the identity
+    wherever the task's objects are told apart by its structure."""
+    before = object_tokens(model, domain, problem, tmp_path / "c-before")
+    after = object_tokens(model, new_domain, new_problem, tmp_path / "c-after")
+    by_token = {token: name for name, token in before.items()}
+    symmetry = {name: by_token[token] for name, token in after.items()}
+    parsed = parse_domain(domain)
+    task = parse_problem(problem, parsed)
+    for part in (task.init, task.goal):
+        atoms = {(lit.predicate, lit.terms) for lit in part}
+        assert {(p, tuple(symmetry.get(a, a) for a in args)) for p, args in atoms} == atoms
+    return symmetry
+
+
+def composed(encoding, translated, atom: tuple[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]] | None:
+    """An atom of the original spelling, re-encoded, then translated into the model's vocabulary."""
+    name, perm = encoding.predicates[atom[0]]
+    return translated.atom(name, tuple(atom[1][i] for i in perm))
+
+
+def undone_reencoding(model: str, domain: Path, problem: Path, tmp_path: Path):
+    """A re-encoding of the task (action names kept) that the match onto the model's domain
+    undoes, written to ``re-domain.pddl`` and ``re-problem.pddl``, with the match's translation.
+    A symmetric domain (Childsnack's bread and content, Floortile's up and down) may be matched
+    onto its mirror image instead: valid, but the model then sees the task mirrored, so the tests
+    that compare values take the first seed whose match is the re-encoding undone."""
+    from symt.models import fit_model, shipped
+
+    parsed = parse_domain(domain)
+    for seed in range(len(model), len(model) + 10):
+        encoding = reencode(parsed, parse_problem(problem, parsed), seed=seed, rename_actions=False)
+        (tmp_path / "re-domain.pddl").write_text(encoding.domain_text)
+        (tmp_path / "re-problem.pddl").write_text(encoding.problem_text)
+        theirs = parse_domain(tmp_path / "re-domain.pddl")
+        task = parse_problem(tmp_path / "re-problem.pddl", theirs)
+        match = fit_model(theirs, task, shipped()[model])
+        assert match is not None
+        translated = translate_task(match, task)
+        if all(composed(encoding, translated, atom) in (atom, None)  # None: a predicate no action uses
+               for atom in ((p, tuple(f"x{i}" for i in range(len(ps)))) for p, ps in parsed.predicates.items())):
+            return encoding, translated
+    raise AssertionError(f"every re-encoding of {problem} was matched onto a mirror image")
+
+
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("model, domain, problem_text", TASKS, ids=[t[0] for t in TASKS])
 @pytest.mark.parametrize("heuristic", ["symt", "wl"])
@@ -176,30 +259,28 @@ def test_a_reencoded_task_gets_the_same_values(tmp_path: Path, model: str, domai
                                                heuristic: str) -> None:
     """The same states (the initial state and its successors at least: both searches evaluate
     them whatever their tie-breaking) get the same model values in either spelling: renamed
-    predicates with permuted arguments, permuted parameters, types as predicates, unit costs."""
+    predicates with permuted arguments, permuted parameters, types as predicates, unit costs,
+    objects in another order. WL's values are a function of the state; SymT-E's object tokens
+    come from a canonical order of the task's objects, the same in both spellings up to a symmetry
+    of the task (objects it cannot tell apart), so a state's value is the original's for the
+    state that symmetry maps it to."""
     original_problem = tmp_path / "problem.pddl"
     original_problem.write_text(problem_text)
-    parsed = parse_domain(domain)
-    # SymT-E's object codes are a function of each object's token, its place in the task's
-    # object list, so only WL's values are the same whatever the order of the objects. Action
-    # names are kept: where a domain is symmetric (Miconic's up and down, Floortile's left and
-    # right), they decide among the isomorphisms, which are all valid but give the model the
-    # task mirrored.
-    encoding = reencode(parsed, parse_problem(original_problem, parsed), seed=len(model),
-                        shuffle_objects=heuristic == "wl", rename_actions=False)
+    encoding, _ = undone_reencoding(model, domain, original_problem, tmp_path)
     new_domain, new_problem = tmp_path / "re-domain.pddl", tmp_path / "re-problem.pddl"
-    new_domain.write_text(encoding.domain_text)
-    new_problem.write_text(encoding.problem_text)
     call, trace_var = (f"symt(model={model})", "SYMT_TRACE") if heuristic == "symt" else \
         (f"wl(model={model})", "SYMT_WL_TRACE")
     before, _ = traced_values(tmp_path, "before", domain, original_problem, call, trace_var)
     after, out = traced_values(tmp_path, "after", new_domain, new_problem, call, trace_var)
+    symmetry: dict[str, str] = {}
     if heuristic == "symt":
         assert "serves the task through its domain" in out and "rel0-" in out, out[:2000]
+        symmetry = task_symmetry(model, domain, original_problem, new_domain, new_problem, tmp_path)
     values = {atoms: raw for raw, atoms in before}
     compared = 0
     for raw, atoms in after:
-        original = frozenset(encoding.original(name, args) for name, args in atoms)
+        original = frozenset((p, tuple(symmetry.get(a, a) for a in args))
+                             for p, args in (encoding.original(name, args) for name, args in atoms))
         if original in values:
             assert raw == pytest.approx(values[original], rel=1e-4, abs=1e-4), sorted(original)
             compared += 1
@@ -299,6 +380,40 @@ def test_a_reencoded_task_translates_back_to_the_same_grounded_task(tmp_path: Pa
                  frozenset(rename(t.fluent_atoms[f]) for f in a.add),
                  frozenset(rename(t.fluent_atoms[f]) for f in a.delete)) for a in t.actions}
     assert effects(back) == effects(original, composed)
+
+
+@pytest.mark.parametrize("model, domain, problem_text", TASKS, ids=[t[0] for t in TASKS])
+def test_symt_plan_evaluates_a_reencoded_task_as_written(tmp_path: Path, model: str, domain: Path,
+                                                         problem_text: str) -> None:
+    """What ``symt plan`` evaluates (the exported model in Python, on the re-encoded task translated
+    into the model's domain): every state within two steps of the initial state gets the value of
+    the original state that the tokens' symmetry maps it to, and the initial state its own."""
+    from symt.export import load_exported
+    from symt.guidance import exported_state_evaluator
+    from symt.models import shipped
+    from symt.pddl import ground
+
+    original_problem = tmp_path / "problem.pddl"
+    original_problem.write_text(problem_text)
+    parsed = parse_domain(domain)
+    encoding, translated = undone_reencoding(model, domain, original_problem, tmp_path)
+    module, meta = load_exported(shipped()[model])
+    original = ground(parsed, parse_problem(original_problem, parsed))
+    back = ground(translated.domain, translated.problem)
+    mine = exported_state_evaluator(module, meta, parsed, original)
+    yours = exported_state_evaluator(module, meta, translated.domain, back)
+    by_token = dict(zip(mine.assignment.tolist(), original.objects, strict=True))
+    symmetry = {name: by_token[token] for name, token in zip(back.objects, yours.assignment.tolist(), strict=True)}
+    index = {a: i for i, a in enumerate(original.fluent_atoms)}
+    layer, seen = [frozenset(back.init)], {frozenset(back.init)}
+    for _ in range(2):
+        layer = [back.apply(a, s) for s in layer for a in back.actions if back.applicable(a, s)]
+        layer = [s for s in layer if not (s in seen or seen.add(s))]
+    states = sorted(seen, key=sorted)
+    values = mine([frozenset(index[(p, tuple(symmetry[o] for o in args))]
+                                             for p, args in (back.fluent_atoms[f] for f in s)) for s in states])
+    assert yours(states) == pytest.approx(values, rel=1e-4, abs=1e-4)
+    assert len(states) > 2
 
 
 @pytest.mark.usefixtures("fd_built")

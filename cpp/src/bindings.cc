@@ -47,7 +47,7 @@ std::unique_ptr<symt::StateSpace> expand(int32_t num_fluents, const I64& pre_pos
                                          const I32& add, const I64& del_offsets, const I32& del,
                                          const I32& init, const I32& goal_pos,
                                          const I32& goal_neg, bool goal_possible,
-                                         int64_t max_states, int64_t max_transitions,
+                                         const I32& costs, int64_t max_states, int64_t max_transitions,
                                          int64_t max_memory_bytes) {
   symt::TaskArrays task;
   task.num_fluents = num_fluents;
@@ -63,6 +63,7 @@ std::unique_ptr<symt::StateSpace> expand(int32_t num_fluents, const I64& pre_pos
   task.goal_pos = to_vector(goal_pos);
   task.goal_neg = to_vector(goal_neg);
   task.goal_possible = goal_possible;
+  task.costs = to_vector(costs);
   symt::Limits limits;
   limits.max_states = max_states;
   limits.max_transitions = max_transitions;
@@ -93,6 +94,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("num_actions", &symt::StateSpace::num_actions)
       .def_property_readonly("words_per_state", &symt::StateSpace::words_per_state)
       .def_property_readonly("max_finite_hstar", &symt::StateSpace::max_finite_hstar)
+      .def_property_readonly("max_finite_steps", &symt::StateSpace::max_finite_steps)
       .def_property_readonly("state_storage_bytes", &symt::StateSpace::state_storage_bytes)
       .def_property_readonly("memory_bytes", &symt::StateSpace::memory_bytes)
       .def_property_readonly("seconds", &symt::StateSpace::seconds)
@@ -114,6 +116,19 @@ PYBIND11_MODULE(_core, m) {
             return view(self.cast<const symt::StateSpace&>().hstar(), self);
           },
           "int32 h* per state (a view); 2**31 - 1 for dead ends")
+      .def_property_readonly(
+          "steps",
+          [](py::object self) {
+            return view(self.cast<const symt::StateSpace&>().steps(), self);
+          },
+          "int32 fewest steps among the cheapest plans per state (a view; h* without action "
+          "costs); 2**31 - 1 for dead ends")
+      .def_property_readonly(
+          "action_costs",
+          [](py::object self) {
+            return view(self.cast<const symt::StateSpace&>().action_costs(), self);
+          },
+          "int32 cost per action (a view); empty when every action costs 1")
       .def_property_readonly(
           "hstar",
           [](const symt::StateSpace& sp) {
@@ -200,6 +215,6 @@ PYBIND11_MODULE(_core, m) {
         py::arg("pre_pos"), py::arg("pre_neg_offsets"), py::arg("pre_neg"),
         py::arg("add_offsets"), py::arg("add"), py::arg("del_offsets"), py::arg("del_"),
         py::arg("init"), py::arg("goal_pos"), py::arg("goal_neg"), py::arg("goal_possible"),
-        py::arg("max_states"), py::arg("max_transitions"), py::arg("max_memory_bytes"),
+        py::arg("costs"), py::arg("max_states"), py::arg("max_transitions"), py::arg("max_memory_bytes"),
         "Expands a grounded task given as flat CSR arrays; returns a StateSpace.");
 }

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <queue>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 namespace symt {
@@ -269,6 +272,12 @@ void TaskArrays::validate() const {
       }
     }
   }
+  if (!costs.empty() && costs.size() != n) {
+    throw std::invalid_argument("costs must have one entry per action (or none)");
+  }
+  for (int32_t c : costs) {
+    if (c < 0) throw std::invalid_argument("action costs must be non-negative");
+  }
 }
 
 StateSpace StateSpace::expand(const TaskArrays& task, const Limits& limits) {
@@ -286,6 +295,10 @@ StateSpace StateSpace::expand(const TaskArrays& task, const Limits& limits) {
   StateSpace sp;
   sp.num_fluents_ = task.num_fluents;
   sp.num_actions_ = static_cast<int32_t>(task.num_actions());
+  // Costs all 1 are no costs: the breadth-first search and steps == h* hold.
+  if (std::any_of(task.costs.begin(), task.costs.end(), [](int32_t c) { return c != 1; })) {
+    sp.costs_ = task.costs;
+  }
   sp.words_ = ct.words;
   const int32_t W = ct.words;
   const std::size_t uW = static_cast<std::size_t>(W);
@@ -430,6 +443,7 @@ StateSpace StateSpace::expand(const TaskArrays& task, const Limits& limits) {
 void StateSpace::compute_hstar() {
   const std::size_t n = static_cast<std::size_t>(num_states_);
   hstar_.assign(n, kHstarInfinity);
+  if (!costs_.empty()) steps_.assign(n, kHstarInfinity);
   max_hstar_ = -1;
   if (!goals_.empty()) {
     // Reverse CSR (sources of the transitions into each state) by counting sort.
@@ -437,14 +451,22 @@ void StateSpace::compute_hstar() {
     for (int32_t t : targets_) ++rev_offsets[static_cast<std::size_t>(t) + 1];
     for (std::size_t i = 0; i < n; ++i) rev_offsets[i + 1] += rev_offsets[i];
     std::vector<int32_t> rev_sources(targets_.size());
+    std::vector<int32_t> rev_actions(costs_.empty() ? 0 : targets_.size());
     {
       std::vector<int64_t> fill(rev_offsets.begin(), rev_offsets.end() - 1);
       for (std::size_t s = 0; s < n; ++s) {
         for (int64_t i = offsets_[s]; i < offsets_[s + 1]; ++i) {
           const std::size_t t = static_cast<std::size_t>(targets_[static_cast<std::size_t>(i)]);
-          rev_sources[static_cast<std::size_t>(fill[t]++)] = static_cast<int32_t>(s);
+          const std::size_t k = static_cast<std::size_t>(fill[t]++);
+          rev_sources[k] = static_cast<int32_t>(s);
+          if (!costs_.empty()) rev_actions[k] = actions_[static_cast<std::size_t>(i)];
         }
       }
+    }
+    if (!costs_.empty()) {
+      compute_cost_to_go(rev_offsets, rev_sources, rev_actions);
+      compute_layers();
+      return;
     }
     std::vector<int32_t> queue;
     queue.reserve(n);
@@ -465,28 +487,80 @@ void StateSpace::compute_hstar() {
     }
     max_hstar_ = hstar_[static_cast<std::size_t>(queue.back())];
   }
-  // Layers by h* (counting sort keeps increasing ids inside each layer).
-  const std::size_t layers = static_cast<std::size_t>(max_hstar_ + 1);
+  max_steps_ = max_hstar_;
+  compute_layers();
+}
+
+void StateSpace::compute_cost_to_go(const std::vector<int64_t>& rev_offsets,
+                                    const std::vector<int32_t>& rev_sources,
+                                    const std::vector<int32_t>& rev_actions) {
+  // Backward Dijkstra on (cost, steps), compared lexicographically: the cheapest cost to the
+  // goal and, among the cheapest plans, the fewest steps. Stale heap entries are skipped.
+  using Entry = std::tuple<int64_t, int32_t, int32_t>;  // cost, steps, state
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  for (int32_t g : goals_) {
+    hstar_[static_cast<std::size_t>(g)] = 0;
+    steps_[static_cast<std::size_t>(g)] = 0;
+    heap.emplace(0, 0, g);
+  }
+  while (!heap.empty()) {
+    const auto [cost, steps, state] = heap.top();
+    heap.pop();
+    const std::size_t t = static_cast<std::size_t>(state);
+    if (cost != hstar_[t] || steps != steps_[t]) continue;
+    max_hstar_ = std::max(max_hstar_, hstar_[t]);
+    max_steps_ = std::max(max_steps_, steps_[t]);
+    for (int64_t i = rev_offsets[t]; i < rev_offsets[t + 1]; ++i) {
+      const std::size_t k = static_cast<std::size_t>(i);
+      const std::size_t s = static_cast<std::size_t>(rev_sources[k]);
+      const int64_t next_cost = cost + costs_[static_cast<std::size_t>(rev_actions[k])];
+      const int32_t next_steps = steps + 1;
+      if (next_cost >= kHstarInfinity) {
+        throw LimitExceeded("a state's cheapest plan costs more than 2^31 - 2");
+      }
+      if (next_cost < hstar_[s] || (next_cost == hstar_[s] && next_steps < steps_[s])) {
+        hstar_[s] = static_cast<int32_t>(next_cost);
+        steps_[s] = next_steps;
+        heap.emplace(next_cost, next_steps, static_cast<int32_t>(s));
+      }
+    }
+  }
+}
+
+void StateSpace::compute_layers() {
+  // Layers by steps (counting sort keeps increasing ids inside each layer).
+  const std::vector<int32_t>& d_of = steps();
+  const std::size_t n = static_cast<std::size_t>(num_states_);
+  const std::size_t layers = static_cast<std::size_t>(max_steps_ + 1);
   layer_offsets_.assign(layers + 1, 0);
-  for (int32_t h : hstar_) {
-    if (h != kHstarInfinity) ++layer_offsets_[static_cast<std::size_t>(h) + 1];
+  for (int32_t d : d_of) {
+    if (d != kHstarInfinity) ++layer_offsets_[static_cast<std::size_t>(d) + 1];
   }
   for (std::size_t d = 0; d < layers; ++d) layer_offsets_[d + 1] += layer_offsets_[d];
   layer_states_.resize(static_cast<std::size_t>(layer_offsets_.back()));
   std::vector<int64_t> fill(layer_offsets_.begin(), layer_offsets_.end() - 1);
   for (std::size_t s = 0; s < n; ++s) {
-    const int32_t h = hstar_[s];
-    if (h != kHstarInfinity) {
-      layer_states_[static_cast<std::size_t>(fill[static_cast<std::size_t>(h)]++)] =
+    const int32_t d = d_of[s];
+    if (d != kHstarInfinity) {
+      layer_states_[static_cast<std::size_t>(fill[static_cast<std::size_t>(d)]++)] =
           static_cast<int32_t>(s);
     }
   }
 }
 
+bool StateSpace::optimal_transition(std::size_t s, int64_t i) const {
+  const std::size_t k = static_cast<std::size_t>(i);
+  const std::size_t t = static_cast<std::size_t>(targets_[k]);
+  const std::vector<int32_t>& d_of = steps();
+  if (d_of[s] == kHstarInfinity || d_of[t] != d_of[s] - 1) return false;
+  return costs_.empty() ||
+         int64_t{hstar_[t]} + costs_[static_cast<std::size_t>(actions_[k])] == hstar_[s];
+}
+
 void StateSpace::compute_plan_counts() {
   plan_weight_.assign(static_cast<std::size_t>(num_states_), 0.0);
-  layer_log_scale_.assign(static_cast<std::size_t>(max_hstar_ + 1), 0.0);
-  for (int32_t d = 0; d <= max_hstar_; ++d) {
+  layer_log_scale_.assign(static_cast<std::size_t>(max_steps_ + 1), 0.0);
+  for (int32_t d = 0; d <= max_steps_; ++d) {
     const std::size_t ud = static_cast<std::size_t>(d);
     double layer_max = 0.0;
     for (int64_t k = layer_offsets_[ud]; k < layer_offsets_[ud + 1]; ++k) {
@@ -496,8 +570,9 @@ void StateSpace::compute_plan_counts() {
         w = 1.0;
       } else {
         for (int64_t i = offsets_[s]; i < offsets_[s + 1]; ++i) {
-          const std::size_t t = static_cast<std::size_t>(targets_[static_cast<std::size_t>(i)]);
-          if (hstar_[t] == d - 1) w += plan_weight_[t];
+          if (optimal_transition(s, i)) {
+            w += plan_weight_[static_cast<std::size_t>(targets_[static_cast<std::size_t>(i)])];
+          }
         }
       }
       plan_weight_[s] = w;
@@ -536,15 +611,16 @@ std::vector<int32_t> StateSpace::state_facts(int64_t s) const {
 
 double StateSpace::log_num_optimal_plans(int64_t s) const {
   check_state(s);
-  const int32_t h = hstar_[static_cast<std::size_t>(s)];
-  if (h == kHstarInfinity) return -std::numeric_limits<double>::infinity();
+  const int32_t d = steps()[static_cast<std::size_t>(s)];
+  if (d == kHstarInfinity) return -std::numeric_limits<double>::infinity();
   return std::log(plan_weight_[static_cast<std::size_t>(s)]) +
-         layer_log_scale_[static_cast<std::size_t>(h)];
+         layer_log_scale_[static_cast<std::size_t>(d)];
 }
 
 int64_t StateSpace::memory_bytes() const {
   return capacity_bytes(states_) + hash_table_bytes_ + capacity_bytes(offsets_) +
          capacity_bytes(actions_) + capacity_bytes(targets_) + capacity_bytes(hstar_) +
+         capacity_bytes(steps_) + capacity_bytes(costs_) +
          capacity_bytes(goals_) + capacity_bytes(layer_offsets_) + capacity_bytes(layer_states_) +
          capacity_bytes(plan_weight_) + capacity_bytes(layer_log_scale_);
 }
@@ -587,10 +663,10 @@ double Sampler::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1
 
 int32_t Sampler::sample_state() {
   const StateSpace& sp = *space_;
-  if (sp.max_hstar_ < 0) {
+  if (sp.max_steps_ < 0) {
     throw std::runtime_error("cannot sample states: no goal state is reachable");
   }
-  const std::size_t d = static_cast<std::size_t>(bounded(static_cast<uint64_t>(sp.max_hstar_) + 1));
+  const std::size_t d = static_cast<std::size_t>(bounded(static_cast<uint64_t>(sp.max_steps_) + 1));
   const int64_t begin = sp.layer_offsets_[d];
   const int64_t size = sp.layer_offsets_[d + 1] - begin;
   const uint64_t k = bounded(static_cast<uint64_t>(size));
@@ -601,27 +677,27 @@ std::vector<int32_t> Sampler::random_optimal_plan(int64_t state) {
   const StateSpace& sp = *space_;
   sp.check_state(state);
   std::size_t s = static_cast<std::size_t>(state);
-  if (sp.hstar_[s] == kHstarInfinity) {
+  if (sp.steps()[s] == kHstarInfinity) {
     throw std::invalid_argument("state " + std::to_string(state) +
                                 " is a dead end: no plan reaches the goal");
   }
+  const std::vector<int32_t>& d_of = sp.steps();
   std::vector<int32_t> plan;
-  plan.reserve(static_cast<std::size_t>(sp.hstar_[s]));
-  while (sp.hstar_[s] > 0) {
-    const int32_t want = sp.hstar_[s] - 1;
+  plan.reserve(static_cast<std::size_t>(d_of[s]));
+  while (d_of[s] > 0) {
     double total = 0.0;
     for (int64_t i = sp.offsets_[s]; i < sp.offsets_[s + 1]; ++i) {
-      const std::size_t t = static_cast<std::size_t>(sp.targets_[static_cast<std::size_t>(i)]);
-      if (sp.hstar_[t] == want) total += sp.plan_weight_[t];
+      if (sp.optimal_transition(s, i)) {
+        total += sp.plan_weight_[static_cast<std::size_t>(sp.targets_[static_cast<std::size_t>(i)])];
+      }
     }
     const double r = uniform01() * total;
     double acc = 0.0;
     int64_t chosen = -1;
     for (int64_t i = sp.offsets_[s]; i < sp.offsets_[s + 1]; ++i) {
-      const std::size_t t = static_cast<std::size_t>(sp.targets_[static_cast<std::size_t>(i)]);
-      if (sp.hstar_[t] != want) continue;
+      if (!sp.optimal_transition(s, i)) continue;
       chosen = i;  // the last optimal transition absorbs rounding at the top end
-      acc += sp.plan_weight_[t];
+      acc += sp.plan_weight_[static_cast<std::size_t>(sp.targets_[static_cast<std::size_t>(i)])];
       if (r < acc) break;
     }
     const std::size_t c = static_cast<std::size_t>(chosen);

@@ -335,9 +335,9 @@ def cmd_dataset(args: argparse.Namespace) -> int:
 
     domain = parse_domain(args.domain)  # a missing file is its one error line too
     if any(action.cost is not None for action in domain.actions):
-        # The expander counts steps (unit costs), so the labels and a model trained on them do.
-        print(f"symt dataset: note: {args.domain} has action costs; the labels are distances in steps, "
-              "not costs, and a model trained on them estimates steps", file=sys.stderr)
+        print(f"symt dataset: note: {args.domain} has action costs; the labels are costs to the goal "
+              "(the cheapest plan's cost: a Dijkstra search, or a planner's plan's cost), and a model "
+              "trained on them estimates costs", file=sys.stderr)
     files = problem_files(args.domain, args.problems)
     out = args.out or Path("data") / domain.name
     lock = open_output_folder(out, writer="symt dataset", kind="dataset folder")

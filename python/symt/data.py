@@ -110,14 +110,16 @@ class TaskData:
 
 @dataclass
 class PlanLabels:
-    """The states of a plan with their remaining plan length, and the other successors of each."""
+    """The states of a plan with their remaining plan cost, and the other successors of each."""
 
     states: list[np.ndarray]
     """Sorted fluent indices of s_0 .. s_n (s_n a goal state)."""
     siblings: list[list[np.ndarray]]
     """For s_0 .. s_{n-1}: the successors other than s_{i+1} (no self-loops, no duplicates)."""
     exact: bool
-    """True for an optimal plan: remaining lengths are h*; else upper bounds."""
+    """True for an optimal plan: remaining costs are h*; else upper bounds."""
+    remaining: np.ndarray
+    """float64 for s_0 .. s_n: the cost of the rest of the plan (its length where actions cost 1)."""
 
     @property
     def length(self) -> int:
@@ -133,6 +135,7 @@ def plan_labels(task: GroundTask, plan_file: Path, exact: bool) -> PlanLabels:
     by_label = {(a.name, *a.args): a for a in task.actions}
     state = frozenset(task.init)
     states, siblings = [state], []
+    costs = [by_label[label].cost for label in steps]
     for label in steps:
         following = task.apply(by_label[label], state)
         others = {task.apply(task.actions[i], state) for i in task.applicable_actions(state)}
@@ -140,7 +143,8 @@ def plan_labels(task: GroundTask, plan_file: Path, exact: bool) -> PlanLabels:
         siblings.append([np.array(sorted(s), dtype=np.int64) for s in sorted(others, key=sorted)])
         states.append(following)
         state = following
-    return PlanLabels([np.array(sorted(s), dtype=np.int64) for s in states], siblings, exact)
+    remaining = np.concatenate([np.cumsum(np.array(costs[::-1], dtype=np.float64))[::-1], [0.0]])
+    return PlanLabels([np.array(sorted(s), dtype=np.int64) for s in states], siblings, exact, remaining)
 
 
 def phrased_fixed_rows(encoded: EncodedTask, goal_fluents: np.ndarray) -> np.ndarray:
@@ -392,12 +396,11 @@ class PairSampler:
 
     def sibling_pair(self, space: StateSpace, state: int, rng: np.random.Generator) -> tuple[int, int] | None:
         """(an optimal successor, a non-optimal successor) of ``state``, or None if it lacks either."""
-        distance = space.hstar[state]
-        if distance <= 0:
+        if space.steps[state] <= 0:
             return None
         offsets = space.transition_offsets
         targets = space.transition_targets[offsets[state] : offsets[state + 1]]
-        optimal = space.hstar[targets] == distance - 1
+        optimal = space.optimal_transitions(state)
         good, bad = targets[optimal], targets[~optimal]
         if len(good) == 0 or len(bad) == 0:
             return None
@@ -417,7 +420,7 @@ class PairSampler:
         if not plan.exact or position == plan.length or not plan.siblings[position]:
             return []
         other = plan.siblings[position][rng.integers(len(plan.siblings[position]))]
-        return [(plan.states[position + 1], float(plan.length - position - 1)), (other, math.nan)]
+        return [(plan.states[position + 1], float(plan.remaining[position + 1])), (other, math.nan)]
 
     def task_ids(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` indices into the exhaustive tasks: uniform (the paper's draw) or size-weighted."""
@@ -456,7 +459,7 @@ class PairSampler:
                 facts, target = data.space.state_facts(position), float(data.space.hstar[position])
             else:  # a plan position uniformly: the plan's analogue of a uniform goal distance
                 position = int(rng.integers(data.plan.length + 1))
-                facts, target = data.plan.states[position], float(data.plan.length - position)
+                facts, target = data.plan.states[position], float(data.plan.remaining[position])
             state_rows = data.encoded.state_rows(facts, fixed)
             n = data.encoded.num_objects
             if self.mode == "rename-one":
@@ -510,9 +513,13 @@ class PairSampler:
             values.append(space.hstar[states])
         if self.plan_tasks and self.plan_weight > 0:
             rng = np.random.default_rng(derive_seed(self.seed, "plan-stats"))
-            lengths = np.array([t.plan.length for t in self.plan_tasks if t.plan is not None])
-            drawn = lengths[rng.integers(len(lengths), size=max(1, samples - exhaustive_samples))]
-            values.append(rng.integers(drawn + 1).astype(np.float64))  # remaining length, uniform
+            plans = [t.plan for t in self.plan_tasks if t.plan is not None]
+            lengths = np.array([plan.length for plan in plans])
+            drawn = rng.integers(len(plans), size=max(1, samples - exhaustive_samples))
+            # A uniform number of actions left of a uniform plan, and what they cost.
+            left = rng.integers(lengths[drawn] + 1)
+            values.append(np.array([plans[k].remaining[lengths[k] - r] for k, r in zip(drawn, left, strict=True)],
+                                   dtype=np.float64))
         all_values = np.concatenate(values)
         return float(all_values.mean()), float(all_values.var())
 

@@ -463,7 +463,9 @@ def _say_how_served(path: Path, translation: TaskTranslation | None) -> None:
         return
     cost = translation.cost
     note = ""
-    if cost.kind == "constant":
+    if translation.model_counts_cost:
+        note = "; its values estimate costs (its domain has action costs)"
+    elif cost.kind == "constant":
         note = f"; {cost.describe()}, so its step counts are scaled by {cost.scale:g}"
     elif not cost.uniform:
         note = (f"; {cost.describe()}: its values estimate the number of steps (the model's unit), "

@@ -23,6 +23,7 @@ readers that tell the files apart without loading torch.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import pickle
@@ -34,7 +35,7 @@ from .errors import SymtError
 from .pddl import parse_domain, parse_problem
 from .pddl.grounding import fixed_part
 from .pddl.translate import TaskTranslation
-from .tokens import Signature, check_vocabulary, encode_task, identity_assignment, rename
+from .tokens import Signature, check_vocabulary, encode_task, rename
 
 FORMAT = "symt-heuristic"
 FORMAT_VERSION = 5
@@ -201,7 +202,9 @@ def write_task_context(
 
     ``meta`` is the model's ``symt.json``; ``translation`` the task in the model's vocabulary
     (:func:`symt.pddl.canonical.translate_task`; None: the task's domain is the model's as
-    written). Static, type and goal atoms are tokenized here, with the identity renaming; the
+    written). Static, type and goal atoms are tokenized here, objects by their canonical
+    tokens (:func:`symt.tokens.canonical_assignment`: the same whatever order or names the file
+    gives them) and listed in token order; the
     plugin only adds the fluent atoms it reads from Fast Downward's facts, which name the task's
     own predicates: the fact map says which model predicate each is and in which argument order.
     The model's signature is repeated, so that the plugin can check a format-3 model against it
@@ -214,7 +217,7 @@ def write_task_context(
         max_arity <m>
         vocab_size <V>            (also the padding token)
         predicates <P>            then P lines "<name> <arity>", in id order
-        objects <n>               then n lines "<name>", object i has token i
+        objects <n>               then n lines "<name>", the i-th has token i
         fixed_atoms <S>           then S lines of 1 + m integers: predicate id, argument tokens
         fact_map <K>              then K lines "<task predicate> <model id> <i_0> .. <i_a-1>":
                                   model argument j is the fact's argument i_j; id -1: no atom
@@ -230,13 +233,20 @@ def write_task_context(
     else:
         domain, problem = translation.domain, translation.problem
         fact_map = translation.fact_map()
-        cost_scale = translation.cost.scale
+        cost_scale = translation.value_scale
     task = fixed_part(domain, problem)  # the fixed atoms only: grounding actions is not needed
+    # The initial state's atoms as the fluent atoms: they refine the canonical object order.
+    initial = sorted({(lit.predicate, lit.terms) for lit in problem.init
+                      if lit.predicate not in task.static_predicates and lit.predicate in task.predicates})
+    task = dataclasses.replace(task, fluent_atoms=initial, init=tuple(range(len(initial))), fluent_index={})
     signature = Signature.from_json(meta)
     vocab_size = int(meta["vocab_size"])
     check_vocabulary(len(task.objects), vocab_size, f"task {problem_file}")
     encoded = encode_task(task, signature, domain)
-    fixed = rename(encoded.fixed_rows, identity_assignment(len(task.objects)), vocab_size)
+    fixed = rename(encoded.fixed_rows, encoded.assignment, vocab_size)
+    objects = [""] * len(task.objects)
+    for obj, token in zip(task.objects, encoded.assignment.tolist(), strict=True):
+        objects[token] = obj
     ids = signature.predicate_ids()
     # A predicate the model does not know stays out: the plugin names it if a fact has it.
     mapped = [f"{p} -1" if m is None else f"{p} {ids[m[0]]} {' '.join(map(str, m[1]))}".rstrip()
@@ -250,7 +260,7 @@ def write_task_context(
         f"predicates {len(signature.predicates)}",
         *(f"{name} {arity}" for name, arity in signature.predicates),
         f"objects {len(task.objects)}",
-        *task.objects,
+        *objects,
         f"fixed_atoms {len(fixed)}",
         *(" ".join(map(str, row)) for row in fixed.tolist()),
         f"fact_map {len(mapped)}",

@@ -27,7 +27,6 @@ from .tokens import (
     check_vocabulary,
     collate,
     encode_task,
-    identity_assignment,
     rename,
 )
 
@@ -72,13 +71,13 @@ class StateEvaluator:
         self.vocab_size = vocab_size
         self.device = torch.device(device)
         self.batch_size = batch_size
-        self.assignment = identity_assignment(encoded.num_objects)
+        self.assignment = encoded.assignment
         self.fluent_only = fluent_only
         self.state_fixed = state_fixed
         self.count = 0
 
     def rows(self, state: frozenset[int]) -> np.ndarray:
-        """The token rows of ``state`` (its true fluent indices) under the identity renaming: its
+        """The token rows of ``state`` (its true fluent indices) under the task's canonical object tokens: its
         fluent atoms (and ``state_fixed``) with ``fluent_only``, else with the task's fixed atoms."""
         facts = sorted(state)
         if not self.fluent_only:
@@ -205,7 +204,7 @@ def exported_state_evaluator(
     # A context-attention model (format 4 on): the task's static and type atoms, and its goal atoms
     # unless the model reads them with the state, are encoded once; each state sends its fluent
     # atoms (and the goal atoms), as in the plugin.
-    fixed = rename(encoded.fixed_rows, identity_assignment(encoded.num_objects), vocab_size)
+    fixed = rename(encoded.fixed_rows, encoded.assignment, vocab_size)
     state_fixed = None
     if mode == CACHE_STATIC:
         is_goal = encoded.fixed_rows[:, 0] >= encoded.signature.num_predicates

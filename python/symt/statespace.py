@@ -148,6 +148,38 @@ class StateSpace:
         return int(self._impl.max_finite_hstar)
 
     @property
+    def steps(self) -> np.ndarray:
+        """int32 per state (zero-copy): the fewest actions among its cheapest plans, ``2**31 - 1``
+        for dead ends; h* itself where every action costs 1. Optimal plans (those the sampler
+        draws and counts) are the cheapest plans with the fewest steps, and the distance layers
+        (:meth:`states_at_distance`) are layers of steps, so that zero-cost actions, which can
+        repeat for free, still give finitely many optimal plans."""
+        return self._impl.steps
+
+    @property
+    def max_finite_steps(self) -> int:
+        """The largest finite :attr:`steps` (-1 when no goal state is reachable)."""
+        return int(self._impl.max_finite_steps)
+
+    @property
+    def action_costs(self) -> np.ndarray:
+        """int32 cost of each action (zero-copy); empty when every action costs 1."""
+        return self._impl.action_costs
+
+    def optimal_transitions(self, state_id: int) -> np.ndarray:
+        """A bool per transition of a state (in :meth:`successors` order): whether it starts an
+        optimal plan (one step fewer and, with action costs, exactly its action's cost cheaper)."""
+        begin, end = self.transition_offsets[state_id], self.transition_offsets[state_id + 1]
+        targets = self.transition_targets[begin:end]
+        steps = self.steps
+        optimal = (steps[targets] == steps[state_id] - 1) & (steps[state_id] != np.iinfo(np.int32).max)
+        costs = self.action_costs
+        if len(costs):
+            hstar = self.hstar_int.astype(np.int64)
+            optimal &= hstar[targets] + costs[self.transition_actions[begin:end]] == hstar[state_id]
+        return optimal
+
+    @property
     def goal_states(self) -> np.ndarray:
         """int32 ids of the goal states, increasing."""
         return self._impl.goal_states
@@ -201,7 +233,8 @@ class StateSpace:
         return actions, targets
 
     def states_at_distance(self, distance: int) -> np.ndarray:
-        """The ids (increasing) of the states with ``h* == distance``."""
+        """The ids (increasing) of the states ``distance`` :attr:`steps` from the goal (``h* ==
+        distance`` where every action costs 1)."""
         offsets = self._impl.layer_offsets
         if distance < 0 or distance + 1 >= len(offsets):
             return np.zeros(0, dtype=np.int32)
@@ -233,7 +266,9 @@ def expand(
     max_transitions: int | None = None,
     max_memory_bytes: int | None = None,
 ) -> StateSpace:
-    """Expands the reachable state space of ``task`` and computes h*.
+    """Expands the reachable state space of ``task`` and computes h*: the cost to the goal where
+    the task's actions cost other than 1 (:attr:`GroundAction.cost`; a Dijkstra search), else the
+    number of steps.
 
     ``max_states`` bounds the number of reachable states. ``max_memory_bytes`` (default:
     :func:`default_memory_limit`) bounds the memory of states, hash table and transition graph;
@@ -267,6 +302,8 @@ def expand(
         goal_pos=np.asarray(task.goal_pos, dtype=np.int32),
         goal_neg=np.asarray(task.goal_neg, dtype=np.int32),
         goal_possible=bool(task.solvable_by_statics),
+        # Unit costs go as none: the C++ side then runs its breadth-first search.
+        costs=np.asarray([a.cost for a in actions] if any(a.cost != 1 for a in actions) else [], dtype=np.int32),
         max_states=int(max_states),
         max_transitions=int(max_transitions),
         max_memory_bytes=int(max_memory_bytes),

@@ -23,6 +23,7 @@ The files built on these tokens (model metadata, the plugin's task context) are 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -122,6 +123,11 @@ class EncodedTask:
     def num_objects(self) -> int:
         return len(self.task.objects)
 
+    @cached_property
+    def assignment(self) -> np.ndarray:
+        """The object tokens at inference (:func:`canonical_assignment`), computed once."""
+        return canonical_assignment(self)
+
     def state_rows(self, facts: np.ndarray | list[int], fixed: np.ndarray | None = None) -> np.ndarray:
         """Token rows (object indices, -1 padding) of a state given its true fluent indices;
         ``fixed`` replaces :attr:`fixed_rows` (the goal stated another way, ``symt.data``)."""
@@ -217,5 +223,82 @@ def collate(batch: list[np.ndarray], vocab_size: int) -> tuple[torch.Tensor, tor
 
 
 def identity_assignment(num_objects: int) -> np.ndarray:
-    """The fixed renaming used at inference (and for X in Rename-One): object i -> token i."""
+    """The fixed renaming of X in Rename-One (training): object i -> token i."""
     return np.arange(num_objects, dtype=np.int64)
+
+
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix(values: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser, elementwise on uint64 (wrapping arithmetic): a fixed hash, so
+    that colours are the same numbers in every run and on every machine."""
+    with np.errstate(over="ignore"):
+        z = values ^ (values >> np.uint64(30))
+        z = z * _MIX1
+        z = z ^ (z >> np.uint64(27))
+        z = z * _MIX2
+        return z ^ (z >> np.uint64(31))
+
+
+def canonical_assignment(encoded: EncodedTask, initial_rows: np.ndarray | None = None) -> np.ndarray:
+    """The renaming used at inference: object -> token by the object's place in a canonical
+    order of the task's objects, so that a task gets the same tokens however its file orders or
+    names its objects (a model's object codes are not exactly interchangeable: the contrastive
+    loss only pulls renamed copies together).
+
+    The graph is the task's fixed atoms (static, type, goal) and its initial state's atoms
+    (``initial_rows``; default: the fluent rows of ``encoded.task.init``), atoms coloured by
+    predicate id (the model's, so a spelling translated to the model's vocabulary gets the same
+    colours) and objects by the argument positions they take. Colour refinement (1-WL) splits the
+    objects; where a class of several remains, its first object in the file's order is set apart
+    and refinement runs again (individualisation-refinement, as canonical labelling tools do), so
+    that the choices made in one class constrain the others consistently. Where refinement is
+    exact (planning tasks are rarely regular graphs) the objects of a class are symmetric in the
+    task, so two spellings' tokens differ only by a symmetry of the task: the two searches are the
+    same search up to that symmetry, with the same value at the initial state.
+    """
+    n = encoded.num_objects
+    if initial_rows is None:
+        initial_rows = encoded.fluent_rows[list(encoded.task.init)]
+    rows = np.concatenate([encoded.fixed_rows, initial_rows], axis=0)
+    if n == 0 or len(rows) == 0:
+        return identity_assignment(n)
+    colours = _refine(np.zeros(n, dtype=np.uint64), _mix(rows[:, 0].astype(np.uint64) + np.uint64(1)),
+                      rows[:, 1:])
+    while True:
+        values, first, counts = np.unique(colours, return_index=True, return_counts=True)
+        if len(values) == n:
+            break
+        # The class of several with the smallest colour; its first object in the file's order.
+        chosen = int(first[np.argmax(counts > 1)])
+        with np.errstate(over="ignore"):
+            colours[chosen] = _mix(colours[chosen] ^ np.uint64(0x9E3779B97F4A7C15))
+        colours = _refine(colours, _mix(rows[:, 0].astype(np.uint64) + np.uint64(1)), rows[:, 1:])
+    assignment = np.empty(n, dtype=np.int64)
+    assignment[np.argsort(colours, kind="stable")] = np.arange(n, dtype=np.int64)
+    return assignment
+
+
+def _refine(colours: np.ndarray, predicates: np.ndarray, args: np.ndarray) -> np.ndarray:
+    """Colour refinement of the objects to a stable partition: an atom's colour is its predicate's
+    and its arguments' in position order; an object's next colour, its colour and the multiset (a
+    wrapping sum of hashes) of the (atom colour, position) pairs it takes part in."""
+    n = len(colours)
+    distinct = len(np.unique(colours))
+    slots = [(args[:, j] >= 0, j) for j in range(args.shape[1])]
+    for _ in range(n):
+        with np.errstate(over="ignore"):
+            atom = predicates.copy()
+            for present, j in slots:
+                atom[present] = _mix(atom[present] ^ colours[args[present, j]])
+            total = np.zeros(n, dtype=np.uint64)
+            for present, j in slots:
+                np.add.at(total, args[present, j], _mix(atom[present] + np.uint64(j + 1)))
+            colours = _mix(colours ^ _mix(total))
+        count = len(np.unique(colours))
+        if count == distinct:
+            break  # stable: the partition did not split further
+        distinct = count
+    return colours

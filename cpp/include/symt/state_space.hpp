@@ -2,9 +2,9 @@
 //
 // The expander runs a forward breadth-first search from the initial state, stores every reachable
 // state as a packed bitset, records the transition graph in CSR form, and computes the perfect
-// heuristic h* by a backward breadth-first search from all goal states. A Sampler draws training
-// states (uniform over goal distances, then uniform within the distance layer) and uniformly random
-// optimal plans.
+// heuristic h* by a backward breadth-first search from all goal states (with action costs, a
+// backward Dijkstra search). A Sampler draws training states (uniform over goal distances, then
+// uniform within the distance layer) and uniformly random optimal plans.
 //
 // Conventions
 // - States are numbered in forward BFS order; state 0 is the initial state.
@@ -13,6 +13,12 @@
 //   are all kept, because they are different plans.
 // - The successors of a state are listed in increasing action id.
 // - h* of a dead end (no goal state reachable) is kHstarInfinity.
+// - With action costs, h* is the cheapest cost to the goal, and a state's *steps* the fewest actions
+//   among its cheapest plans (a lexicographic Dijkstra search on (cost, steps)). An optimal plan is a
+//   cheapest plan with the fewest steps: every transition on it lowers the steps by one, so
+//   zero-cost actions (whose cycles would make the cheapest plans infinitely many) cannot repeat,
+//   and the distance layers, plan counts and sampling work on steps exactly as on h* without
+//   costs (where steps == h*).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +40,8 @@ struct TaskArrays {
   std::vector<int32_t> goal_pos, goal_neg;
   // False when the goal can never hold (e.g. a static goal atom is false): no state is a goal.
   bool goal_possible = true;
+  // The cost of each action (whole numbers >= 0); empty: every action costs 1.
+  std::vector<int32_t> costs;
 
   std::size_t num_actions() const {
     return pre_pos_offsets.empty() ? 0 : pre_pos_offsets.size() - 1;
@@ -87,12 +95,19 @@ class StateSpace {
   const std::vector<int32_t>& transition_targets() const { return targets_; }
 
   const std::vector<int32_t>& hstar() const { return hstar_; }  // kHstarInfinity: dead end
+  // The fewest steps among the cheapest plans (kHstarInfinity: dead end); h* without costs.
+  const std::vector<int32_t>& steps() const { return costs_.empty() ? hstar_ : steps_; }
+  // The cost of each action (empty: every action costs 1).
+  const std::vector<int32_t>& action_costs() const { return costs_; }
   const std::vector<int32_t>& goal_states() const { return goals_; }
-  bool is_goal(int64_t s) const { return hstar_[static_cast<std::size_t>(s)] == 0; }
+  // Not h* == 0: with zero-cost actions a state may reach the goal for free without being one.
+  bool is_goal(int64_t s) const { return steps()[static_cast<std::size_t>(s)] == 0; }
   int32_t max_finite_hstar() const { return max_hstar_; }  // -1 when no goal is reachable
+  int32_t max_finite_steps() const { return max_steps_; }  // -1 when no goal is reachable
 
-  // States grouped by h*: the states with h* == d are layer_states[layer_offsets[d] ..
-  // layer_offsets[d + 1]) in increasing id, for d = 0 .. max_finite_hstar().
+  // States grouped by steps (h* without costs): the states d steps from the goal are
+  // layer_states[layer_offsets[d] .. layer_offsets[d + 1]) in increasing id, for d = 0 ..
+  // max_finite_steps().
   const std::vector<int64_t>& layer_offsets() const { return layer_offsets_; }
   const std::vector<int32_t>& layer_states() const { return layer_states_; }
 
@@ -119,11 +134,14 @@ class StateSpace {
   std::vector<int32_t> actions_;
   std::vector<int32_t> targets_;
   std::vector<int32_t> hstar_;
+  std::vector<int32_t> steps_;  // empty without costs (steps == h*)
+  std::vector<int32_t> costs_;  // empty without costs
   std::vector<int32_t> goals_;
   int32_t max_hstar_ = -1;
+  int32_t max_steps_ = -1;
   std::vector<int64_t> layer_offsets_;
   std::vector<int32_t> layer_states_;
-  // Plan counts scaled per h* layer: N(s) = plan_weight_[s] * exp(layer_log_scale_[h*(s)]), with
+  // Plan counts scaled per layer: N(s) = plan_weight_[s] * exp(layer_log_scale_[steps(s)]), with
   // the largest weight in every layer equal to 1, so the doubles can neither overflow nor lose
   // the ratios that sampling needs (successors of a state all lie in one layer).
   std::vector<double> plan_weight_;
@@ -133,7 +151,13 @@ class StateSpace {
   double seconds_ = 0.0;
 
   void compute_hstar();
+  void compute_cost_to_go(const std::vector<int64_t>& rev_offsets, const std::vector<int32_t>& rev_sources,
+                          const std::vector<int32_t>& rev_actions);
+  void compute_layers();
   void compute_plan_counts();
+  // Whether transition i (of state s) lies on an optimal plan: one step closer, and, with costs,
+  // exactly its action's cost cheaper.
+  bool optimal_transition(std::size_t s, int64_t i) const;
 };
 
 // Deterministic random sampling over a StateSpace (which must outlive the sampler). Uses

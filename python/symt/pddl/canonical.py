@@ -316,16 +316,17 @@ def _graph(form: CanonicalForm, names_only: bool = False):  # -> networkx.DiGrap
     index and types stay types (a renaming of names alone, as ``symt retarget`` writes)."""
     import networkx as nx
 
+    # Nodes go in by name, so that their order (VF2's order of candidates) is the same in every run.
     g = nx.DiGraph()
-    for p, arity in form.predicates.items():
+    for p, arity in sorted(form.predicates.items()):
         kind = "type" if names_only and p.startswith(TYPE_PREFIX) else "pred"
         g.add_node(("P", p), label="eq" if p == "=" else f"{kind}/{arity}", name=p)
         for i in range(arity):
             g.add_node(("A", p, i), label=f"arg{i}" if names_only else "arg")
             g.add_edge(("P", p), ("A", p, i), label="arg")
-    for c in form.constants:
+    for c in sorted(form.constants):
         g.add_node(("C", c), label="const")
-    for action in form.actions:
+    for action in sorted(form.actions, key=lambda a: a.name):
         g.add_node(("a", action.name), label=f"action/{action.arity}")
         for i in range(action.arity):
             g.add_node(("v", action.name, i), label="param")
@@ -374,6 +375,7 @@ def isomorphisms(source: CanonicalForm, target: CanonicalForm, names_only: bool 
     """Every isomorphism of ``source`` onto ``target`` (VF2), lazily; ``pins`` fixes predicates
     (source name -> target name), ``names_only`` forbids argument permutations and types becoming
     predicates (:func:`_graph`)."""
+    import networkx as nx
     from networkx.algorithms.isomorphism import DiGraphMatcher
 
     if sorted(source.predicates.values()) != sorted(target.predicates.values()) or \
@@ -388,9 +390,14 @@ def isomorphisms(source: CanonicalForm, target: CanonicalForm, names_only: bool 
     def node_match(a: dict, b: dict) -> bool:
         return a["label"] == b["label"] and (a.get("name") not in pins or pins[a["name"]] == b.get("name"))
 
+    # Integer nodes: VF2 keeps candidate nodes in sets, and a set of strings iterates in an order
+    # that string hashing changes from run to run; integers hash to themselves, so the
+    # isomorphisms (a symmetric domain's mirror images) come in the same order in every run.
+    gs = nx.convert_node_labels_to_integers(gs, label_attribute="key")
+    gt = nx.convert_node_labels_to_integers(gt, label_attribute="key")
     matcher = DiGraphMatcher(gs, gt, node_match=node_match, edge_match=lambda a, b: a["label"] == b["label"])
     for mapping in matcher.isomorphisms_iter():
-        yield _match_from(mapping, source, target)
+        yield _match_from({gs.nodes[a]["key"]: gt.nodes[b]["key"] for a, b in mapping.items()}, source, target)
 
 
 def find_isomorphism(source: CanonicalForm, target: CanonicalForm) -> DomainMatch | None:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from ..errors import SymtError
 from .model import ActionSchema, Domain, Literal, Problem
 from .parser import parse_domain, parse_problem
 from .task import Atom, GroundAction, GroundTask
@@ -173,6 +174,26 @@ def _instantiate(literal: Literal, binding: Binding) -> Atom:
     return literal.predicate, tuple(binding.get(t, t) for t in literal.terms)
 
 
+def _action_cost(schema: ActionSchema, binding: Binding, problem: Problem) -> int:
+    """What a ground action costs, as Fast Downward counts it (see :attr:`GroundAction.cost`)."""
+    if not problem.metric:
+        return 1
+    if schema.cost is None:
+        return 0
+    if isinstance(schema.cost, int):
+        return schema.cost
+    name, terms = schema.cost
+    key = (name, tuple(binding.get(t, t) for t in terms))
+    if key not in problem.function_values:
+        raise SymtError(f"{problem.filename or problem.name}: no value for ({' '.join((name, *key[1]))}), "
+                        f"which action '{schema.name}' costs")
+    value = problem.function_values[key]
+    if value != int(value) or value < 0:
+        raise SymtError(f"{problem.filename or problem.name}: ({' '.join((name, *key[1]))}) = {value:g} is "
+                        "not a whole number >= 0 (Fast Downward's action costs are)")
+    return int(value)
+
+
 def ground(domain: Domain | str | Path, problem: Problem | str | Path) -> GroundTask:
     """Ground ``problem`` over ``domain`` (objects or file paths)."""
     if not isinstance(domain, Domain):
@@ -242,6 +263,7 @@ def ground(domain: Domain | str | Path, problem: Problem | str | Path) -> Ground
                 tuple(sorted(set(pre_neg))),
                 tuple(sorted(set(add))),
                 tuple(sorted(set(delete))),
+                _action_cost(schema, binding, problem),
             )
         )
     actions.sort(key=lambda a: (a.name, a.args))

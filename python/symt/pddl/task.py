@@ -24,6 +24,9 @@ class GroundAction:
     pre_neg: tuple[int, ...]
     add: tuple[int, ...]
     delete: tuple[int, ...]
+    cost: int = 1
+    """What the action costs, as Fast Downward counts it: 1 in a task without ``(:metric minimize
+    (total-cost))``; with one, its ``increase`` of ``total-cost`` (0 without)."""
 
     def label(self) -> str:
         """The plan-file spelling: ``(name arg1 arg2)``."""

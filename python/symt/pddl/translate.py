@@ -56,6 +56,19 @@ class TaskTranslation:
             ordered[i] = args[j]
         return (mine, *ordered)
 
+    @property
+    def model_counts_cost(self) -> bool:
+        """Whether the model's values are costs: its domain has action costs, so its training
+        labels were the cheapest cost to the goal (the expander's Dijkstra search); else they
+        were numbers of steps."""
+        return any(action.cost is not None for action in self.domain.actions)
+
+    @property
+    def value_scale(self) -> float:
+        """What the model's values are multiplied by to estimate the task's cost: the cost of one
+        step where a step-counting model meets a task whose actions all cost the same, else 1."""
+        return 1.0 if self.model_counts_cost else self.cost.scale
+
     def fact_map(self) -> dict[str, tuple[str, tuple[int, ...]] | None]:
         """Every predicate of the task's domain: its model predicate and argument order, or None."""
         return {p: self.match.predicates.get(p) for p in self.match.source.domain.predicates}

@@ -1,7 +1,7 @@
 """The paper's decoding strategies (Appendix D) over one interface for every plan generator.
 
-A generator opens a :class:`DecoderSession` on a state (encoded with the identity renaming,
-object i -> token i); ``step(token)`` feeds one token and returns the logits of the next one over
+A generator opens a :class:`DecoderSession` on a state (encoded with the task's canonical
+object tokens, :func:`symt.tokens.canonical_assignment`); ``step(token)`` feeds one token and returns the logits of the next one over
 the plan vocabulary (:mod:`.vocab`). On top of that:
 
 * ``greedy``: the most likely token until ``<EOS>``; the plan is then parsed and simulated, and
@@ -28,7 +28,7 @@ from typing import Protocol
 import numpy as np
 
 from ..pddl.task import GroundTask
-from ..tokens import EncodedTask, identity_assignment
+from ..tokens import EncodedTask
 from .vocab import ActionTokenIndex, PlanVocabulary
 
 MAX_TOKENS = 500
@@ -105,7 +105,7 @@ def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX
     cap, then the plan is parsed and simulated; a failure keeps its executable prefix."""
     task = encoded.task
     vocab = generator.vocab
-    index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
+    index = ActionTokenIndex(task, vocab, encoded.assignment)
     session = generator.session(encoded, frozenset(task.init))
     tokens: list[int] = []
     stopped = None
@@ -141,7 +141,7 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
     """Applicability-filtered decoding; with ``reground`` the state is re-encoded after each action."""
     task = encoded.task
     vocab = generator.vocab
-    index = ActionTokenIndex(task, vocab, identity_assignment(len(task.objects)))
+    index = ActionTokenIndex(task, vocab, encoded.assignment)
     state = frozenset(task.init)
     actions: list[int] = []
     count = 0

@@ -17,7 +17,7 @@ import torch
 from ..errors import SymtError
 from ..formats import PLANNER_FORMAT, PLANNER_FORMAT_VERSION
 from ..pddl import Domain
-from ..tokens import EncodedTask, Signature, check_vocabulary, collate, identity_assignment, rename
+from ..tokens import EncodedTask, Signature, check_vocabulary, collate, rename
 from .plangpt import PAD, PlanGPT, PlanGPTConfig, prompt_tokens
 from .symted import SymTED, SymTEDConfig
 from .vocab import PlanVocabulary, check_plan_vocabulary
@@ -45,9 +45,8 @@ class Planner:
         check_plan_vocabulary(domain, self.vocab, where)
 
     def session(self, encoded: EncodedTask, state: frozenset[int]) -> SymTEDSession | PlanGPTSession:
-        """A decoder session on ``state`` (true fluent indices), encoded with the identity renaming."""
-        rows = rename(encoded.state_rows(sorted(state)), identity_assignment(encoded.num_objects),
-                      self.vocab_size)
+        """A decoder session on ``state`` (true fluent indices), encoded with the task's canonical object tokens."""
+        rows = rename(encoded.state_rows(sorted(state)), encoded.assignment, self.vocab_size)
         if self.kind == "symt-ed":
             return SymTEDSession(self.model, rows, self.vocab_size)
         return PlanGPTSession(self.model, prompt_tokens(rows, self.signature.num_predicates, self.vocab),
