@@ -277,3 +277,28 @@ def test_case_insensitive_and_comments(tmp_path):
         """))
     assert domain.name == "mixed"
     assert domain.action("go").delete_effects[0].predicate == "p"
+
+
+# Every domain file of Fast Downward's classical collection (aibasel/downward-benchmarks, one copy
+# per distinct file up to 20 kB: tests/classical_domains/index.json says which folders share it).
+CLASSICAL_DOMAINS = sorted((Path(__file__).resolve().parent / "classical_domains").glob("*.pddl"))
+
+
+@pytest.mark.parametrize("path", CLASSICAL_DOMAINS, ids=[p.stem for p in CLASSICAL_DOMAINS])
+def test_every_classical_domain_file_is_read_or_refused_by_name(path: Path) -> None:
+    """Fast Downward reads all of them; symt reads every one in its fragment, and refuses the
+    others naming the construct (never a syntax error: the files are as the IPCs wrote them)."""
+    try:
+        domain = parse_domain(path)
+    except UnsupportedConstructError as error:
+        assert "unsupported construct: " in str(error) and f"{path}:" in str(error)
+        return
+    assert domain.actions
+
+
+def test_a_variable_glued_to_its_predicate_is_two_words() -> None:
+    """IPC 2002 Zenotravel writes ``(aircraft?a)``; Fast Downward's reader puts a space before
+    every ``?``, and so does symt's."""
+    domain = parse_domain(Path(__file__).resolve().parent / "classical_domains" / "zenotravel.pddl")
+    refuel = next(a for a in domain.actions if a.name == "refuel")
+    assert ("aircraft", ("?a",)) in {(lit.predicate, lit.terms) for lit in refuel.preconditions}

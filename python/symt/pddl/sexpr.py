@@ -1,5 +1,8 @@
 """PDDL's concrete syntax: s-expressions, parsed with lark, with line and column kept.
 
+A ``?`` always begins a word, as in Fast Downward's reader (which puts a space before each ``?``):
+IPC files glue a variable to its predicate (IPC 2002 Zenotravel's ``(aircraft?a)``).
+
 PDDL is an s-expression language, so the grammar here is deliberately only that: lark checks the
 bracket structure and reports syntax errors with file:line:column, and ``symt.pddl.parser`` then
 interprets the tree, where the errors that matter to a user (an unsupported construct, a wrong
@@ -22,7 +25,7 @@ start: expr*
 list: LPAR expr* RPAR
 LPAR: "("
 RPAR: ")"
-SYMBOL: /[^\s();]+/
+SYMBOL: /[^\s();?]+|\?[^\s();?]*/
 COMMENT: /;[^\n]*/
 %import common.WS
 %ignore WS
