@@ -346,6 +346,25 @@ def test_a_locked_run_folder_is_refused_and_free_again_after(tmp_path):
 
 
 @pytest.mark.skipif(not (SHARED / "benchmarks").is_dir(), reason="../shared/benchmarks is missing")
+def test_dataset_from_one_to_four_problems(tmp_path: Path):
+    """A handful of problems is a dataset: without --validation, one of 2-4 expandable problems
+    is held out and none of a single one; a --validation that would hold out every problem is
+    refused in one line that says what works."""
+    source = SHARED / "benchmarks" / "ipc2023-learning" / "spanner"
+    for count, held_out in ((1, 0), (3, 1)):
+        out = tmp_path / f"data{count}"
+        problems = [source / "training" / "easy" / f"p0{i}.pddl" for i in range(1, count + 1)]
+        result = symt("dataset", source / "domain.pddl", *problems, "--out", out, "--plan-time", "0", "--quiet")
+        assert result.returncode == 0, result.stderr
+        entries = json.loads((out / "manifest.json").read_text())
+        assert len(entries) == count and sum(e["split"] == "validation" for e in entries) == held_out
+    result = symt("dataset", source / "domain.pddl", *problems, "--out", tmp_path / "refused",
+                  "--validation", "3", "--plan-time", "0", "--quiet")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "--validation 3 would hold out all of them; use --validation 2 or fewer" in result.stderr
+    assert not (tmp_path / "refused" / "manifest.json").exists()
+
+
 def test_dataset_from_any_folder_layout(tmp_path: Path):
     """`symt dataset DOMAIN PROBLEMS...`: a domain file and problems in folders of one's own
     (IPC Spanner's, laid out as no IPC folder is), with the same labelling as `symt ipc-dataset`."""

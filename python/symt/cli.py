@@ -767,7 +767,9 @@ def _dataset_options(p: argparse.ArgumentParser) -> None:
     """The options `symt dataset` and `symt ipc-dataset` share."""
     p.add_argument("--max-states", type=int_in(1), default=1_000_000, metavar="N",
                    help="skip training problems with more states (1,000,000)")
-    p.add_argument("--validation", type=int_in(0), default=4, help="largest kept problems used for validation (4)")
+    p.add_argument("--validation", type=int_in(0), metavar="K",
+                   help="the K largest expandable problems are held out for validation (default: a "
+                   "quarter of them, 1 to 4; none when there is only one)")
     p.add_argument("--plan-time", type=int_in(0), default=30, metavar="S",
                    help="label problems too large to expand by a plan: seconds per Fast Downward "
                    "search, A* with LM-cut first, then lama-first (30; 0: skip them)")

@@ -77,11 +77,19 @@ class TrainingSelection:
     skipped: list[Path]
 
 
+def default_validation(kept: int) -> int:
+    """How many of ``kept`` expandable problems to hold out for validation when the user does not
+    say: a quarter, at least one and at most four, and none of a single problem (training then
+    holds out states of its training problems instead)."""
+    return 0 if kept < 2 else max(1, min(4, kept // 4))
+
+
 def select_training_problems(
-    domain_file: Path, files: Sequence[Path], max_states: int = 1_000_000, validation: int = 4,
+    domain_file: Path, files: Sequence[Path], max_states: int = 1_000_000, validation: int | None = None,
     progress: bool = True, name: str = "",
 ) -> TrainingSelection:
-    """Expand every problem of ``files``; keep those within ``max_states``.
+    """Expand every problem of ``files``; keep those within ``max_states``; the largest
+    ``validation`` of them (None: :func:`default_validation`) are held out.
 
     Every problem is tried rather than stopping at the first one over the limit: the numbering
     need not follow state-space size, and the expander gives up quickly on large spaces.
@@ -100,10 +108,16 @@ def select_training_problems(
             skipped.append(path)
             continue
         kept.append((path, len(task.objects), space.num_states))
-    if len(kept) <= validation:
+    if not kept:
+        raise SymtError(f"{domain_file}: none of the {len(files)} problems has at most {max_states:,} states "
+                        "(give smaller problems, or raise --max-states)")
+    if validation is None:
+        validation = default_validation(len(kept))
+    elif len(kept) <= validation:
         raise SymtError(
-            f"{domain_file}: only {len(kept)} training problems have at most {max_states:,} states; "
-            f"need more than {validation} (raise --max-states)"
+            f"{domain_file}: {len(kept)} problems have at most {max_states:,} states, and --validation "
+            f"{validation} would hold out all of them; use --validation {len(kept) - 1} or fewer "
+            "(or leave it out: a quarter of them)"
         )
     # Largest by state count (then problem number) become validation tasks.
     by_size = sorted(kept, key=lambda item: (item[2], _problem_number(item[0])))
@@ -198,7 +212,7 @@ def _is_domain_file(path: Path) -> bool:
 
 
 def write_training_dataset(
-    domain_dir: Path, out_dir: Path, max_states: int = 1_000_000, validation: int = 4,
+    domain_dir: Path, out_dir: Path, max_states: int = 1_000_000, validation: int | None = None,
     progress: bool = True, plan_time: int = 30, processes: int = 2,
 ) -> Path:
     """Write a ``symt train`` dataset folder for an IPC domain folder: :func:`write_problem_dataset`
@@ -211,14 +225,14 @@ def write_training_dataset(
 
 def write_problem_dataset(
     domain_file: Path, files: Sequence[Path], out_dir: Path, name: str, max_states: int = 1_000_000,
-    validation: int = 4, progress: bool = True, plan_time: int = 30, processes: int = 2,
+    validation: int | None = None, progress: bool = True, plan_time: int = 30, processes: int = 2,
     writer: str = "symt dataset",
 ) -> Path:
     """Write a ``symt train`` dataset folder (``manifest.json`` + PDDL copies) from a domain file
     and problem files (``name``: the domain's name in the manifest).
 
     Problems whose state space has at most ``max_states`` states are expanded (h* of every state);
-    the largest ``validation`` of them become the validation split. Problems too large to expand
+    the largest ``validation`` of them (None: :func:`default_validation`) become the validation split. Problems too large to expand
     are labelled by plans (``plan_time`` seconds per search, 0: not at all); ``labels.json`` says
     per problem which data it gave and why. Returns the manifest's path.
     """
