@@ -34,7 +34,6 @@ from symt.tokens import (
     Signature,
     collate,
     encode_task,
-    identity_assignment,
     rename,
 )
 from symt.val import run_val
@@ -220,7 +219,7 @@ def python_values(model: Path, domain: str | Path, problem: Path, traced: list[t
         for atom in atoms:
             name, args = atom.rstrip(")").split("(")
             facts.append(task.fluent_index[(name, tuple(a.strip() for a in args.split(",") if a.strip()))])
-        rows = rename(encoded.state_rows(facts), identity_assignment(encoded.num_objects), vocab)
+        rows = rename(encoded.state_rows(facts), encoded.assignment, vocab)
         with torch.inference_mode():
             values.append(float(module(*collate([rows], vocab))[0]))
     return values

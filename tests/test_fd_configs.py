@@ -17,7 +17,7 @@ from symt.generators import domain_file, generate_task
 from symt.models import resolve
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.statespace import expand
-from symt.tokens import Signature, collate, encode_task, identity_assignment, rename
+from symt.tokens import Signature, collate, encode_task, rename
 from symt.val import run_val
 
 FAST_DOWNWARD = Path(sys.executable).parent / "fast-downward"
@@ -62,6 +62,27 @@ def test_each_alias_solves_gripper_with_a_valid_plan(tmp_path: Path, alias: str)
     assert "symt: model" in result.stdout and "gripper.pt loaded" in result.stdout
     verdict = run_val(GRIPPER_DOMAIN, problem, tmp_path / "sas_plan")
     assert verdict.valid, verdict.output
+
+
+@pytest.mark.usefixtures("fd_built")
+def test_an_alias_takes_ones_own_model(tmp_path: Path) -> None:
+    """`--symt-model` gives every symt() without a model that model, so an alias runs with one's
+    own (here a copy of the Gripper model under another name); without a symt() it is refused."""
+    problem = write_task(tmp_path, "gripper", 6)
+    mine = tmp_path / "my-model.pt"
+    mine.write_bytes(resolve("gripper").read_bytes())
+    result = fast_downward(tmp_path, "--alias", "symt-first", "--symt-model", str(mine), str(GRIPPER_DOMAIN),
+                           str(problem))
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "symt: model my-model.pt (--symt-model)" in result.stdout
+    assert run_val(GRIPPER_DOMAIN, problem, tmp_path / "sas_plan").valid
+    refused = fast_downward(tmp_path, f"--symt-model={mine}", str(GRIPPER_DOMAIN), str(problem),
+                            "--search", "astar(blind())")
+    assert refused.returncode == 36 and len(refused.stderr.strip().splitlines()) == 1
+    assert "the search has no symt()" in refused.stderr
+    missing = fast_downward(tmp_path, "--alias", "symt-first", "--symt-model", str(tmp_path / "none.pt"),
+                            str(GRIPPER_DOMAIN), str(problem))
+    assert missing.returncode == 36 and "none.pt' is neither a file nor a shipped model" in missing.stderr
 
 
 @pytest.mark.usefixtures("fd_built")
@@ -155,7 +176,7 @@ def test_bf16_values_stay_close_to_fp32(tmp_path: Path, name: str) -> None:
     space = expand(task, max_states=200_000)
     sampler = space.sampler(seed=0)
     encoded = encode_task(task, Signature.from_json(meta), domain)
-    assignment = identity_assignment(len(task.objects))
+    assignment = encoded.assignment
     rows = [rename(encoded.state_rows(space.state_facts(sampler.sample_state())), assignment,
                    int(meta["vocab_size"])) for _ in range(64)]
     pred, args, mask = collate(rows, int(meta["vocab_size"]))

@@ -21,7 +21,7 @@ from symt.generators import domain_file, generate_task
 from symt.guidance import exported_state_evaluator
 from symt.model import ModelConfig, SymTE, contrastive_terms
 from symt.pddl import ground, parse_domain, parse_problem
-from symt.tokens import collate, domain_signature, encode_task, identity_assignment, rename
+from symt.tokens import collate, domain_signature, encode_task, rename
 from symt.train import DivergenceError, TrainConfig, Trainer
 
 TINY = {"d_model": 16, "n_heads": 2, "n_layers": 2, "d_ff": 32, "d_embed": 8, "readout_hidden": 16}
@@ -585,8 +585,31 @@ def test_plan_command_prints_a_validated_plan_or_fails_cleanly(exported, gripper
     assert (cli.returncode == 0) == ("goal reached" in cli.stderr)
 
 
-def test_identity_assignment_is_used_at_inference():
-    assert identity_assignment(4).tolist() == [0, 1, 2, 3]
+def test_inference_tokens_follow_the_task_not_its_file(tmp_path):
+    """The tokens objects get at inference (canonical_assignment) are a permutation of 0..n-1 and
+    the same for each object whatever order the problem file declares the objects in, where the
+    task tells its objects apart (Logistics: packages, trucks and places each differ in where
+    they are and must go)."""
+    import random
+
+    from symt.generators import domain_file, generate_task
+    from symt.pddl import ground, parse_domain, parse_problem
+
+    domain = parse_domain(domain_file("logistics"))
+    text = generate_task("logistics", 3, 5, "order")
+    tokens = []
+    for seed in range(3):
+        lines = text.splitlines()
+        start = next(i for i, line in enumerate(lines) if "(:objects" in line)
+        objects = lines[start].split("(:objects", 1)[1].rstrip(")").split()
+        random.Random(seed).shuffle(objects)
+        lines[start] = "  (:objects " + " ".join(objects) + ")"
+        (tmp_path / "p.pddl").write_text("\n".join(lines))
+        task = ground(domain, parse_problem(tmp_path / "p.pddl", domain))
+        encoded = encode_task(task, domain_signature(domain), domain)
+        assert sorted(encoded.assignment.tolist()) == list(range(len(task.objects)))
+        tokens.append(dict(zip(task.objects, encoded.assignment.tolist(), strict=True)))
+    assert tokens[0] == tokens[1] == tokens[2]
 
 
 def test_two_process_ddp_training_with_torchrun(gripper_dataset, tmp_path):

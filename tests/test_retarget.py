@@ -25,7 +25,6 @@ from symt.tokens import (
     Signature,
     collate,
     encode_task,
-    identity_assignment,
     rename,
 )
 from test_fast_downward import IPC_ROOT, random_model, read_trace
@@ -51,7 +50,7 @@ def state_values(model: Path, domain: Path, problem: Path, states: list[set[tupl
     values = []
     for atoms in states:
         rows = rename(encoded.state_rows(sorted(task.fluent_index[a] for a in atoms)),
-                      identity_assignment(encoded.num_objects), meta["vocab_size"])
+                      encoded.assignment, meta["vocab_size"])
         with torch.inference_mode():
             values.append(float(module(*collate([rows], meta["vocab_size"]))[0]))
     return values

@@ -13,7 +13,9 @@ The learned heuristic: ``--search "eager_greedy([symt()])"`` (the shipped model 
 domain, :func:`symt.models.select_heuristic`; the choice is printed as one ``symt:`` line) or
 ``symt(model=NAME_OR_PATH)`` (or ``batch_eager_greedy``, which evaluates all new successors of a
 state in one forward pass); ``--alias symt-first`` and the other configurations of
-:mod:`symt.fd_configs` are expanded here, next to the driver's own aliases. Fast Downward 19.06
+:mod:`symt.fd_configs` are expanded here, next to the driver's own aliases. ``--symt-model
+NAME_OR_PATH`` (the wrapper's own option) is the model of every ``symt()`` that names none, so an
+alias runs with one's own model: ``--alias symt-first --symt-model my.pt``. Fast Downward 19.06
 lower-cases the whole search string and cannot parse ``,()[]=`` or spaces in an option value, so
 the wrapper resolves each ``symt(...)`` model itself, before the driver sees it:
 
@@ -375,13 +377,35 @@ def _parse_driver_args(build: FastDownwardBuild, args: Sequence[str]) -> Namespa
         sys.argv[:] = saved_argv
 
 
-def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
-                 ) -> tuple[list[str], dict[str, str]]:
+SYMT_MODEL_OPTION = "--symt-model"
+
+
+def take_symt_model(args: Sequence[str]) -> tuple[list[str], Path | None]:
+    """``args`` without the wrapper's ``--symt-model NAME_OR_PATH`` (among the driver's options,
+    before any component's), and the model file it names (None: not given)."""
+    rest, model = list(args), None
+    for i, arg in enumerate(rest):
+        if arg in ("--translate-options", "--search-options"):
+            break
+        if arg == SYMT_MODEL_OPTION or arg.startswith(SYMT_MODEL_OPTION + "="):
+            value = arg.split("=", 1)[1] if "=" in arg else (rest[i + 1] if i + 1 < len(rest) else None)
+            if not value:
+                raise SymtError(f"{SYMT_MODEL_OPTION} needs a model (a shipped model's name or a file)")
+            from .models import resolve
+
+            model = resolve(value).resolve()
+            del rest[i : i + (1 if "=" in arg else 2)]
+            break
+    return rest, model
+
+
+def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path,
+                 default_model: Path | None = None) -> tuple[list[str], dict[str, str]]:
     """Rewrite ``symt(model=...)`` in ``args``; returns (new args, extra environment).
 
-    ``symt(...)`` without a model gets the shipped heuristic that
-    :func:`symt.models.select_heuristic` picks for the task's domain; the choice and its reason
-    are printed as one ``symt: ...`` line on stdout (so it lands in the search log).
+    ``symt(...)`` without a model gets ``default_model`` (``--symt-model``), else the shipped
+    heuristic that :func:`symt.models.select_heuristic` picks for the task's domain; the choice
+    and its reason are printed as one ``symt: ...`` line on stdout (so it lands in the search log).
 
     Writes one task context per model into ``workdir``. Raises SymtError (one line) when a model
     is missing, unreadable, of another format version or does not fit the task, or when no
@@ -421,7 +445,10 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path
             if span.given:
                 path, end = _resolve_model(span)
             else:
-                if default is None:
+                if default is None and default_model is not None:
+                    default = default_model
+                    print(f"symt: model {default.name} ({SYMT_MODEL_OPTION})", flush=True)
+                elif default is None:
                     from .models import select_heuristic
 
                     default, reason = select_heuristic(domain, problem)
@@ -611,14 +638,18 @@ def run(args: Sequence[str]) -> int:
         print("\n".join(_driver_aliases(build)))
         print(describe())  # symt's own aliases (symt.fd_configs)
         return 0
+    args, default_model = take_symt_model(args)
     args = expand_alias(args)
+    if default_model is not None and not any(_SYMT_CALL.search(arg) for arg in args):
+        raise SymtError(f"{SYMT_MODEL_OPTION} is the model of symt() in the search, but the search has "
+                        "no symt() (use --alias symt-first or a --search with symt())")
     parsed = _parse_driver_args(build, args)
     if parsed is not None and "translate" in parsed.components and len(parsed.translate_inputs) == 2:
         check_translatable(*map(Path, parsed.translate_inputs))
     wants_validate = "--validate" in args or "--debug" in args
     with tempfile.TemporaryDirectory(prefix="symt-fd-") as tmp:
         workdir = Path(tmp)
-        args, symt_env = prepare_symt(build, args, workdir)
+        args, symt_env = prepare_symt(build, args, workdir, default_model)
         args, wl_env = prepare_wl(build, args, workdir)
         symt_env.update(wl_env)
         args = private_sas_file(build, args, workdir)

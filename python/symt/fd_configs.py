@@ -3,8 +3,8 @@
 ``fast-downward --alias symt-first domain.pddl problem.pddl`` works like the driver's own
 ``--alias lama-first``: the wrapper replaces the alias by its search string before Fast Downward's
 driver sees the arguments (the driver's files are not edited). Every alias uses ``symt()`` without
-a model, so the wrapper picks the shipped model for the task's domain; to use another model, copy
-the alias's search string and write ``symt(model=PATH)``.
+a model, so the wrapper picks the shipped model for the task's domain; ``--symt-model PATH`` (or
+a shipped model's name) gives every such ``symt()`` that model instead.
 
 * ``symt-gbfs`` -- the paper-faithful heuristic: greedy best-first search on the learned
   heuristic alone. All new successors of an expanded state are evaluated in one forward pass
