@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -705,3 +706,18 @@ def test_context_cache_modes_are_named_and_an_unknown_one_is_refused(tmp_path):
 
     with pytest.raises(SymtError, match="symt_context_cache 3"):
         exported_state_evaluator(NewerModule(), meta, domain, task)
+
+
+def test_contrastive_terms_start_by_the_deadline_without_a_plateau(gripper_dataset, tmp_path):
+    """contrastive_by: a run whose regression never leaves its plateau (here: the plateau test is
+    made unreachable) still trains with the contrastive terms from that share of its steps on;
+    without it they stay off for the whole run (what issue 61 saw on Driverlog)."""
+    never = dict(plateau_fraction=0.0, eval_every=10)
+    off = Trainer(config_for(gripper_dataset, tmp_path / "off", **never), progress=False)
+    off.run()
+    assert off.contrastive_start is None
+    on = Trainer(config_for(gripper_dataset, tmp_path / "on", contrastive_by=0.5, **never), progress=False)
+    on.run()
+    assert on.contrastive_start == 20
+    weights = [float(row["contrastive_weight"]) for row in csv.DictReader((tmp_path / "on" / "log.csv").open())]
+    assert weights[0] == 0.0 and weights[-1] > 0.0

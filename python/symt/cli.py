@@ -514,6 +514,20 @@ def cmd_train_wl(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_learn(args: argparse.Namespace) -> int:
+    from .learn import LearnConfig, learn
+
+    if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):
+        raise SymtError(f"--out {args.out} exists and is not an empty folder; symt learn writes a new one")
+    config = LearnConfig(args.domain, list(args.problems), args.out, args.held_out, args.minutes, args.max_states,
+                         args.plan_time, args.test_time, args.processes, args.threads, args.seed, not args.quiet)
+    result = learn(config)
+    print(f"wrote {args.out}: model.pt (SymT-E), wl.json (WL baseline), verdict.json")
+    for line in result["verdict"]:
+        print(line)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export
 
@@ -919,6 +933,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fresh", action="store_true", help="delete earlier results of this experiment folder")
     p.add_argument("--analysis", type=Path, help="a Markdown file with a written analysis to put into the report")
     p.set_defaults(func=cmd_experiment)
+
+    p = sub.add_parser("learn", help="a domain and a handful of its problems -> a heuristic and a verdict on it",
+                       description="Hold out the largest problems, make a dataset of the others (small "
+                       "ones expanded, larger ones labelled by plans), train SymT-E with the recipe of "
+                       "the shipped IPC models for --minutes, export it, train the WL baseline beside "
+                       "it, and judge both on the held-out problems with Fast Downward (plain GBFS on "
+                       "each and on h^FF, symt-first against lama-first): a verdict line says which to "
+                       "use, and a warning says when the model is no better than chance.")
+    p.add_argument("domain", type=Path, help="the PDDL domain file")
+    p.add_argument("problems", type=Path, nargs="+", help="problem files or folders of them")
+    p.add_argument("--out", type=Path, required=True, help="a new folder for the dataset, run, models and verdict")
+    p.add_argument("--held-out", type=int_in(0), metavar="K",
+                   help="the K largest problems are only for the verdict (default: a quarter, at least one)")
+    p.add_argument("--minutes", type=float_in(0.0, low_open=True), default=15.0,
+                   help="SymT-E's training time in minutes (15)")
+    p.add_argument("--test-time", type=int_in(0), default=60, metavar="S",
+                   help="seconds per Fast Downward run of the verdict (60; 0: no verdict)")
+    p.add_argument("--max-states", type=int_in(1), default=1_000_000, metavar="N",
+                   help="expand problems with at most N states (1,000,000); label larger ones by plans")
+    p.add_argument("--plan-time", type=int_in(0), default=30, metavar="S",
+                   help="seconds per Fast Downward search that labels a problem too large to expand (30)")
+    p.add_argument("--processes", type=machine_count("processes"), default=2,
+                   help="Fast Downward runs in parallel (2)")
+    p.add_argument("--threads", type=int_in(0), default=0, help="torch threads for training (0: all cores)")
+    p.add_argument("--seed", type=int_in(0), default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_learn)
 
     p = sub.add_parser("train-wl", help="train the WL baseline (WL-GOOSE) on a domain's training tasks",
                        description="Train a linear model on Weisfeiler-Leman features of the instance "

@@ -117,6 +117,10 @@ class TrainConfig:
     contrastive: bool = True
     schedule: str = "after-plateau"
     plateau_fraction: float = 0.2
+    contrastive_by: float = 0.0
+    """With ``after-plateau``: the share of the run's steps by which the contrastive terms are
+    switched on even if the regression never left its plateau (0: only when it does), so that a
+    run on a hard new domain still trains with the paper's loss (``symt learn`` uses 0.5)."""
     ramp_steps: int = 1000
     eval_every: int = 500
     time_budget: float = 0.0

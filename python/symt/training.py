@@ -349,10 +349,12 @@ class TrainerBase:
 
     def note_loss(self, step: int, loss: float) -> None:
         """Track the running training loss; switch the contrastive terms on from the step after
-        the one where it first falls below ``plateau_fraction`` of the plateau."""
+        the one where it first falls below ``plateau_fraction`` of the plateau, or where the run
+        reaches ``contrastive_by`` of its steps (where that is set)."""
         self.ema_loss = loss if self.ema_loss is None else 0.98 * self.ema_loss + 0.02 * loss
-        if (self.contrastive_start is None and self.config.contrastive and step >= 50
-                and self.ema_loss < self.config.plateau_fraction * self.plateau):
+        left_plateau = step >= 50 and self.ema_loss < self.config.plateau_fraction * self.plateau
+        deadline = self.config.contrastive_by > 0 and step + 1 >= self.config.contrastive_by * self.last_step
+        if self.contrastive_start is None and self.config.contrastive and (left_plateau or deadline):
             self.contrastive_start = step + 1
 
     @property

@@ -60,6 +60,8 @@ class PlanTrainConfig(TrainConfig):
     kind: str = "symt-ed"
     rename: str = "rename-both"
     plateau_fraction: float = 0.5
+    contrastive_by: float = 0.0
+    """As :attr:`symt.train.TrainConfig.contrastive_by`."""
     ramp_steps: int = 500
     val_samples: int = 256
     max_positions: int = 2048
