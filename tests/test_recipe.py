@@ -10,7 +10,7 @@ import torch
 from symt.data import PairSampler, load_dataset
 from symt.errors import SymtError
 from symt.export import export, load_checkpoint_model, load_exported
-from symt.guidance import StateEvaluator, greedy_heuristic_guidance, plan_with_exported_model
+from symt.guidance import StateEvaluator, exported_state_evaluator, plan_with_exported_model
 from symt.model import HashedObjectCodes, ModelConfig, SymTE
 from symt.statespace import _reference_expand
 from symt.tokens import HASHED_TOKEN_SPACE, collate, rename
@@ -159,11 +159,18 @@ def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path, 
     assert cached.tolist() == pytest.approx(full, abs=1e-5)
     with pytest.raises(torch.jit.Error, match="not of a context predicate"):
         module.encode_context(*(t[0] for t in collate([states[0]], vocab)[:2]))
-    # Search-free planning takes the cached path too, and plans as the full forward pass does.
+    # Search-free planning takes the cached path too, with the full forward pass's values (a
+    # 30-step model's values nearly tie, so the plans themselves may part at a tie).
     task_data = trainer.dataset.split("validation")[0]
     cached_plan = plan_with_exported_model(module, meta, trainer.dataset.domain, task_data.task, 40)
-    full_plan = greedy_heuristic_guidance(task_data.task, StateEvaluator(task_data.encoded, module, vocab), 40)
-    assert cached_plan.actions == full_plan.actions and cached_plan.evaluations == full_plan.evaluations > 0
+    assert cached_plan.evaluations > 0
+    task = task_data.task
+    along = [frozenset(task.init)]
+    for action in cached_plan.actions:
+        along.append(task.apply(task.actions[action], along[-1]))
+    cached_values = exported_state_evaluator(module, meta, trainer.dataset.domain, task)(along)
+    full_values = StateEvaluator(task_data.encoded, module, vocab)(along)
+    assert cached_values.tolist() == pytest.approx(full_values.tolist(), abs=1e-5)
 
 
 def test_a_student_learns_its_teachers_values(gripper_dataset, tmp_path):

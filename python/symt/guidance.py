@@ -207,8 +207,9 @@ def exported_state_evaluator(
     fixed = rename(encoded.fixed_rows, encoded.assignment, vocab_size)
     state_fixed = None
     if mode == CACHE_STATIC:
+        # The goal rows go with each state in object indices: StateEvaluator.rows renames them.
         is_goal = encoded.fixed_rows[:, 0] >= encoded.signature.num_predicates
-        fixed, state_fixed = fixed[~is_goal], fixed[is_goal]
+        fixed, state_fixed = fixed[~is_goal], encoded.fixed_rows[is_goal]
     pred, args, _ = collate([fixed], vocab_size)
     with torch.inference_mode():
         cache = module.encode_context(pred[0].to(device), args[0].to(device))
