@@ -324,3 +324,36 @@ def test_the_ipc_suite_runs_what_symt_picks_where_the_domain_model_is_too_small(
     assert min(by_size) <= 160 < max(by_size)
     given = make_spec(track, Path("unused"), IPC_ROOT, processes=1, heuristic_models={"transport": table})
     assert given.task_models == {}
+
+
+def test_the_own_experiment_runs_ones_domain_with_ones_models(tmp_path: Path) -> None:
+    """`symt experiment own`: one's domain file and problems (IPC Spanner, as a user would lay them
+    out), the models of a `symt learn` folder (copies of the shipped Spanner models), the same
+    reports as the named suites; missing pieces are one-line errors."""
+    import subprocess
+
+    from symt.models import shipped, wl_models
+
+    source = IPC_ROOT / "spanner"
+    learned = tmp_path / "learned"
+    learned.mkdir()
+    shutil.copyfile(shipped()["ipc2023-spanner"], learned / "model.pt")
+    shutil.copyfile(wl_models()["ipc2023-spanner"], learned / "wl.json")
+    problems = [source / "testing" / "easy" / f"p0{i}.pddl" for i in (1, 2)]
+    command = [sys.executable, "-m", "symt.cli", "experiment", "own", "--domain-file", str(source / "domain.pddl"),
+               "--problems", *map(str, problems), "--learned", str(learned), "--algorithms", "symt", "wl", "ff",
+               "--time-limit", "20", "--out", str(tmp_path / "exp"), "--results", str(tmp_path / "results")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    records = report.read_csv(tmp_path / "results" / "runs.csv")
+    assert len(records) == 6 and {r["domain"] for r in records} == {"spanner"}
+    assert all(r["solved"] for r in records if r["algorithm"] == "ff")
+    assert "Models: model.pt, wl.json" in (tmp_path / "results" / "report.md").read_text()
+    (learned / "wl.json").unlink()
+    missing = subprocess.run(command[:-4] + ["--out", str(tmp_path / "exp2")], capture_output=True, text=True,
+                             timeout=120, check=False)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "no wl.json" in missing.stderr
+    wrong = subprocess.run([sys.executable, "-m", "symt.cli", "experiment", "configs-smoke", "--domain-file",
+                            str(source / "domain.pddl"), "--out", str(tmp_path / "exp3")],
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert wrong.returncode == 2 and "belong to the own experiment" in wrong.stderr

@@ -371,7 +371,14 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     # One experiment per folder at a time: a second one (or a rerun racing the first) is refused.
     lock = open_output_folder(out, writer="symt experiment", kind="experiment folder")
     root = args.classical_root if experiment.suite == "classical" else args.ipc_root
-    spec = registry.make_spec(experiment, out, root, args.processes, registry.model_options(args.model))
+    own = None
+    if args.domain_file is not None or args.problems or args.learned is not None:
+        if experiment.suite != "own":
+            raise SymtError("--domain-file, --problems and --learned belong to the own experiment")
+        if args.domain_file is None:
+            raise SymtError("the own experiment needs --domain-file")
+        own = registry.OwnTasks(args.domain_file, tuple(args.problems or ()), args.learned)
+    spec = registry.make_spec(experiment, out, root, args.processes, registry.model_options(args.model), own)
     from .processes import end_descendants, interrupted_exit_code
 
     try:
@@ -930,6 +937,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", action="append", metavar="DOMAIN=FILE",
                    help="run this SymT-E model file instead of the shipped one for DOMAIN (repeatable): "
                    "a candidate measured before it is shipped; the report names every model file")
+    p.add_argument("--domain-file", type=Path, help="the own experiment's PDDL domain file")
+    p.add_argument("--problems", type=Path, nargs="+", help="the own experiment's problem files or folders")
+    p.add_argument("--learned", type=Path, metavar="DIR",
+                   help="the own experiment's models: a `symt learn` folder (model.pt, wl.json)")
     p.add_argument("--fresh", action="store_true", help="delete earlier results of this experiment folder")
     p.add_argument("--analysis", type=Path, help="a Markdown file with a written analysis to put into the report")
     p.set_defaults(func=cmd_experiment)

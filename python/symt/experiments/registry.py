@@ -133,6 +133,10 @@ EXPERIMENTS: dict[str, NamedExperiment] = {
                         "the shipped domains as the classical IPCs wrote them (Fast Downward's benchmark "
                         "collection, --classical-root): every second task of each folder, the model "
                         "symt() and wl() pick for it, against ff and lama-first", stride=2),
+        NamedExperiment("own", "own", (), ("all",), _CLASSICAL_ALGORITHMS, None, 60, 4096,
+                        "your own domain and problems (--domain-file, --problems) with the model and WL "
+                        "baseline of a `symt learn` folder (--learned), or else those symt() and wl() "
+                        "pick, against ff and lama-first"),
         NamedExperiment("ipc-all", "ipc2023", IPC_ALL_DOMAINS, ("easy", "medium", "hard"), _IPC_ALGORITHMS,
                         None, 300, 4096, "IPC 2023 learning track, all ten domains (trains missing models)"),
     )
@@ -274,13 +278,52 @@ def model_options(items: list[str] | None) -> dict[str, str]:
     return models
 
 
+@dataclass(frozen=True)
+class OwnTasks:
+    """What ``symt experiment own`` runs on: a domain file, problems (files or folders), and
+    optionally a ``symt learn`` folder whose ``model.pt`` and ``wl.json`` are the models."""
+
+    domain_file: Path
+    problems: tuple[Path, ...]
+    learned: Path | None = None
+
+
+def _own_spec(experiment: NamedExperiment, processes: int, own: OwnTasks | None) -> ExperimentSpec:
+    """The runs of the ``own`` experiment (:class:`OwnTasks`)."""
+    from ..models import select_heuristic, select_wl
+    from ..pddl import parse_domain, parse_problem
+
+    if own is None or not own.problems:
+        raise SymtError("the own experiment needs --domain-file and --problems (and, for one's own models, "
+                        "--learned: a symt learn folder)")
+    tasks = suites.own_tasks(own.domain_file, list(own.problems))
+    chosen = algorithms(list(experiment.algorithms))
+    domain = tasks[0].domain
+    models: dict[tuple[str, str, str], str] = {}
+    for family in sorted({a.model for a in chosen if a.model}):
+        if own.learned is not None:
+            path = Path(own.learned) / {"symt-e": "model.pt", "wl": "wl.json"}[family]
+            if not path.is_file():
+                raise SymtError(f"--learned {own.learned}: no {path.name} (a symt learn folder has model.pt "
+                                "and wl.json)")
+        elif family == "symt-e":
+            path = select_heuristic(own.domain_file, Path(tasks[0].problem_file))[0]
+        else:
+            parsed = parse_domain(own.domain_file)
+            path = select_wl(parsed, parse_problem(tasks[0].problem_file, parsed))[0]
+        models[("own", domain, family)] = str(Path(path).resolve())
+    return ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
+                          experiment.memory_limit, processes, {})
+
+
 def make_spec(
     experiment: NamedExperiment, out: Path, ipc_root: Path | None = None, processes: int = 2,
-    heuristic_models: dict[str, str] | None = None,
+    heuristic_models: dict[str, str] | None = None, own: OwnTasks | None = None,
 ) -> ExperimentSpec:
     """The runs of ``experiment``: its tasks (generated into ``out/tasks`` for the paper suite),
     algorithms and models (IPC models trained first when missing). ``heuristic_models`` maps a
-    domain to a SymT-E model file used instead of the shipped one (a candidate before shipping)."""
+    domain to a SymT-E model file used instead of the shipped one (a candidate before shipping);
+    ``own``: the tasks and models of the ``own`` experiment."""
     heuristic_models = dict(heuristic_models or {})
     unknown = sorted(set(heuristic_models) - set(experiment.domains))
     if unknown:
@@ -289,6 +332,8 @@ def make_spec(
     for domain, path in heuristic_models.items():
         if not Path(path).is_file():
             raise SymtError(f"--model {domain}={path}: no such model file")
+    if experiment.suite == "own":
+        return _own_spec(experiment, processes, own)
     if experiment.suite == "classical" and ipc_root is None:
         raise SymtError("the classical experiment needs --classical-root (a copy of Fast Downward's benchmark "
                         "collection, github aibasel/downward-benchmarks)")

@@ -11,7 +11,8 @@ Three suites:
 * ``ipc2023``: the IPC 2023 learning track's test problems (``testing/<level>``), with the best
   known plan lengths of its ``upper_bounds*.json``;
 * ``classical``: folders of Fast Downward's collection of classical IPC benchmarks (a copy of
-  ``aibasel/downward-benchmarks``), the shipped domains as the competitions wrote them.
+  ``aibasel/downward-benchmarks``), the shipped domains as the competitions wrote them;
+* ``own``: a user's domain file and problems (``symt experiment own``).
 
 A suite can be thinned to at most ``max_tasks`` per (domain, group), spread evenly over the
 group's tasks (which are ordered by size), so that a smoke subset still spans the sizes.
@@ -185,6 +186,19 @@ def ipc_tasks(
 def _natural_key(path: Path) -> tuple:
     """``p2`` before ``p10``: numbers compare as numbers."""
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name))
+
+
+def own_tasks(domain_file: Path, problems: list[Path]) -> list[BenchmarkTask]:
+    """A user's problems of ``domain_file`` (files, or folders searched for ``*.pddl``:
+    :func:`symt.experiments.ipc.problem_files`), ordered by size; one group, ``all``, named by
+    the domain; no best known lengths."""
+    parsed = parse_domain(domain_file)
+    tasks = []
+    for path in ipc.problem_files(Path(domain_file), problems):
+        objects = len(parse_problem(path, parsed).objects)
+        tasks.append(BenchmarkTask("own", parsed.name, "all", path.stem, objects,
+                                   str(Path(domain_file).resolve()), str(path.resolve()), None))
+    return sorted(tasks, key=lambda t: (t.size, _natural_key(Path(t.problem_file))))
 
 
 def classical_tasks(root: Path, folders: list[str], max_tasks: int | None, stride: int = 1) -> list[BenchmarkTask]:
