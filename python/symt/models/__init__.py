@@ -397,9 +397,8 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
         fitting.append((c, match))
     where = f"domain '{signature.domain}' ({domain_file})"
     if not fitting:
-        listed = ", ".join(f"'{c.name}' ({c.domain})" for c in candidates) or "none"
-        raise SymtError(f"no shipped {what} model fits {where}{_closest(reasons, domain)}; shipped {what} "
-                        f"models: {listed}; {how_to_get_one}")
+        raise SymtError(f"no shipped {what} model fits {where}{_closest(reasons, domain)}; {how_to_get_one} "
+                        "(`symt models` lists the shipped ones)")
     objects = len(problem.objects) if problem is not None else None
 
     def rank(item: tuple[ModelInfo, DomainMatch | None]) -> tuple[int, int, int, str]:
@@ -447,15 +446,15 @@ def select_heuristic(domain_file: str | Path, problem_file: str | Path | None = 
     superset); (3) the model's PDDL domain name equal to the task domain's; (4) the model's name
     in sort order.
 
-    Where none fits: a one-line :class:`SymtError` naming the domain and its file, the shipped
-    heuristics with their domains, and how to train and pass one (``use``: how a model file is
+    Where none fits: a one-line :class:`SymtError` naming the domain and its file, the closest
+    shipped heuristic and why it does not fit, and how to learn and pass one (``use``: how a model file is
     passed where the caller is, e.g. ``symt(model=MODEL.pt)`` or ``--model MODEL.pt``).
     """
     candidates = [model_info(path, name) for name, path in heuristics().items()]
     candidates = [c for c in candidates if not c.ablation]
-    how = ("train one with `symt train DOMAIN_OR_DATASET` (for IPC-style problem folders "
-           "`symt ipc-dataset DIR` makes the dataset), export it with `symt export "
-           f"RUN/best.pt MODEL.pt` and pass it as {use}")
+    how = ("learn one from a few of the domain's problems with `symt learn DOMAIN PROBLEMS --out DIR` "
+           "(or step by step: `symt dataset`, `symt train`, `symt export`) and pass DIR/model.pt as "
+           f"{use}")
     return _select(candidates, domain_file, problem_file, "heuristic", how)
 
 
