@@ -535,6 +535,20 @@ def cmd_learn(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    from .formats import upgrade_file
+
+    if not args.trust_file:
+        raise SymtError(f"{args.old}: rewriting a file means loading it as it asks, which runs what it names; "
+                        "pass --trust-file if you trust where it came from")
+    check_output_file(args.new, "model file", "NEW.pt")
+    if args.new.exists():
+        raise SymtError(f"{args.new} exists; name a new file (the original stays as it is)")
+    kind = upgrade_file(args.old, args.new)
+    print(f"wrote {args.new}: the {kind} of {args.old} as plain data (loads without running code)")
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export
 
@@ -944,6 +958,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fresh", action="store_true", help="delete earlier results of this experiment folder")
     p.add_argument("--analysis", type=Path, help="a Markdown file with a written analysis to put into the report")
     p.set_defaults(func=cmd_experiment)
+
+    p = sub.add_parser("upgrade", help="rewrite a trusted model or checkpoint of an older symt as plain data",
+                       description="symt loads models and checkpoints with torch.load(weights_only=True): "
+                       "tensors and plain data only, so that a file from someone else runs no code. Files "
+                       "an older symt wrote (plan generators with numpy numbers) ask for more; this loads "
+                       "one as it asks, only when you pass --trust-file, and writes it as plain data.")
+    p.add_argument("old", type=Path, help="the model or checkpoint file")
+    p.add_argument("new", type=Path, help="the file to write")
+    p.add_argument("--trust-file", action="store_true", help="you trust where the file came from")
+    p.set_defaults(func=cmd_upgrade)
 
     p = sub.add_parser("learn", help="a domain and a handful of its problems -> a heuristic and a verdict on it",
                        description="Hold out the largest problems, make a dataset of the others (small "

@@ -65,6 +65,7 @@ from .formats import (
     FORMAT_VERSION,
     META_FILE,
     check_model_meta,
+    load_plain,
     module_attributes,
 )
 from .model import ExportedContextSymTE, ExportedSymTE, ModelConfig, SymTE
@@ -92,10 +93,7 @@ def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
                         "(symt plan --strategy greedy); symt export takes a SymT-E training checkpoint")
     if kind != "checkpoint":
         raise SymtError(f"{path}: not a symt training checkpoint")
-    try:
-        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as error:  # a corrupt or foreign file: torch raises many kinds
-        raise SymtError(f"{path}: not a readable symt checkpoint ({type(error).__name__})") from None
+    checkpoint = load_plain(path, "checkpoint")
     if not isinstance(checkpoint, dict) or "model_config" not in checkpoint:
         raise SymtError(f"{path}: not a symt training checkpoint")
     model = SymTE(ModelConfig(**checkpoint["model_config"]))

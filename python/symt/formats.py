@@ -27,6 +27,7 @@ import dataclasses
 import io
 import json
 import pickle
+import re
 import zipfile
 from collections import OrderedDict
 from pathlib import Path
@@ -57,6 +58,64 @@ META_FILE = "symt.json"
 """The metadata member of an exported heuristic (``<archive>/extra/symt.json``)."""
 PLANNER_FORMAT = "symt-planner"
 PLANNER_FORMAT_VERSION = 1
+
+
+def plain_data(value: object, where: str = "the data") -> object:
+    """``value`` with numpy scalars and arrays made Python numbers and lists, checked to hold only
+    what ``torch.load(weights_only=True)`` reads: tensors, numbers, strings, None and containers of
+    them. Everything symt writes with ``torch.save`` goes through here, so that every file it
+    writes loads without running code; anything else is a :class:`SymtError` naming it."""
+    import numpy as np
+    import torch
+
+    if isinstance(value, dict):
+        return {plain_data(k, where): plain_data(v, f"{where}[{k!r}]") for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        converted = [plain_data(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return converted if isinstance(value, list) else tuple(converted)
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if value is None or isinstance(value, (bool, int, float, str, torch.Tensor, torch.Size, torch.dtype)):
+        return value
+    raise SymtError(f"{where} holds a {type(value).__name__}, which a model file cannot keep as plain data")
+
+
+def load_plain(path: Path, what: str, map_location: object = "cpu") -> object:
+    """``torch.load`` of a symt file with ``weights_only=True``: tensors and plain data only, so a
+    file from someone else runs no code when it is read. A file that asks for more (a pickle
+    naming a function or class, as an older symt's plan generators did with numpy scalars) is a
+    :class:`SymtError` naming what it asked for and the command that rewrites a trusted file."""
+    import torch
+
+    try:
+        return torch.load(path, map_location=map_location, weights_only=True)
+    except pickle.UnpicklingError as error:
+        asked = re.search(r"GLOBAL (\S+)", str(error))
+        raise SymtError(f"{path}: the {what} asks to run {asked.group(1) if asked else 'code'} when loaded, and symt "
+                        "loads only tensors and plain data; if you trust where the file came from, `symt upgrade "
+                        f"{path} NEW.pt --trust-file` rewrites it as plain data") from None
+    except Exception as error:  # noqa: BLE001 -- a torn or foreign file: torch raises many kinds
+        raise SymtError(f"{path}: not a readable {what} ({type(error).__name__})") from None
+
+
+def upgrade_file(old: Path, new: Path) -> str:
+    """Rewrite a trusted model or checkpoint ``old`` (an older symt's, which asks to run code when
+    loaded) as plain data into ``new``; returns its kind. The caller has the user's word that the
+    file is trusted: this is the one place symt loads a pickle unrestricted."""
+    import torch
+
+    kind = model_file_kind(old)
+    if kind not in ("planner", "checkpoint"):
+        raise SymtError(f"{old}: a {kind} file; symt upgrade rewrites plan-generation models and training "
+                        "checkpoints (exported heuristics are TorchScript and need no upgrade)")
+    data = torch.load(old, map_location="cpu", weights_only=False)  # trusted by the user's --trust-file
+    from .training import save_atomic
+
+    save_atomic(plain_data(data, str(old)), Path(new))
+    load_plain(Path(new), "upgraded file")  # what was written reads back without running anything
+    return kind
 
 
 FILE_KINDS = ("heuristic", "planner", "checkpoint", "torchscript", "torch")

@@ -152,8 +152,10 @@ def save_atomic(obj: object, path: Path) -> None:
     full disk leaves the previous checkpoint and one clear error, never a torn file)."""
     import io
 
+    from .formats import plain_data
+
     buffer = io.BytesIO()
-    torch.save(obj, buffer)
+    torch.save(plain_data(obj, str(path)), buffer)
     write_atomic(path, buffer.getvalue(), "checkpoint")
 
 
@@ -246,10 +248,9 @@ class TrainerBase:
             return None
         if not last.exists():
             raise SymtError(f"--resume: no checkpoint at {last}")
-        try:
-            checkpoint = torch.load(last, map_location="cpu", weights_only=False)
-        except Exception as error:  # noqa: BLE001 -- a torn or foreign file: torch raises many kinds
-            raise SymtError(f"{last}: not a readable checkpoint ({type(error).__name__})") from None
+        from .formats import load_plain
+
+        checkpoint = load_plain(last, "checkpoint")
         if not isinstance(checkpoint, dict):
             raise SymtError(f"{last}: not a symt training checkpoint")
         checkpoint = self.upgrade_checkpoint(checkpoint)

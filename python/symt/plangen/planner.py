@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from ..errors import SymtError
-from ..formats import PLANNER_FORMAT, PLANNER_FORMAT_VERSION
+from ..formats import PLANNER_FORMAT, PLANNER_FORMAT_VERSION, load_plain
 from ..pddl import Domain
 from ..tokens import EncodedTask, Signature, check_vocabulary, collate, rename
 from .plangpt import PAD, PlanGPT, PlanGPTConfig, prompt_tokens
@@ -111,10 +111,7 @@ def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planne
     path = Path(path)
     if not path.is_file():
         raise SymtError(f"{path}: model file not found")
-    try:
-        data = torch.load(path, map_location=device, weights_only=False)
-    except Exception as error:  # noqa: BLE001 -- torch raises many kinds for foreign or corrupt files
-        raise SymtError(f"{path}: not a readable symt model ({type(error).__name__})") from None
+    data = load_plain(path, "plan-generation model", device)
     if not isinstance(data, dict) or data.get("format") != PLANNER_FORMAT:
         raise SymtError(f"{path}: not a symt plan-generation model")
     if data.get("format_version") != PLANNER_FORMAT_VERSION:
