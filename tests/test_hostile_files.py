@@ -146,3 +146,46 @@ def test_shipped_plan_generators_load_as_plain_data_with_the_old_outputs(tmp_pat
             assert top == expected["top"], name
             assert [float(logits[i]) for i in top] == pytest.approx(expected["logits"], abs=2e-4), name
             logits = session.step(top[0])
+
+
+def test_a_malformed_wl_model_is_refused_before_wlplan_reads_it(tmp_path: Path) -> None:
+    from symt.errors import SymtError
+    from symt.models import wl_models
+    from symt.wl import model_meta
+
+    good = json.loads(wl_models()["gripper"].read_text())
+    broken = {
+        "one weight too few": ({"weights": good["weights"][:-1]}, "weights for"),
+        "a weight that is text": ({"weights": ["1", *good["weights"][1:]]}, "not a finite number"),
+        "a colour past the features": ({"colour_hash": [*good["colour_hash"][:-1], {"0": 10**9}]},
+                                       "a colour that is not a feature index"),
+        "absurd iterations": ({"iterations": 10**6}, "WL iterations"),
+        "a missing field": ({"colour_to_layer": None}, "'colour_to_layer' is missing"),
+    }
+    for name, (change, message) in broken.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({**good, **change}))
+        with pytest.raises(SymtError, match=message) as caught:
+            model_meta(path)
+        assert "\n" not in str(caught.value) and str(path) in str(caught.value), name
+
+
+def test_an_exported_model_with_foreign_entries_is_refused_before_loading(tmp_path: Path) -> None:
+    import shutil
+    import zipfile
+
+    from symt.errors import SymtError
+    from symt.formats import read_model_meta
+
+    for name, entry, data, method in (
+        ("extra-file", "gripper.pt/evil.py", b"print('hi')", zipfile.ZIP_STORED),
+        ("escape", "gripper.pt/../../evil", b"x", zipfile.ZIP_STORED),
+        ("bomb", "gripper.pt/code/__torch__/bomb.py", b"\0" * (200 << 20), zipfile.ZIP_DEFLATED),
+    ):
+        path = tmp_path / f"{name}.pt"
+        shutil.copyfile(shipped()["gripper"], path)
+        with zipfile.ZipFile(path, "a") as archive:
+            archive.writestr(zipfile.ZipInfo(entry), data, compress_type=method)
+        with pytest.raises(SymtError, match="not a well-formed exported model") as caught:
+            read_model_meta(path)
+        assert "\n" not in str(caught.value), name

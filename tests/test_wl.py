@@ -217,5 +217,5 @@ def test_ipc_domain_without_a_shipped_wl_model_gets_one_trained(tmp_path: Path, 
     path = wl_model("gripper", "ipc2023", ipc_root, tmp_path / "models")
     assert path == tmp_path / "models" / "ipc2023-gripper-wl.json"
     meta = model_meta(path)
-    assert meta["domain"] == "gripper" and len(meta["trained_on"]["tasks"]) == 2  # 4 for validation
+    assert meta["domain"] == "gripper" and len(meta["trained_on"]["tasks"]) == 5  # a quarter (1) for validation
     assert wl_model("gripper", "ipc2023", ipc_root, tmp_path / "models") == path

@@ -64,6 +64,7 @@ from .formats import (
     FORMAT,
     FORMAT_VERSION,
     META_FILE,
+    check_model_archive,
     check_model_meta,
     load_plain,
     module_attributes,
@@ -177,6 +178,7 @@ def load_exported(path: str | Path, device: str | torch.device = "cpu") -> tuple
     path = Path(path)
     if not path.is_file():
         raise SymtError(f"{path}: model file not found")
+    check_model_archive(path)
     extra = {META_FILE: ""}
     try:
         module = torch.jit.load(str(path), map_location=device, _extra_files=extra)

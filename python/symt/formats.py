@@ -153,6 +153,51 @@ def model_file_kind(path: Path) -> str:
     return "torch"
 
 
+TORCHSCRIPT_ENTRIES = frozenset({".data", "byteorder", "code", "constants", "constants.pkl", "data", "data.pkl",
+                                 "extra", "version"})
+"""What the top folder of a TorchScript archive that ``torch.jit.save`` writes holds."""
+
+
+def _archive_problem(archive: zipfile.ZipFile, file_size: int) -> str | None:
+    """What is wrong with an exported model's zip archive, checked before libtorch or torch reads
+    it, or None: one top folder holding only what ``torch.jit.save`` writes (no absolute paths, no
+    ``..``), stored tensors no larger than the file, and compressed entries (the graph's code) that
+    do not unpack to far more than they take (a zip bomb)."""
+    infos = archive.infolist()
+    tops = {info.filename.split("/", 1)[0] for info in infos}
+    if len(tops) != 1:
+        return f"{len(tops)} top folders (torch.jit.save writes one)"
+    for info in infos:
+        parts = info.filename.split("/")
+        if info.filename.startswith("/") or ".." in parts or "\\" in info.filename:
+            return f"the entry {info.filename!r} points outside the archive"
+        if len(parts) < 2 or parts[1] not in TORCHSCRIPT_ENTRIES:
+            return f"the entry {info.filename!r} is not one torch.jit.save writes"
+    stored = sum(i.file_size for i in infos if i.compress_type == zipfile.ZIP_STORED)
+    if stored > file_size:
+        return f"its tensors declare {stored:,} bytes, more than the file's {file_size:,}"
+    packed = [i for i in infos if i.compress_type != zipfile.ZIP_STORED]
+    if sum(i.file_size for i in packed) > 64 * max(1, sum(i.compress_size for i in packed)) + (1 << 20):
+        return "its compressed entries unpack to far more than they take"
+    return None
+
+
+def _check_archive(path: Path, archive: zipfile.ZipFile) -> None:
+    problem = _archive_problem(archive, Path(path).stat().st_size)
+    if problem:
+        raise SymtError(f"{path}: not a well-formed exported model: {problem}")
+
+
+def check_model_archive(path: Path) -> None:
+    """Refuse an exported model whose archive is not what ``torch.jit.save`` writes
+    (:func:`_archive_problem`) before torch or libtorch reads any of it."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            _check_archive(path, archive)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise SymtError(f"{path}: not a readable TorchScript model ({error})") from None
+
+
 def read_model_meta(path: Path) -> dict:
     """The ``symt.json`` inside an exported heuristic (read from the zip archive, without torch);
     a clear error for every other kind of file, saying what it is and what to do with it."""
@@ -168,6 +213,7 @@ def read_model_meta(path: Path) -> dict:
                         "without symt metadata (symt.json), not a model made by `symt export`")
     try:
         with zipfile.ZipFile(path) as archive:
+            _check_archive(path, archive)
             name = next(n for n in archive.namelist() if n.endswith(f"extra/{META_FILE}"))
             meta = json.loads(archive.read(name))
     except (zipfile.BadZipFile, OSError, ValueError) as error:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import sys
@@ -170,7 +171,44 @@ def model_meta(path: Path) -> dict:
     if meta.get("format_version") != FORMAT_VERSION:
         raise SymtError(f"{path}: WL model format version {meta.get('format_version')}, but this symt "
                         f"reads version {FORMAT_VERSION}")
+    problem = _schema_problem(data)
+    if problem:
+        raise SymtError(f"{path}: not a well-formed WL model: {problem}")
     return meta
+
+
+MAX_WL_ITERATIONS = 16
+"""More WL iterations than any model uses; a file asking for more is refused before WLPlan reads it."""
+
+
+def _schema_problem(data: dict) -> str | None:
+    """What is wrong with the WLPlan part of a model file, checked before WLPlan (native code)
+    reads it, or None: the fields and their types, one colour map per iteration, and as many
+    weights as features."""
+    expected = {"colour_hash": list, "colour_to_layer": list, "domain": dict, "feature_name": str,
+                "graph_representation": str, "iterations": int, "pruning": str, "weights": list}
+    for key, kind in expected.items():
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            return f"'{key}' is missing or not a {kind.__name__}"
+    if not 0 <= data["iterations"] <= MAX_WL_ITERATIONS:
+        return f"{data['iterations']} WL iterations (at most {MAX_WL_ITERATIONS})"
+    if len(data["colour_hash"]) != data["iterations"] + 1 or not all(isinstance(m, dict) for m in data["colour_hash"]):
+        return f"{len(data['colour_hash'])} colour maps for {data['iterations']} iterations (one more is needed)"
+    features = len(data["colour_to_layer"])
+    if len(data["weights"]) != features:
+        return f"{len(data['weights'])} weights for {features} features"
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) for w in data["weights"]):
+        return "a weight that is not a finite number"
+    def pair(entry: object) -> bool:  # [colour, the iteration that made it]
+        return (isinstance(entry, list) and len(entry) == 2 and all(type(x) is int for x in entry)
+                and 0 <= entry[0] < features and 0 <= entry[1] <= data["iterations"])
+    if not all(pair(entry) for entry in data["colour_to_layer"]):
+        return "an entry of 'colour_to_layer' is not [a feature index, an iteration]"
+    colours = {int(c) for m in data["colour_hash"] for c in m.values() if isinstance(c, int)}
+    if any(not isinstance(c, int) for m in data["colour_hash"] for c in m.values()) or \
+            (colours and (min(colours) < 0 or max(colours) >= features)):
+        return "a colour that is not a feature index"
+    return None
 
 
 def write_model(features: Any, weights: list[float], meta: dict, path: Path) -> None:
