@@ -216,10 +216,19 @@ def learn(config: LearnConfig) -> dict:
     accuracy = best_rank_accuracy(out / "run")
     runs: list[Run] = []
     if config.test_time > 0 and test_files:
+        from .processes import end_descendants
+
         jobs = [(c, p) for p in test_files for c in SEARCHES]
-        with ThreadPoolExecutor(config.processes) as pool:
+        pool = ThreadPoolExecutor(config.processes)
+        try:
             runs = list(pool.map(lambda job: run_search(job[0], config.domain, job[1], model.resolve(),
                                                         wl.resolve(), config.test_time), jobs))
+        except BaseException:
+            # Ctrl-C, SIGTERM or a failed run: the searches still running end with this process.
+            pool.shutdown(wait=False, cancel_futures=True)
+            end_descendants()
+            raise
+        pool.shutdown()
     lines = verdict(runs, len(test_files), accuracy, model, wl, config.test_time) if runs else []
     if not runs and accuracy is not None and accuracy <= CHANCE_ACCURACY:
         lines = verdict([], 0, accuracy, model, wl, config.test_time)[-1:]
