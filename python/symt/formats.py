@@ -111,9 +111,11 @@ def upgrade_file(old: Path, new: Path) -> str:
         raise SymtError(f"{old}: a {kind} file; symt upgrade rewrites plan-generation models and training "
                         "checkpoints (exported heuristics are TorchScript and need no upgrade)")
     data = torch.load(old, map_location="cpu", weights_only=False)  # trusted by the user's --trust-file
-    from .training import save_atomic
+    from .folders import write_atomic
 
-    save_atomic(plain_data(data, str(old)), Path(new))
+    buffer = io.BytesIO()
+    torch.save(plain_data(data, str(old)), buffer)
+    write_atomic(Path(new), buffer.getvalue(), "model file")
     load_plain(Path(new), "upgraded file")  # what was written reads back without running anything
     return kind
 
