@@ -6,7 +6,9 @@ off); the arguments of each predicate of
 arity 2 or more and the parameters of each action are permuted; declared types become unary
 predicates (``untype``), guarded in every action's precondition and stated in ``:init``; every
 action costs ``cost`` (1) through ``(increase (total-cost) N)`` with a metric (``unit_costs``); the problem's
-objects are declared in another order (unless ``shuffle_objects`` is off). ``Reencoding.original`` maps a re-encoded atom back.
+objects are declared in another order (unless ``shuffle_objects`` is off) and, with
+``rename_objects``, get new names (the domain's constants keep theirs). ``Reencoding.original``
+maps a re-encoded atom back.
 """
 
 from __future__ import annotations
@@ -24,13 +26,20 @@ class Reencoding:
     predicates: dict[str, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
     """Old predicate -> (new name, perm): new atom argument j is old argument perm[j]."""
 
+    objects: dict[str, str] = field(default_factory=dict)
+    """Original object name -> its name in the re-encoding (only those renamed)."""
+
+    def original_object(self, name: str) -> str:
+        """A re-encoded object's original name."""
+        return next((old for old, new in self.objects.items() if new == name), name)
+
     def original(self, name: str, args: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
-        """A re-encoded atom in the original names and argument order."""
+        """A re-encoded atom in the original names (predicate and objects) and argument order."""
         for old, (new, perm) in self.predicates.items():
             if new == name:
                 restored = [""] * len(args)
                 for j, i in enumerate(perm):
-                    restored[i] = args[j]
+                    restored[i] = self.original_object(args[j])
                 return old, tuple(restored)
         raise KeyError(name)
 
@@ -48,7 +57,8 @@ def _closure(domain: Domain, types: tuple[str, ...]) -> list[str]:
 
 
 def reencode(domain: Domain, problem: Problem, seed: int, untype: bool = True, unit_costs: bool = True,
-             shuffle_objects: bool = True, rename_actions: bool = True, cost: int = 1) -> Reencoding:
+             shuffle_objects: bool = True, rename_actions: bool = True, cost: int = 1,
+             rename_objects: bool = False) -> Reencoding:
     rng = random.Random(seed)
     untype = untype and bool(domain.supertypes)
     result = Reencoding("", "")
@@ -58,12 +68,13 @@ def reencode(domain: Domain, problem: Problem, seed: int, untype: bool = True, u
         result.predicates[name] = (f"rel{i}-{rng.randrange(10**6)}", tuple(perm))
     type_pred = {t: f"kind{i}-{rng.randrange(10**6)}" for i, t in enumerate(sorted(domain.supertypes))}
 
-    def atom(lit: Literal) -> str:
+    def atom(lit: Literal, rename: dict[str, str] | None = None) -> str:
+        terms = tuple((rename or {}).get(t, t) for t in lit.terms)
         if lit.predicate == "=":
-            text = f"(= {' '.join(lit.terms)})"
+            text = f"(= {' '.join(terms)})"
         else:
             new, perm = result.predicates[lit.predicate]
-            text = "(" + " ".join([new, *(lit.terms[i] for i in perm)]) + ")"
+            text = "(" + " ".join([new, *(terms[i] for i in perm)]) + ")"
         return f"(not {text})" if lit.negated else text
 
     def typed(name: str, types: tuple[str, ...]) -> str:
@@ -105,18 +116,21 @@ def reencode(domain: Domain, problem: Problem, seed: int, untype: bool = True, u
     result.domain_text = "\n".join(lines) + "\n"
 
     objects = [o for o in problem.objects if o not in domain.constants]
+    if rename_objects:
+        result.objects = {o: f"thing{i}-{rng.randrange(10**6)}" for i, o in enumerate(objects)}
     if shuffle_objects:
         rng.shuffle(objects)
-    init = [atom(x) for x in problem.init]
+    names = result.objects
+    init = [atom(x, names) for x in problem.init]
     if untype:
         for o, types in problem.objects.items():
-            init += [f"({type_pred[t]} {o})" for t in _closure(domain, types)]
+            init += [f"({type_pred[t]} {names.get(o, o)})" for t in _closure(domain, types)]
     if unit_costs:
         init.append("(= (total-cost) 0)")
     rng.shuffle(init)
-    goal = [atom(x) for x in problem.goal]
+    goal = [atom(x, names) for x in problem.goal]
     plines = [f"(define (problem re-{problem.name}) (:domain re-{domain.name})",
-              "(:objects " + " ".join(typed(o, problem.objects[o]) for o in objects) + ")",
+              "(:objects " + " ".join(typed(names.get(o, o), problem.objects[o]) for o in objects) + ")",
               "(:init " + " ".join(init) + ")",
               "(:goal (and " + " ".join(goal) + "))"]
     if unit_costs:

@@ -206,14 +206,14 @@ def object_tokens(model: str, domain: Path, problem: Path, out: Path) -> dict[st
 
 
 def task_symmetry(model: str, domain: Path, problem: Path, new_domain: Path, new_problem: Path,
-                  tmp_path: Path) -> dict[str, str]:
-    """The map of each re-encoded object to the original object of the same token, checked to be a
-    symmetry of the original task (its initial state and goal onto themselves): the identity
-    wherever the task's objects are told apart by its structure."""
+                  tmp_path: Path, original_object) -> dict[str, str]:
+    """Each object's original name -> the original object whose token its re-encoded self gets,
+    checked to be a symmetry of the original task (its initial state and goal onto themselves):
+    the identity wherever the task's objects are told apart by its structure."""
     before = object_tokens(model, domain, problem, tmp_path / "c-before")
     after = object_tokens(model, new_domain, new_problem, tmp_path / "c-after")
     by_token = {token: name for name, token in before.items()}
-    symmetry = {name: by_token[token] for name, token in after.items()}
+    symmetry = {original_object(name): by_token[token] for name, token in after.items()}
     parsed = parse_domain(domain)
     task = parse_problem(problem, parsed)
     for part in (task.init, task.goal):
@@ -238,7 +238,8 @@ def undone_reencoding(model: str, domain: Path, problem: Path, tmp_path: Path):
 
     parsed = parse_domain(domain)
     for seed in range(len(model), len(model) + 10):
-        encoding = reencode(parsed, parse_problem(problem, parsed), seed=seed, rename_actions=False)
+        encoding = reencode(parsed, parse_problem(problem, parsed), seed=seed, rename_actions=False,
+                            rename_objects=True)
         (tmp_path / "re-domain.pddl").write_text(encoding.domain_text)
         (tmp_path / "re-problem.pddl").write_text(encoding.problem_text)
         theirs = parse_domain(tmp_path / "re-domain.pddl")
@@ -275,7 +276,8 @@ def test_a_reencoded_task_gets_the_same_values(tmp_path: Path, model: str, domai
     symmetry: dict[str, str] = {}
     if heuristic == "symt":
         assert "serves the task through its domain" in out and "rel0-" in out, out[:2000]
-        symmetry = task_symmetry(model, domain, original_problem, new_domain, new_problem, tmp_path)
+        symmetry = task_symmetry(model, domain, original_problem, new_domain, new_problem, tmp_path,
+                                 encoding.original_object)
     values = {atoms: raw for raw, atoms in before}
     compared = 0
     for raw, atoms in after:
