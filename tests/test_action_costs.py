@@ -208,3 +208,25 @@ def test_cost_to_go_is_fast_downwards_optimal_cost(tmp_path: Path) -> None:
     for facts, remaining in zip(labels.states, labels.remaining, strict=True):
         assert space.hstar[ids[frozenset(facts.tolist())]] == remaining
     assert list(itertools.accumulate(task.actions[a].cost for a in plan))[-1] == cost
+
+
+@pytest.mark.parametrize("light_cost", [0, 1, 3])
+def test_ranking_pairs_agree_with_the_cost_to_go(light_cost: int) -> None:
+    """A sibling pair for the ranking loss is (a successor on a cheapest plan, one at least one
+    unit farther from the goal): with costs, a successor off every cheapest plan can be nearer the
+    goal (reached by a dear action), and such a pair would pull the ranking against the regression."""
+    from symt.data import PairSampler
+
+    space = expand(roads(light_cost))
+    rng = np.random.default_rng(0)
+    pairs = 0
+    for state in range(space.num_states):
+        for _ in range(5):
+            pair = PairSampler.sibling_pair(space, state, rng)
+            if pair is None:
+                continue
+            good, bad = pair
+            assert space.optimal_transitions(state)[list(space.successors(state)[1]).index(good)]
+            assert space.hstar[bad] >= space.hstar[good] + 1
+            pairs += 1
+    assert pairs > 50

@@ -394,7 +394,8 @@ class PairSampler:
         self.seed = seed
         self.ranking = ranking
 
-    def sibling_pair(self, space: StateSpace, state: int, rng: np.random.Generator) -> tuple[int, int] | None:
+    @staticmethod
+    def sibling_pair(space: StateSpace, state: int, rng: np.random.Generator) -> tuple[int, int] | None:
         """(an optimal successor, a non-optimal successor) of ``state``, or None if it lacks either."""
         if space.steps[state] <= 0:
             return None
@@ -404,7 +405,16 @@ class PairSampler:
         good, bad = targets[optimal], targets[~optimal]
         if len(good) == 0 or len(bad) == 0:
             return None
-        return int(good[rng.integers(len(good))]), int(bad[rng.integers(len(bad))])
+        chosen = int(good[rng.integers(len(good))])
+        if len(space.action_costs):
+            # With action costs a successor off every cheapest plan may still be nearer the goal
+            # (reached by a dear action): only those at least one unit farther than the chosen
+            # one make a pair that the margin-1 ranking loss and the regression agree on. Without
+            # costs every non-optimal successor is (h* is consistent), and nothing is filtered.
+            bad = bad[space.hstar[bad] >= space.hstar[chosen] + 1]
+            if len(bad) == 0:
+                return None
+        return chosen, int(bad[rng.integers(len(bad))])
 
     def siblings(self, data: TaskData, position: int, rng: np.random.Generator) -> list[tuple[np.ndarray, float]]:
         """The sibling pair [(facts, label) of the closer successor, (facts, label) of the other] of
