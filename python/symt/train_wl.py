@@ -137,23 +137,26 @@ def _exhaustive_examples(task: GroundTask, space: StateSpace, wtask: object, rng
             break
         state_id = int(state_id)
         me = add(state_id)
-        h = hstar[state_id]
-        if h == 0:
+        if space.steps[state_id] == 0:
             continue
         _, targets = space.successors(state_id)
-        targets = np.unique(targets[targets != state_id])
-        good = targets[hstar[targets] == h - 1]
+        good = np.unique(targets[space.optimal_transitions(state_id)])
         if len(good) == 0:
             continue
-        g = add(int(rng.choice(good)))
+        chosen = int(rng.choice(good))
+        g = add(chosen)
         examples.pairs.append((g, me))
-        for other in targets[hstar[targets] > h - 1]:
+        # Successors farther from the goal than the chosen one (without costs: every successor
+        # off an optimal plan, h* being consistent; with costs one off every cheapest plan may be
+        # nearer, reached by a dear action, and makes no pair).
+        targets = np.unique(targets[targets != state_id])
+        for other in targets[hstar[targets] > hstar[chosen]]:
             examples.pairs.append((g, add(int(other))))
 
 
 def _plan_examples(task: GroundTask, plan: PlanLabels, wtask: object, examples: Examples) -> None:
     atoms = task.fluent_atoms
-    ids = [examples.add_state(wtask.state([atoms[f] for f in facts]), float(plan.length - i))
+    ids = [examples.add_state(wtask.state([atoms[f] for f in facts]), float(plan.remaining[i]))
            for i, facts in enumerate(plan.states)]
     for i, siblings in enumerate(plan.siblings):
         examples.pairs.append((ids[i + 1], ids[i]))
