@@ -318,7 +318,7 @@ def write_task_context(
     and can run format-1 and -2 models, whose metadata only ``symt.json`` holds. PDDL names
     contain no white space, so one line per item needs no quoting::
 
-        symt-task-context 2
+        symt-task-context 3
         model_format_version 3
         domain <name>
         max_arity <m>
