@@ -18,7 +18,7 @@ symt has never seen:
    says when the model ranks successors no better than chance.
 
 Everything lands in one folder: ``data/``, ``run/``, ``model.pt``, ``wl.json`` and
-``verdict.json`` (the runs, with the command behind each).
+``verdict.json`` (the runs, with the command behind each, and the seconds each phase took).
 """
 
 from __future__ import annotations
@@ -201,18 +201,30 @@ def learn(config: LearnConfig) -> dict:
     files = problem_files(config.domain, config.problems)
     train_files, test_files = split_problems(config.domain, files, config.held_out)
     say = print if config.progress else (lambda *a, **k: None)
+    seconds: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(phase: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        seconds[phase] = round(now - clock, 1)
+        clock = now
+
     say(f"symt learn: {len(train_files)} problems to learn from, {len(test_files)} held out for the verdict "
         f"({', '.join(p.name for p in test_files) or 'none'})", file=sys.stderr)
     manifest = write_problem_dataset(config.domain, train_files, out / "data", domain.name, config.max_states,
                                      None, config.progress, config.plan_time, config.processes)
+    lap("dataset")
     options = {**RECIPE, **config.extra, "data": str(manifest.parent), "out": str(out / "run"),
                "time_budget": config.minutes * 60.0, "seed": config.seed, "threads": config.threads}
     trainer = Trainer(TrainConfig(**options), progress=config.progress)
     trainer.run()
     model = out / "model.pt"
     export(out / "run" / "best.pt", model)
+    lap("training")
     wl = out / "wl.json"
     train_wl(WLTrainConfig(data=str(manifest.parent), out=wl, progress=config.progress))
+    lap("wl")
     accuracy = best_rank_accuracy(out / "run")
     runs: list[Run] = []
     if config.test_time > 0 and test_files:
@@ -229,13 +241,14 @@ def learn(config: LearnConfig) -> dict:
             end_descendants()
             raise
         pool.shutdown()
+    lap("verdict")
     lines = verdict(runs, len(test_files), accuracy, model, wl, config.test_time) if runs else []
     if not runs and accuracy is not None and accuracy <= CHANCE_ACCURACY:
         lines = verdict([], 0, accuracy, model, wl, config.test_time)[-1:]
     result = {
         "domain": str(config.domain), "train": [p.name for p in train_files], "test": [p.name for p in test_files],
         "model": str(model), "wl": str(wl), "rank_accuracy": accuracy, "minutes": config.minutes,
-        "runs": [vars(r) for r in runs], "verdict": lines,
+        "seconds": seconds, "runs": [vars(r) for r in runs], "verdict": lines,
     }
     (out / "verdict.json").write_text(json.dumps(result, indent=1) + "\n")
     return result
