@@ -17,6 +17,7 @@ import pytest
 from symt.errors import SymtError
 from symt.generators import domain_file, generate_task
 from symt.learn import Run, split_problems, verdict
+from symt.pddl import ground, parse_domain, parse_problem
 from symt.val import run_val
 
 SYMT = Path(sys.executable).parent / "symt"
@@ -98,3 +99,30 @@ def test_symt_learn_end_to_end(tmp_path: Path) -> None:
     again = subprocess.run([str(SYMT), "learn", str(domain_file("gripper")), *map(str, paths), "--out", str(out)],
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "is not an empty folder" in again.stderr
+
+
+def test_goal_subsets_add_tasks_of_the_same_state_space(tmp_path: Path) -> None:
+    """add_goal_subsets: each expanded training problem gets distinct variants whose goal is a
+    proper subset of its own (checked by parsing them), with the same objects and initial state,
+    so the expander finds the same number of states; validation problems get none."""
+    from symt.experiments.ipc import add_goal_subsets, write_problem_dataset
+    from symt.statespace import expand
+
+    paths = gripper_problems(tmp_path / "problems", [2, 3, 3, 4])
+    manifest = write_problem_dataset(domain_file("gripper"), paths, tmp_path / "data", "gripper", plan_time=0,
+                                     progress=False)
+    before = json.loads(manifest.read_text())
+    # Training: 2, 3 and 3 balls (the largest 3-ball one validates); 2 goal atoms leave 2 proper subsets.
+    assert add_goal_subsets(tmp_path / "data", 3, seed=1) == 2 + 3 + 3
+    after = json.loads(manifest.read_text())
+    parsed = parse_domain(domain_file("gripper"))
+    originals = {e["name"]: e for e in before}
+    for entry in after[len(before):]:
+        source = originals[entry["info"]["goal_subset_of"]]
+        assert source["split"] == "train" and entry["split"] == "train"
+        mine, theirs = (parse_problem(tmp_path / "data" / e["file"], parsed) for e in (entry, source))
+        goal = {(lit.predicate, lit.terms) for lit in mine.goal}
+        assert goal < {(lit.predicate, lit.terms) for lit in theirs.goal} and goal
+        assert mine.objects == theirs.objects and mine.init == theirs.init
+        assert expand(ground(parsed, mine)).num_states == source["info"]["states"]
+    assert len({e["sha256"] for e in after[len(before):]}) == len(after) - len(before)  # distinct subsets

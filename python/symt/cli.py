@@ -527,7 +527,8 @@ def cmd_learn(args: argparse.Namespace) -> int:
     if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):
         raise SymtError(f"--out {args.out} exists and is not an empty folder; symt learn writes a new one")
     config = LearnConfig(args.domain, list(args.problems), args.out, args.held_out, args.minutes, args.max_states,
-                         args.plan_time, args.test_time, args.processes, args.threads, args.seed, not args.quiet)
+                         args.plan_time, args.test_time, args.processes, args.threads, args.seed,
+                         args.goal_subsets, not args.quiet)
     result = learn(config)
     print(f"wrote {args.out}: model.pt (SymT-E), wl.json (WL baseline), verdict.json")
     for line in result["verdict"]:
@@ -993,6 +994,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Fast Downward runs in parallel (2)")
     p.add_argument("--threads", type=int_in(0), default=0, help="torch threads for training (0: all cores)")
     p.add_argument("--seed", type=int_in(0), default=0)
+    p.add_argument("--goal-subsets", type=int_in(0), default=0, metavar="K",
+                   help="add K training problems per expanded one, with a random proper subset of its "
+                   "goal (0: none; an experiment, see benchmarks/results/learn)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_learn)
 

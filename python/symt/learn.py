@@ -71,6 +71,9 @@ class LearnConfig:
     processes: int = 2
     threads: int = 0
     seed: int = 0
+    goal_subsets: int = 0
+    """Extra training problems per expanded one, with a random proper subset of its goal
+    (:func:`symt.experiments.ipc.add_goal_subsets`; 0: none)."""
     progress: bool = True
     extra: dict = field(default_factory=dict)
     """Training options over :data:`RECIPE`."""
@@ -190,7 +193,7 @@ def best_rank_accuracy(run: Path) -> float | None:
 
 def learn(config: LearnConfig) -> dict:
     """Run the whole pipeline (module docstring); returns what ``verdict.json`` holds."""
-    from .experiments.ipc import problem_files, write_problem_dataset
+    from .experiments.ipc import add_goal_subsets, problem_files, write_problem_dataset
     from .export import export
     from .pddl import parse_domain
     from .train import TrainConfig, Trainer
@@ -214,6 +217,9 @@ def learn(config: LearnConfig) -> dict:
         f"({', '.join(p.name for p in test_files) or 'none'})", file=sys.stderr)
     manifest = write_problem_dataset(config.domain, train_files, out / "data", domain.name, config.max_states,
                                      None, config.progress, config.plan_time, config.processes)
+    if config.goal_subsets:
+        added = add_goal_subsets(manifest.parent, config.goal_subsets, config.seed)
+        say(f"symt learn: {added} training problems added with goal subsets", file=sys.stderr)
     lap("dataset")
     options = {**RECIPE, **config.extra, "data": str(manifest.parent), "out": str(out / "run"),
                "time_budget": config.minutes * 60.0, "seed": config.seed, "threads": config.threads}

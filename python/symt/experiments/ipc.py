@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -221,6 +222,59 @@ def write_training_dataset(
     return write_problem_dataset(domain_dir / "domain.pddl", problems(domain_dir, "training", "easy"),
                                  out_dir, domain_dir.name, max_states, validation, progress, plan_time,
                                  processes, writer="symt ipc-dataset")
+
+
+def _goal_span(text: str) -> tuple[int, int] | None:
+    """Where the ``(:goal ...)`` section of a problem file's text starts and ends (comments
+    skipped), or None."""
+    code = re.sub(r";[^\n]*", lambda m: " " * len(m.group(0)), text)  # same offsets, no comments
+    found = re.search(r"\(\s*:goal\b", code, re.IGNORECASE)
+    if found is None:
+        return None
+    depth = 0
+    for position in range(found.start(), len(code)):
+        depth += {"(": 1, ")": -1}.get(code[position], 0)
+        if depth == 0:
+            return found.start(), position + 1
+    return None
+
+
+def add_goal_subsets(out_dir: Path, per_problem: int, seed: int = 0) -> int:
+    """Add to the dataset at ``out_dir``, for every expanded training problem whose goal is a
+    conjunction of two or more positive atoms, ``per_problem`` problems with the same objects and
+    initial state and a random proper subset of its goal atoms (distinct subsets, at most as many
+    as there are): more tasks, with other goal distances over the same state spaces, from a handful
+    of problems. Validation problems get none (their variants would leak them into training).
+    Returns how many problems were added."""
+    from ..data import read_manifest
+
+    out_dir = Path(out_dir)
+    entries = read_manifest(out_dir)
+    domain = parse_domain(out_dir / "domain.pddl")
+    rng = random.Random(seed)
+    added = []
+    for entry in [e for e in entries if e["split"] == "train" and e.get("labels", "exhaustive") == "exhaustive"]:
+        path = out_dir / entry["file"]
+        goal = parse_problem(path, domain).goal
+        span = _goal_span(path.read_text())
+        if span is None or len(goal) < 2 or any(lit.negated or lit.predicate == "=" for lit in goal):
+            continue
+        text = path.read_text()
+        subsets: set[tuple[int, ...]] = set()
+        possible = 2 ** len(goal) - 2
+        while len(subsets) < min(per_problem, possible):
+            size = rng.randint(1, len(goal) - 1)
+            subsets.add(tuple(sorted(rng.sample(range(len(goal)), size))))
+        for k, subset in enumerate(sorted(subsets)):
+            atoms = " ".join(f"({' '.join((goal[i].predicate, *goal[i].terms))})" for i in subset)
+            variant = path.with_name(f"{path.stem}-goals{k + 1}.pddl")
+            variant.write_text(text[: span[0]] + f"(:goal (and {atoms}))" + text[span[1] :])
+            added.append({**entry, "name": variant.stem, "file": f"{Path(entry['file']).parent.as_posix()}/{variant.name}",
+                          "index": len(entries) + len(added), "optimal_plan_length": None,
+                          "info": {**entry.get("info", {}), "goal_subset_of": entry["name"]},
+                          "sha256": hashlib.sha256(variant.read_bytes()).hexdigest()})
+    write_manifest(out_dir, entries + added)
+    return len(added)
 
 
 def write_problem_dataset(
