@@ -23,3 +23,10 @@ for setting in 12 16; do
     cp "$run/run/log.csv" "$out/$domain-p01-p$setting-training.csv"
   done
 done
+# Goal subsets (--goal-subsets 8): Driverlog p01-p12 again, eight extra training problems per
+# expanded one.
+run=$work/driverlog-goals
+[ -f "$run/verdict.json" ] || /usr/bin/time -v .venv/bin/symt learn "$classical/driverlog/domain.pddl" \
+  "$work/driverlog-problems" --held-out 8 --minutes 12 --goal-subsets 8 --out "$run" > "$run.log" 2> "$run.err"
+cp "$run/verdict.json" "$out/driverlog-p01-p12-goal-subsets.json"
+cp "$run/run/log.csv" "$out/driverlog-p01-p12-goal-subsets-training.csv"
