@@ -82,6 +82,19 @@ def plain_data(value: object, where: str = "the data") -> object:
     raise SymtError(f"{where} holds a {type(value).__name__}, which a model file cannot keep as plain data")
 
 
+def save_plain(value: object, path: Path, what: str) -> None:
+    """``torch.save`` ``value`` as plain data (:func:`plain_data`) to ``path`` whole or not at all
+    (:func:`symt.folders.write_atomic`: a full disk leaves the previous file and one clear error,
+    never a torn one); ``what`` names the file in errors."""
+    import torch
+
+    from .folders import write_atomic
+
+    buffer = io.BytesIO()
+    torch.save(plain_data(value, str(path)), buffer)
+    write_atomic(Path(path), buffer.getvalue(), what)
+
+
 def load_plain(path: Path, what: str, map_location: object = "cpu") -> object:
     """``torch.load`` of a symt file with ``weights_only=True``: tensors and plain data only, so a
     file from someone else runs no code when it is read. A file that asks for more (a pickle
@@ -111,11 +124,7 @@ def upgrade_file(old: Path, new: Path) -> str:
         raise SymtError(f"{old}: a {kind} file; symt upgrade rewrites plan-generation models and training "
                         "checkpoints (exported heuristics are TorchScript and need no upgrade)")
     data = torch.load(old, map_location="cpu", weights_only=False)  # trusted by the user's --trust-file
-    from .folders import write_atomic
-
-    buffer = io.BytesIO()
-    torch.save(plain_data(data, str(old)), buffer)
-    write_atomic(Path(new), buffer.getvalue(), "model file")
+    save_plain(data, Path(new), "model file")
     load_plain(Path(new), "upgraded file")  # what was written reads back without running anything
     return kind
 

@@ -148,15 +148,10 @@ class BatchStream:
 
 
 def save_atomic(obj: object, path: Path) -> None:
-    """torch.save ``obj`` to ``path`` whole or not at all (:func:`symt.folders.write_atomic`: a
-    full disk leaves the previous checkpoint and one clear error, never a torn file)."""
-    import io
+    """A checkpoint written as plain data, whole or not at all (:func:`symt.formats.save_plain`)."""
+    from .formats import save_plain
 
-    from .formats import plain_data
-
-    buffer = io.BytesIO()
-    torch.save(plain_data(obj, str(path)), buffer)
-    write_atomic(path, buffer.getvalue(), "checkpoint")
+    save_plain(obj, path, "checkpoint")
 
 
 CHECKPOINT_VERSION = 1
