@@ -265,8 +265,8 @@ def canonical_assignment(encoded: EncodedTask, initial_rows: np.ndarray | None =
     rows = np.concatenate([encoded.fixed_rows, initial_rows], axis=0)
     if n == 0 or len(rows) == 0:
         return identity_assignment(n)
-    colours = _refine(np.zeros(n, dtype=np.uint64), _mix(rows[:, 0].astype(np.uint64) + np.uint64(1)),
-                      rows[:, 1:])
+    predicates, args = _mix(rows[:, 0].astype(np.uint64) + np.uint64(1)), rows[:, 1:]
+    colours = _refine(np.zeros(n, dtype=np.uint64), predicates, args)
     while True:
         values, first, counts = np.unique(colours, return_index=True, return_counts=True)
         if len(values) == n:
@@ -275,7 +275,7 @@ def canonical_assignment(encoded: EncodedTask, initial_rows: np.ndarray | None =
         chosen = int(first[np.argmax(counts > 1)])
         with np.errstate(over="ignore"):
             colours[chosen] = _mix(colours[chosen] ^ np.uint64(0x9E3779B97F4A7C15))
-        colours = _refine(colours, _mix(rows[:, 0].astype(np.uint64) + np.uint64(1)), rows[:, 1:])
+        colours = _refine(colours, predicates, args)
     assignment = np.empty(n, dtype=np.int64)
     assignment[np.argsort(colours, kind="stable")] = np.arange(n, dtype=np.int64)
     return assignment
