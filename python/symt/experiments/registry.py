@@ -253,18 +253,23 @@ def suite_models(
 
 def classical_model(folder: Path, family: str) -> Path:
     """The shipped model that ``symt()`` (``symt-e``) or ``wl()`` (``wl``) picks for a folder of the
-    classical collection, by its domain and first problem (:func:`symt.models.select_heuristic`)."""
+    classical collection, by its domain and first problem (:func:`picked_model`)."""
+    problems = sorted(p for p in folder.glob("*.pddl") if not p.name.startswith("domain"))
+    return picked_model(folder / "domain.pddl", problems[0] if problems else None, family)
+
+
+def picked_model(domain_file: Path, problem_file: Path | None, family: str) -> Path:
+    """The shipped model that ``symt()`` (``symt-e``, :func:`symt.models.select_heuristic`) or
+    ``wl()`` (``wl``, :func:`symt.models.select_wl`) picks for a domain and one of its problems."""
     from ..models import select_heuristic, select_wl
     from ..pddl import parse_domain, parse_problem
 
-    problems = sorted(p for p in folder.glob("*.pddl") if not p.name.startswith("domain"))
-    problem = problems[0] if problems else None
     if family == "symt-e":
-        return select_heuristic(folder / "domain.pddl", problem)[0]
+        return select_heuristic(domain_file, problem_file)[0]
     if family == "wl":
-        parsed = parse_domain(folder / "domain.pddl")
-        return select_wl(parsed, parse_problem(problem, parsed) if problem else None)[0]
-    raise SymtError(f"the classical suite runs SymT-E heuristics and WL models, not {family}")
+        parsed = parse_domain(domain_file)
+        return select_wl(parsed, parse_problem(problem_file, parsed) if problem_file else None)[0]
+    raise SymtError(f"this suite runs SymT-E heuristics and WL models, not {family}")
 
 
 def model_options(items: list[str] | None) -> dict[str, str]:
@@ -290,9 +295,6 @@ class OwnTasks:
 
 def _own_spec(experiment: NamedExperiment, processes: int, own: OwnTasks | None) -> ExperimentSpec:
     """The runs of the ``own`` experiment (:class:`OwnTasks`)."""
-    from ..models import select_heuristic, select_wl
-    from ..pddl import parse_domain, parse_problem
-
     if own is None or not own.problems:
         raise SymtError("the own experiment needs --domain-file and --problems (and, for one's own models, "
                         "--learned: a symt learn folder)")
@@ -306,11 +308,8 @@ def _own_spec(experiment: NamedExperiment, processes: int, own: OwnTasks | None)
             if not path.is_file():
                 raise SymtError(f"--learned {own.learned}: no {path.name} (a symt learn folder has model.pt "
                                 "and wl.json)")
-        elif family == "symt-e":
-            path = select_heuristic(own.domain_file, Path(tasks[0].problem_file))[0]
         else:
-            parsed = parse_domain(own.domain_file)
-            path = select_wl(parsed, parse_problem(tasks[0].problem_file, parsed))[0]
+            path = picked_model(own.domain_file, Path(tasks[0].problem_file), family)
         models[("own", domain, family)] = str(Path(path).resolve())
     return ExperimentSpec(experiment.name, tasks, chosen, models, experiment.time_limit,
                           experiment.memory_limit, processes, {})
