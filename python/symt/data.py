@@ -538,9 +538,12 @@ def fixed_validation_batches(
     tasks: list[TaskData], vocab_size: int, seed: int, samples: int, batch_size: int
 ) -> list[Batch]:
     """A fixed sample of validation states (same for every epoch), randomly renamed, with sibling
-    pairs (rows after ``num_sampled``) for the ranking accuracy."""
-    expandable = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
-    if not expandable:
+    pairs (rows after ``num_sampled``) for the ranking accuracy: from the expanded tasks, and the
+    states along optimal plans (exact h*; a plan's next state against another successor, which is
+    at best as near the goal, so a tie there counts as a miss)."""
+    usable = [t for t in tasks if (t.space is not None and t.space.max_finite_hstar >= 0)
+              or (t.plan is not None and t.plan.exact)]
+    if not usable:
         return []
-    sampler = PairSampler(expandable, vocab_size, "off", derive_seed(seed, "validation"), ranking=True)
+    sampler = PairSampler(usable, vocab_size, "off", derive_seed(seed, "validation"), ranking=True)
     return [sampler.batch(i, batch_size) for i in range(max(1, samples // batch_size))]

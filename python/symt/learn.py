@@ -6,8 +6,10 @@ symt has never seen:
 1. the problems, ordered by size (objects, then file order); the largest ``held_out`` of them are
    set aside as *test* problems that no step below reads (default: a quarter, at least one);
 2. a dataset of the others (:func:`symt.experiments.ipc.write_problem_dataset`): those within
-   ``max_states`` expanded (h* of every state), the larger ones labelled by a Fast Downward plan,
-   its own validation split (:func:`~symt.experiments.ipc.default_validation`);
+   ``max_states`` expanded (h* of every state), the larger ones labelled by a Fast Downward plan;
+   the validation split is the largest problems with optimal plans (a quarter, at least one), so
+   every expandable problem trains, and only without such plans the largest expandable ones
+   (:func:`~symt.experiments.ipc.default_validation`);
 3. SymT-E trained for ``minutes`` with the recipe of the shipped IPC models
    (:data:`RECIPE`: hashed object codes, the sibling-ranking loss, achieved-goal marks, a cached
    task context), the paper's contrastive loss switched on by mid-run at the latest, the
@@ -216,7 +218,8 @@ def learn(config: LearnConfig) -> dict:
     say(f"symt learn: {len(train_files)} problems to learn from, {len(test_files)} held out for the verdict "
         f"({', '.join(p.name for p in test_files) or 'none'})", file=sys.stderr)
     manifest = write_problem_dataset(config.domain, train_files, out / "data", domain.name, config.max_states,
-                                     None, config.progress, config.plan_time, config.processes)
+                                     None, config.progress, config.plan_time, config.processes,
+                                     validate_on_plans=True)
     if config.goal_subsets:
         added = add_goal_subsets(manifest.parent, config.goal_subsets, config.seed)
         say(f"symt learn: {added} training problems added with goal subsets", file=sys.stderr)

@@ -162,6 +162,26 @@ def plan_for(domain_file: Path, problem: Path, plan_out: Path, time_limit: int,
     return None, "; ".join(tried)
 
 
+def _plan_labels(domain_file: Path, problems: Sequence[Path], plans: Path, plan_time: int, processes: int,
+                 name: str, progress: bool) -> list[tuple[Path, str | None, str]]:
+    """(problem, labels, why) of :func:`plan_for` for each problem, ``processes`` searches at a time."""
+    def label(path: Path) -> tuple[Path, str | None, str]:
+        return (path, *plan_for(domain_file, path, plans / f"{path.stem}.plan", plan_time))
+
+    pool = ThreadPoolExecutor(processes)
+    try:
+        results = list(tqdm(pool.map(label, problems), total=len(problems),
+                            desc=f"planning {name} problems too large to expand", unit="task", disable=not progress))
+    except BaseException:
+        # Ctrl-C or SIGTERM: the problems not started are dropped, and the planners running
+        # are ended, instead of waiting for every remaining search (the pool's default).
+        pool.shutdown(wait=False, cancel_futures=True)
+        end_descendants()
+        raise
+    pool.shutdown()
+    return results
+
+
 def _check_same_domain(out_dir: Path, domain_file: Path, writer: str) -> None:
     """Refuse to write into a folder that holds another domain's dataset or someone's files:
     the two would mix (issue 36)."""
@@ -280,7 +300,7 @@ def add_goal_subsets(out_dir: Path, per_problem: int, seed: int = 0) -> int:
 def write_problem_dataset(
     domain_file: Path, files: Sequence[Path], out_dir: Path, name: str, max_states: int = 1_000_000,
     validation: int | None = None, progress: bool = True, plan_time: int = 30, processes: int = 2,
-    writer: str = "symt dataset",
+    writer: str = "symt dataset", validate_on_plans: bool = False,
 ) -> Path:
     """Write a ``symt train`` dataset folder (``manifest.json`` + PDDL copies) from a domain file
     and problem files (``name``: the domain's name in the manifest).
@@ -289,6 +309,12 @@ def write_problem_dataset(
     the largest ``validation`` of them (None: :func:`default_validation`) become the validation split. Problems too large to expand
     are labelled by plans (``plan_time`` seconds per search, 0: not at all); ``labels.json`` says
     per problem which data it gave and why. Returns the manifest's path.
+
+    ``validate_on_plans``: where some problems get optimal plans, the largest of those (a quarter,
+    at least one) are the validation split instead, and every expandable problem trains. With
+    three expandable problems, validating on one of them costs a third of the exhaustive data and
+    measures generalisation to a task no larger than training's; an optimal plan of a larger
+    problem gives exact h* along it and greedy-guidance coverage on the size the model is for.
     """
     domain_file = Path(domain_file)
     out_dir = Path(out_dir)
@@ -298,6 +324,19 @@ def write_problem_dataset(
     # Gone first, back last: a dataset cut short has no manifest, so no training reads it.
     (out_dir / "manifest.json").unlink(missing_ok=True)
     shutil.copyfile(domain_file, out_dir / "domain.pddl")
+    domain = parse_domain(domain_file)
+    results: list[tuple[Path, str | None, str]] = []
+    if plan_time > 0 and selection.skipped:
+        (out_dir / "plans").mkdir(exist_ok=True)
+        results = _plan_labels(domain_file, selection.skipped, out_dir / "plans", plan_time, processes, name,
+                               progress)
+    plan_validation: set[Path] = set()
+    if validate_on_plans:
+        optimal = [(len(parse_problem(path, domain).objects), i, path)
+                   for i, (path, labels, _) in enumerate(results) if labels == "optimal-plan"]
+        if optimal:
+            plan_validation = {path for _, _, path in sorted(optimal)[-max(1, len(optimal) // 4):]}
+            selection = TrainingSelection(selection.train + selection.validation, [], selection.skipped)
     entries = []
     sources: dict[str, dict] = {}
     for split, items in (("train", selection.train), ("validation", selection.validation)):
@@ -315,35 +354,19 @@ def write_problem_dataset(
                                   "why": f"{states:,} states (at most {max_states:,}): h* of every state"}
     skipped = []
     if plan_time > 0 and selection.skipped:
-        (out_dir / "plans").mkdir(exist_ok=True)
-        domain = parse_domain(domain_file)
-
-        def label(path: Path) -> tuple[Path, str | None, str]:
-            return (path, *plan_for(domain_file, path, out_dir / "plans" / f"{path.stem}.plan", plan_time))
-
-        pool = ThreadPoolExecutor(processes)
-        try:
-            results = list(tqdm(pool.map(label, selection.skipped), total=len(selection.skipped),
-                                desc=f"planning {name} problems too large to expand",
-                                unit="task", disable=not progress))
-        except BaseException:
-            # Ctrl-C or SIGTERM: the problems not started are dropped, and the planners running
-            # are ended, instead of waiting for every remaining search (the pool's default).
-            pool.shutdown(wait=False, cancel_futures=True)
-            end_descendants()
-            raise
-        pool.shutdown()
         for index, (path, labels, why) in enumerate(results):
             why = f"more than {max_states:,} states; {why}"
-            sources[path.name] = {"labels": labels or "none", "split": "train" if labels else None, "why": why}
+            split = "validation" if path in plan_validation else "train"
+            sources[path.name] = {"labels": labels or "none", "split": split if labels else None, "why": why}
             if labels is None:
                 skipped.append(path)
                 continue
-            rel = Path("train") / path.name
+            rel = Path(split) / path.name
+            (out_dir / split).mkdir(exist_ok=True)
             shutil.copyfile(path, out_dir / rel)
             objects = len(parse_problem(path, domain).objects)
             entries.append({
-                "domain": name, "name": path.stem, "split": "train", "size": objects,
+                "domain": name, "name": path.stem, "split": split, "size": objects,
                 "index": len(selection.train) + index, "seed": None, "file": rel.as_posix(),
                 "num_objects": objects, "optimal_plan_length": None, "labels": labels,
                 "plan_file": f"plans/{path.stem}.plan", "info": {"source": str(path), "why": why},
