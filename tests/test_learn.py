@@ -87,6 +87,7 @@ def test_symt_learn_end_to_end(tmp_path: Path) -> None:
     assert (out / "model.pt").is_file() and (out / "wl.json").is_file()
     report = json.loads((out / "verdict.json").read_text())
     assert report["test"] == ["p04.pddl"] and "p04.pddl" not in report["train"]
+    assert report["validation"] == ["p03.pddl"]  # no plan labels (--plan-time 0): the largest expanded one
     assert set(report["seconds"]) == {"dataset", "training", "wl", "verdict"}
     assert not list((out / "data").rglob("p04.pddl"))
     assert sorted(r["config"] for r in report["runs"]) == ["ff", "lama-first", "symt", "symt-first", "wl"]

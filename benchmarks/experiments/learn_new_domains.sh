@@ -1,32 +1,32 @@
 #!/usr/bin/env bash
-# `symt learn` on classical domains symt ships no model for (issue 61): Driverlog and Zenotravel
-# of Fast Downward's benchmark collection (a copy of aibasel/downward-benchmarks in $CLASSICAL),
-# from their smallest problems, judged on the next 8 (`--held-out 8`: the 8 largest given), 60 s
-# per run, 12 minutes of training. Two settings: p01-p12 (learns from p01-p04; run folder
-# $WORK/<domain>) and p01-p16 (learns from p01-p08; $WORK/<domain>-8). The commands behind
+# `symt learn` on classical domains symt ships no model for (issue 61): Driverlog, Zenotravel and
+# Depot of Fast Downward's benchmark collection (a copy of aibasel/downward-benchmarks in
+# $CLASSICAL), from their smallest problems, judged on the next 8 (`--held-out 8`: the 8 largest
+# given), 60 s per run, 12 minutes of training. Settings: p01-p12 (learns from p01-p04) and p01-p16
+# (learns from p01-p08); run folders $WORK/<domain>-p01-p<N>. The commands behind
 # benchmarks/results/learn/.
-# Usage: CLASSICAL=runs/dwb bash benchmarks/experiments/learn_new_domains.sh
+# A run named <domain>-<setting>-plans adds --validate-on-plans, -s1 --seed 1 (both: -plans-s1).
+# Usage: CLASSICAL=runs/dwb bash benchmarks/experiments/learn_new_domains.sh [run ...]
+#   e.g. ... driverlog-12 zenotravel-12-plans (default: all of them, one after the other: they
+#   time their training, so two side by side would each get half the steps)
 set -euo pipefail
 classical=${CLASSICAL:-runs/dwb}
 work=${WORK:-runs/learn}
 out=${OUT:-benchmarks/results/learn}
 mkdir -p "$work" "$out"
-for setting in 12 16; do
-  for domain in driverlog zenotravel; do
-    problems=$work/$domain-problems; run=$work/$domain
-    [ "$setting" = 16 ] && problems=$work/$domain-16 && run=$work/$domain-8
-    mkdir -p "$problems"
-    for i in $(seq -w 1 "$setting"); do cp "$classical/$domain/p$i.pddl" "$problems/"; done
-    [ -f "$run/verdict.json" ] || /usr/bin/time -v .venv/bin/symt learn "$classical/$domain/domain.pddl" \
-      "$problems" --held-out 8 --minutes 12 --out "$run" > "$run.log" 2> "$run.err"
-    cp "$run/verdict.json" "$out/$domain-p01-p$setting.json"
-    cp "$run/run/log.csv" "$out/$domain-p01-p$setting-training.csv"
-  done
+runs=("$@")
+[ ${#runs[@]} -gt 0 ] || runs=(driverlog-12 driverlog-12-plans zenotravel-12 zenotravel-12-plans
+                                 zenotravel-12-plans-s1 driverlog-16 zenotravel-16 depot-12)
+for item in "${runs[@]}"; do
+  IFS=- read -r domain setting variant <<< "$item"
+  options=(); suffix=${variant:+-$variant}
+  [[ $variant == plans* ]] && options+=(--validate-on-plans)
+  [[ $variant == *s1 ]] && options+=(--seed 1)
+  problems=$work/$domain-p01-p$setting-problems; run=$work/$domain-p01-p$setting$suffix
+  mkdir -p "$problems"
+  for i in $(seq -w 1 "$setting"); do cp "$classical/$domain/p$i.pddl" "$problems/"; done
+  [ -f "$run/verdict.json" ] || /usr/bin/time -v .venv/bin/symt learn "$classical/$domain/domain.pddl" \
+    "$problems" --held-out 8 --minutes 12 "${options[@]}" --out "$run" > "$run.log" 2> "$run.err"
+  cp "$run/verdict.json" "$out/$domain-p01-p$setting$suffix.json"
+  cp "$run/run/log.csv" "$out/$domain-p01-p$setting$suffix-training.csv"
 done
-# Goal subsets (--goal-subsets 8): Driverlog p01-p12 again, eight extra training problems per
-# expanded one.
-run=$work/driverlog-goals
-[ -f "$run/verdict.json" ] || /usr/bin/time -v .venv/bin/symt learn "$classical/driverlog/domain.pddl" \
-  "$work/driverlog-problems" --held-out 8 --minutes 12 --goal-subsets 8 --out "$run" > "$run.log" 2> "$run.err"
-cp "$run/verdict.json" "$out/driverlog-p01-p12-goal-subsets.json"
-cp "$run/run/log.csv" "$out/driverlog-p01-p12-goal-subsets-training.csv"

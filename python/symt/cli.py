@@ -344,7 +344,8 @@ def cmd_dataset(args: argparse.Namespace) -> int:
     with holding_folder(lock, out):
         manifest = write_problem_dataset(args.domain, files, out, domain.name, args.max_states,
                                          args.validation, progress=not args.quiet,
-                                         plan_time=args.plan_time, processes=args.processes)
+                                         plan_time=args.plan_time, processes=args.processes,
+                                         validate_on_plans=args.validate_on_plans)
     _report_dataset(manifest)
     return 0
 
@@ -528,7 +529,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
         raise SymtError(f"--out {args.out} exists and is not an empty folder; symt learn writes a new one")
     config = LearnConfig(args.domain, list(args.problems), args.out, args.held_out, args.minutes, args.max_states,
                          args.plan_time, args.test_time, args.processes, args.threads, args.seed,
-                         args.goal_subsets, not args.quiet)
+                         args.goal_subsets, validate_on_plans=args.validate_on_plans, progress=not args.quiet)
     result = learn(config)
     print(f"wrote {args.out}: model.pt (SymT-E), wl.json (WL baseline), verdict.json")
     for line in result["verdict"]:
@@ -897,6 +898,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("problems", type=Path, nargs="+", help="problem files or folders of them")
     p.add_argument("--out", type=Path, help="dataset folder (default data/<the domain's name>)")
     _dataset_options(p)
+    p.add_argument("--validate-on-plans", action="store_true",
+                   help="validate on the largest problems with optimal plans (a quarter, at least one) "
+                   "and train on every expandable one, as `symt learn` does (where no problem gets an "
+                   "optimal plan: --validation as usual)")
     p.set_defaults(func=cmd_dataset)
 
     p = sub.add_parser("ipc-dataset", help="a training dataset from an IPC 2023 learning-track domain",
@@ -997,6 +1002,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--goal-subsets", type=int_in(0), default=0, metavar="K",
                    help="add K training problems per expanded one, with a random proper subset of its "
                    "goal (0: none; an experiment, see benchmarks/results/learn)")
+    p.add_argument("--validate-on-plans", action="store_true",
+                   help="validate on the largest problems with optimal plans and train on every expandable "
+                   "one (helps on Driverlog, hurts on Zenotravel: benchmarks/results/learn)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_learn)
 
