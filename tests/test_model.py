@@ -721,3 +721,37 @@ def test_contrastive_terms_start_by_the_deadline_without_a_plateau(gripper_datas
     assert on.contrastive_start == 20
     weights = [float(row["contrastive_weight"]) for row in csv.DictReader((tmp_path / "on" / "log.csv").open())]
     assert weights[0] == 0.0 and weights[-1] > 0.0
+
+
+class _Valued:
+    """An evaluator for greedy_best_first: a fixed function of the state, counting its calls."""
+
+    def __init__(self, value) -> None:
+        self.value, self.count = value, 0
+
+    def __call__(self, states):
+        self.count += len(states)
+        return np.array([self.value(s) for s in states], dtype=np.float64)
+
+
+def test_greedy_best_first_search_finds_plans_checked_by_val(tmp_path: Path) -> None:
+    """The trainer's ``coverage_search="gbfs"``: with a constant value, ties go by insertion order
+    and the goal is tested on generation, so the search is breadth-first and its plan optimal: an
+    n-ball Gripper task (n even) takes 3n - 1 steps. With the goal count it finds a plan VAL
+    accepts; with one expansion it stops at the limit."""
+    from symt.generators import domain_file, generate_task
+    from symt.guidance import greedy_best_first
+    from symt.val import run_val
+
+    problem = tmp_path / "p.pddl"
+    problem.write_text(generate_task("gripper", 4, 3, "p"))
+    domain = parse_domain(domain_file("gripper"))
+    task = ground(domain, problem)
+    result, expansions = greedy_best_first(task, _Valued(lambda s: 0.0), 10_000)
+    assert result.solved and len(result.actions) == 3 * 4 - 1 and expansions > len(result.actions)
+    goals = set(task.goal_pos)
+    result, expansions = greedy_best_first(task, _Valued(lambda s: len(goals - s)), 10_000)
+    (tmp_path / "plan").write_text("\n".join(result.labels(task)) + "\n")
+    assert result.solved and run_val(domain_file("gripper"), problem, tmp_path / "plan").valid
+    limited, expansions = greedy_best_first(task, _Valued(lambda s: 0.0), 1)
+    assert not limited.solved and expansions == 1 and limited.reason == "expansion limit (1) reached"

@@ -777,6 +777,10 @@ def _add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, 
                    "epoch the run is cut to the whole epochs that still fit at the measured pace, and "
                    "the learning-rate schedule ends there; --steps stays the upper bound (0: none)")
     p.add_argument("--coverage-tasks", type=int_in(0), help="validation tasks for greedy coverage (30)")
+    p.add_argument("--coverage-search", choices=["greedy", "gbfs"],
+                   help="validation coverage by the paper's greedy guidance (default) or by greedy best-first "
+                   "search within --coverage-expansions, fewer expansions breaking ties between epochs")
+    p.add_argument("--coverage-expansions", type=int_in(1), help="--coverage-search gbfs: expansions per task (1000)")
     p.add_argument("--vocab-size", type=int_in(1), help="object vocabulary size (123)")
     p.add_argument("--seed", type=int_in(0), default=0, help="training seed (0)")
     p.add_argument("--data-seed", type=int_in(0), default=0, help="dataset seed when generating (0)")

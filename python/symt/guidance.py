@@ -134,6 +134,48 @@ def greedy_heuristic_guidance(
     return PlanResult(plan, True, "goal reached", evaluator.count)
 
 
+def greedy_best_first(task: GroundTask, evaluator: StateEvaluator, max_expansions: int) -> tuple[PlanResult, int]:
+    """Eager greedy best-first search on the model's values (Fast Downward's ``eager_greedy``:
+    duplicates dropped, ties by insertion order, the successors of an expansion valued in one
+    call), at most ``max_expansions`` expansions; (the result, expansions). What the trainer's
+    ``coverage_search="gbfs"`` measures: how the model guides the search users run, where greedy
+    guidance without backtracking fails on every plateau."""
+    import heapq
+
+    start = frozenset(task.init)
+    parents: dict[frozenset[int], tuple[frozenset[int], int] | None] = {start: None}
+
+    def plan_to(state: frozenset[int]) -> list[int]:
+        actions = []
+        while (link := parents[state]) is not None:
+            state, action = link
+            actions.append(action)
+        return actions[::-1]
+
+    if task.is_goal(start):
+        return PlanResult([], True, "goal reached", evaluator.count), 0
+    queue = [(float(evaluator([start])[0]), 0, start)]
+    inserted = 1
+    expansions = 0
+    while queue:
+        if expansions >= max_expansions:
+            return PlanResult([], False, f"expansion limit ({max_expansions}) reached", evaluator.count), expansions
+        _, _, state = heapq.heappop(queue)
+        expansions += 1
+        applicable, successors = changing_successors(task, state)
+        new = [(action, successor) for action, successor in zip(applicable, successors, strict=True)
+               if successor not in parents]
+        for action, successor in new:
+            parents[successor] = (state, action)
+            if task.is_goal(successor):
+                return PlanResult(plan_to(successor), True, "goal reached", evaluator.count), expansions
+        if new:
+            for (_, successor), value in zip(new, evaluator([s for _, s in new]), strict=True):
+                heapq.heappush(queue, (float(value), inserted, successor))
+                inserted += 1
+    return PlanResult([], False, "search space exhausted", evaluator.count), expansions
+
+
 def greedy_guidance_lockstep(
     tasks: list[GroundTask], evaluators: list[StateEvaluator], max_steps: int = MAX_STEPS,
 ) -> list[PlanResult]:
