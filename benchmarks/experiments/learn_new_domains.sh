@@ -5,9 +5,10 @@
 # given), 60 s per run, 12 minutes of training. Settings: p01-p12 (learns from p01-p04) and p01-p16
 # (learns from p01-p08); run folders $WORK/<domain>-p01-p<N>. The commands behind
 # benchmarks/results/learn/.
-# A run named <domain>-<setting>-plans adds --validate-on-plans, -s1 --seed 1 (both: -plans-s1).
+# A run named <domain>-<setting>-expanded adds --no-validate-on-plans (the largest expandable
+# problem validates), -s1 --seed 1 (both: -expanded-s1).
 # Usage: CLASSICAL=runs/dwb bash benchmarks/experiments/learn_new_domains.sh [run ...]
-#   e.g. ... driverlog-12 zenotravel-12-plans (default: all of them, one after the other: they
+#   e.g. ... driverlog-12 zenotravel-12-s1 (default: the list below, one after the other: they
 #   time their training, so two side by side would each get half the steps)
 set -euo pipefail
 classical=${CLASSICAL:-runs/dwb}
@@ -15,12 +16,11 @@ work=${WORK:-runs/learn}
 out=${OUT:-benchmarks/results/learn}
 mkdir -p "$work" "$out"
 runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(driverlog-12 driverlog-12-plans zenotravel-12 zenotravel-12-plans
-                                 zenotravel-12-plans-s1 driverlog-16 zenotravel-16 depot-12)
+[ ${#runs[@]} -gt 0 ] || runs=(driverlog-12 zenotravel-12 driverlog-16 depot-12 zenotravel-16)
 for item in "${runs[@]}"; do
   IFS=- read -r domain setting variant <<< "$item"
   options=(); suffix=${variant:+-$variant}
-  [[ $variant == plans* ]] && options+=(--validate-on-plans)
+  [[ $variant == expanded* ]] && options+=(--no-validate-on-plans)
   [[ $variant == *s1 ]] && options+=(--seed 1)
   problems=$work/$domain-p01-p$setting-problems; run=$work/$domain-p01-p$setting$suffix
   mkdir -p "$problems"

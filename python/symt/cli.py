@@ -1006,9 +1006,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--goal-subsets", type=int_in(0), default=0, metavar="K",
                    help="add K training problems per expanded one, with a random proper subset of its "
                    "goal (0: none; an experiment, see benchmarks/results/learn)")
-    p.add_argument("--validate-on-plans", action="store_true",
-                   help="validate on the largest problems with optimal plans and train on every expandable "
-                   "one (helps on Driverlog, hurts on Zenotravel: benchmarks/results/learn)")
+    p.add_argument("--validate-on-plans", action=argparse.BooleanOptionalAction, default=True,
+                   help="validate on the largest problems with optimal plans and train on every expandable one "
+                   "(default); --no-validate-on-plans: the largest expandable problems validate")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_learn)
 
