@@ -214,3 +214,16 @@ def test_plugin_bf16_equals_python_bf16(tmp_path: Path) -> None:
     auto = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(problem), "--search",
                          "eager_greedy([symt(model=gripper, precision=auto)])")
     assert f"precision {resolve_precision('auto')}" in auto.stdout
+
+
+def test_driver_options_are_found_only_among_the_drivers_own_arguments() -> None:
+    """One scanner serves --alias and --symt-model: both spellings, the first accepted value, and
+    nothing after --search-options (those words belong to the search component)."""
+    from symt.fd_configs import driver_option
+
+    assert driver_option(["--alias", "lama-first", "d.pddl"], "--alias") == (0, 2, "lama-first")
+    assert driver_option(["d.pddl", "--symt-model=m.pt"], "--symt-model") == (1, 2, "m.pt")
+    assert driver_option(["d.pddl", "--symt-model"], "--symt-model") == (1, 2, None)
+    assert driver_option(["--search-options", "--alias", "x"], "--alias") is None
+    assert driver_option(["--alias", "lama-first", "--alias", "symt-first"], "--alias",
+                         lambda value: value == "symt-first") == (2, 4, "symt-first")

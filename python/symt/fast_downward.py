@@ -383,20 +383,17 @@ SYMT_MODEL_OPTION = "--symt-model"
 def take_symt_model(args: Sequence[str]) -> tuple[list[str], Path | None]:
     """``args`` without the wrapper's ``--symt-model NAME_OR_PATH`` (among the driver's options,
     before any component's), and the model file it names (None: not given)."""
-    rest, model = list(args), None
-    for i, arg in enumerate(rest):
-        if arg in ("--translate-options", "--search-options"):
-            break
-        if arg == SYMT_MODEL_OPTION or arg.startswith(SYMT_MODEL_OPTION + "="):
-            value = arg.split("=", 1)[1] if "=" in arg else (rest[i + 1] if i + 1 < len(rest) else None)
-            if not value:
-                raise SymtError(f"{SYMT_MODEL_OPTION} needs a model (a shipped model's name or a file)")
-            from .models import resolve
+    from .fd_configs import driver_option
 
-            model = resolve(value).resolve()
-            del rest[i : i + (1 if "=" in arg else 2)]
-            break
-    return rest, model
+    found = driver_option(args, SYMT_MODEL_OPTION)
+    if found is None:
+        return list(args), None
+    start, end, value = found
+    if not value:
+        raise SymtError(f"{SYMT_MODEL_OPTION} needs a model (a shipped model's name or a file)")
+    from .models import resolve
+
+    return [*args[:start], *args[end:]], resolve(value).resolve()
 
 
 def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path,

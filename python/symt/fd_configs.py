@@ -30,7 +30,7 @@ a shipped model's name) gives every such ``symt()`` that model instead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .errors import SymtError
@@ -79,16 +79,30 @@ ALIASES: dict[str, SearchAlias] = {
 }
 
 
-def _alias_position(args: Sequence[str]) -> tuple[int, int, str] | None:
-    """Where an ``--alias NAME`` or ``--alias=NAME`` of ours is: (start, end, name)."""
+def driver_option(args: Sequence[str], option: str,
+                  accept: Callable[[str | None], bool] = lambda value: True) -> tuple[int, int, str | None] | None:
+    """The first ``option VALUE`` or ``option=VALUE`` among the driver's own arguments whose value
+    ``accept`` takes: (start, end, value), value None where ``option`` is the last argument. The
+    driver's arguments end where ``--translate-options`` or ``--search-options`` begins: from there
+    on they belong to the planner's components."""
     for i, arg in enumerate(args):
         if arg in ("--translate-options", "--search-options"):
-            return None  # from here on the arguments belong to the planner's components
-        if arg == "--alias" and i + 1 < len(args) and args[i + 1] in ALIASES:
-            return i, i + 2, args[i + 1]
-        if arg.startswith("--alias=") and arg.split("=", 1)[1] in ALIASES:
-            return i, i + 1, arg.split("=", 1)[1]
+            return None
+        if arg == option:
+            value = args[i + 1] if i + 1 < len(args) else None
+            if accept(value):
+                return i, min(i + 2, len(args)), value
+        elif arg.startswith(option + "="):
+            value = arg.split("=", 1)[1]
+            if accept(value):
+                return i, i + 1, value
     return None
+
+
+def _alias_position(args: Sequence[str]) -> tuple[int, int, str] | None:
+    """Where an ``--alias NAME`` or ``--alias=NAME`` of ours is: (start, end, name)."""
+    found = driver_option(args, "--alias", lambda value: value in ALIASES)
+    return None if found is None or found[2] is None else (found[0], found[1], found[2])
 
 
 def expand_alias(args: Sequence[str]) -> list[str]:
