@@ -755,3 +755,23 @@ def test_greedy_best_first_search_finds_plans_checked_by_val(tmp_path: Path) -> 
     assert result.solved and run_val(domain_file("gripper"), problem, tmp_path / "plan").valid
     limited, expansions = greedy_best_first(task, _Valued(lambda s: 0.0), 1)
     assert not limited.solved and expansions == 1 and limited.reason == "expansion limit (1) reached"
+
+
+def test_the_plugin_reads_the_model_formats_python_writes() -> None:
+    """The format constants live on both sides of the export contract (the plugin cannot import
+    Python's); they must agree, or a model Python calls readable is refused in Fast Downward."""
+    import re
+
+    from symt import formats
+
+    source = (Path(__file__).resolve().parents[1] / "fd_plugin" / "symt_heuristic.cc").read_text()
+    ints = {m.group(1): int(m.group(2)) for m in re.finditer(r"static const int (\w+) = (\d+);", source)}
+    strings = {m.group(1): m.group(2) for m in re.finditer(r'static const char \*const (\w+) = "([^"]*)";', source)}
+    assert (ints["MIN_FORMAT_VERSION"], ints["MAX_FORMAT_VERSION"]) == (
+        min(formats.READABLE_FORMAT_VERSIONS), max(formats.READABLE_FORMAT_VERSIONS))
+    assert list(formats.READABLE_FORMAT_VERSIONS) == list(range(ints["MIN_FORMAT_VERSION"], ints["MAX_FORMAT_VERSION"] + 1))
+    assert ints["ATTRIBUTES_SINCE"] == formats.ATTRIBUTES_SINCE
+    assert ints["CONTEXT_CACHE_SINCE"] == formats.CONTEXT_CACHE_SINCE
+    assert ints["ACHIEVED_GOALS_SINCE"] == formats.ACHIEVED_GOALS_FORMAT_VERSION
+    assert ints["CONTEXT_VERSION"] == formats.CONTEXT_VERSION
+    assert (strings["FORMAT_NAME"], strings["CONTEXT_HEADER"]) == (formats.FORMAT, formats.CONTEXT_HEADER)
