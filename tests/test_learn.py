@@ -60,7 +60,12 @@ def test_the_verdict_names_the_heuristic_to_use() -> None:
     assert len(worse) == 2
     better = verdict(made_up({"symt": [True, True], "wl": [True, True], "ff": [True, True], "symt-first": [True, True],
                               "lama-first": [True, True]}, {"symt": 50, "wl": 100}), 2, 0.9, model, wl, 60)
-    assert better[1].startswith("verdict: the model guides at least as well as WL (0.50x its expansions)")
+    assert better[1] == ("verdict: the model guides at least as well as WL (0.50x its expansions): use "
+                         "eager_greedy([symt(model=m.pt)]) or --alias symt-first --symt-model m.pt")
+    alone = verdict(made_up({"symt": [True, True], "wl": [True, False], "ff": [True, True], "symt-first": [False, True],
+                             "lama-first": [True, True]}), 2, 0.9, model, wl, 60)
+    assert alone[1] == ("verdict: the model guides at least as well as WL (1.00x its expansions): use "
+                        "eager_greedy([symt(model=m.pt)])")
     with_ff = verdict(made_up({"symt": [False, False], "wl": [True, True], "ff": [True, True],
                                "symt-first": [True, True], "lama-first": [True, True]}), 2, 0.9, model, wl, 60)
     assert "with h^FF it solves as much as lama-first" in with_ff[1]
