@@ -314,7 +314,7 @@ def write_problem_dataset(
     at least one) are the validation split instead, and every expandable problem trains. With
     three expandable problems, validating on one of them costs a third of the exhaustive data and
     measures generalisation to a task no larger than training's; an optimal plan of a larger
-    problem gives exact h* along it and greedy-guidance coverage on the size the model is for.
+    problem gives exact h* along it, and a search to judge the model by, at the size it is for.
     """
     domain_file = Path(domain_file)
     out_dir = Path(out_dir)
