@@ -11,6 +11,7 @@ Used by the trainer (validation coverage) and by :mod:`symt.plan` (the ``heurist
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -140,8 +141,6 @@ def greedy_best_first(task: GroundTask, evaluator: StateEvaluator, max_expansion
     call), at most ``max_expansions`` expansions; (the result, expansions). What the trainer's
     ``coverage_search="gbfs"`` measures: how the model guides the search users run, where greedy
     guidance without backtracking fails on every plateau."""
-    import heapq
-
     start = frozenset(task.init)
     parents: dict[frozenset[int], tuple[frozenset[int], int] | None] = {start: None}
 

@@ -208,6 +208,7 @@ def best_rank_accuracy(run: Path) -> float | None:
 
 def learn(config: LearnConfig) -> dict:
     """Run the whole pipeline (module docstring); returns what ``verdict.json`` holds."""
+    from .data import read_manifest
     from .experiments.ipc import add_goal_subsets, problem_files, write_problem_dataset
     from .export import export
     from .pddl import parse_domain
@@ -269,7 +270,7 @@ def learn(config: LearnConfig) -> dict:
         lines = verdict([], 0, accuracy, model, wl, config.test_time)[-1:]
     result = {
         "domain": str(config.domain), "train": [p.name for p in train_files], "test": [p.name for p in test_files],
-        "validation": sorted(Path(e["file"]).name for e in json.loads(manifest.read_text()) if e["split"] == "validation"),
+        "validation": sorted(Path(e["file"]).name for e in read_manifest(manifest.parent) if e["split"] == "validation"),
         "model": str(model), "wl": str(wl), "rank_accuracy": accuracy, "minutes": config.minutes,
         "seconds": seconds, "runs": [vars(r) for r in runs], "verdict": lines,
     }

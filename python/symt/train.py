@@ -251,7 +251,6 @@ class Trainer(TrainerBase):
 
         if config.coverage_search not in ("greedy", "gbfs"):
             raise SymtError(f"unknown coverage search '{config.coverage_search}' (choose from greedy, gbfs)")
-        self.val_expansions = math.nan
         if config.goal_phrasing > 0 and config.achieved_goals:
             # A phrasing changes which atoms are goals, and so which state atoms are marked.
             raise SymtError("--goal-phrasing and --achieved-goals cannot be combined yet")
@@ -344,6 +343,8 @@ class Trainer(TrainerBase):
         """The best validation MSE so far and the count of diverging epochs, from a checkpoint."""
         self.best_val_mse = state["best_val_mse"]
         self.bad_epochs = state["bad_epochs"]
+        if self.best is not None and len(self.best) == 2:  # written before the key had expansions
+            self.best = [self.best[0], 0.0, self.best[1]]
 
     def trainer_state(self) -> dict:
         """The divergence check's state (best validation MSE, diverging epochs) for checkpoints."""
@@ -455,12 +456,13 @@ class Trainer(TrainerBase):
         accuracy = ranked / pairs_seen if pairs_seen else float("nan")
         return mse_sum / count, att_sum / count, hid_sum / count, accuracy
 
-    def coverage(self, split: str = "validation", limit: int | None = None) -> float:
-        """The share of the first ``limit`` (default ``coverage_tasks``) tasks of ``split`` that
-        greedy heuristic guidance solves; nan when the split has none."""
+    def coverage(self, split: str = "validation", limit: int | None = None) -> tuple[float, float]:
+        """(the share of the first ``limit`` (default ``coverage_tasks``) tasks of ``split`` that
+        ``coverage_search`` solves, the geometric mean of its expansions with an unsolved task at
+        the limit: nan for greedy guidance); nan when the split has none."""
         tasks = self.dataset.split(split)[: limit or self.config.coverage_tasks]
         if not tasks:
-            return float("nan")
+            return float("nan"), float("nan")
         self.model.eval()
 
         def evaluate(pred: torch.Tensor, args: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -471,12 +473,11 @@ class Trainer(TrainerBase):
         if self.config.coverage_search == "gbfs":
             limit = self.config.coverage_expansions
             runs = [greedy_best_first(data.task, evaluator, limit) for data, evaluator in zip(tasks, evaluators, strict=True)]
-            self.val_expansions = math.exp(sum(math.log(max(1, n if result.solved else limit))
-                                               for result, n in runs) / len(runs))
-            return sum(result.solved for result, _ in runs) / len(tasks)
+            expansions = math.exp(sum(math.log(max(1, n if result.solved else limit)) for result, n in runs) / len(runs))
+            return sum(result.solved for result, _ in runs) / len(tasks), expansions
         # All tasks in lockstep, one forward pass per step for all of them (a GPU stays busy).
         solved = sum(result.solved for result in greedy_guidance_lockstep([data.task for data in tasks], evaluators))
-        return solved / len(tasks)
+        return solved / len(tasks), float("nan")
 
     # ------------------------------------------------------------------ checkpoints
 
@@ -511,8 +512,7 @@ class Trainer(TrainerBase):
         """Validate, log the epoch, write ``last.pt`` and, when coverage and MSE improve, ``best.pt``.
         Raises :class:`DivergenceError` when the validation MSE is not finite or stays far above its best."""
         val_mse, val_att, val_hid, val_rank_accuracy = self.validation_losses()
-        self.val_expansions = math.nan
-        coverage = self.coverage()
+        coverage, val_expansions = self.coverage()
         record = EpochRecord(
             epoch=len(self.history) + 1, step=self.step, lr=self.lr(self.step - 1),
             contrastive_weight=self.contrastive_weight(self.step - 1),
@@ -521,7 +521,7 @@ class Trainer(TrainerBase):
             train_rank=float(train[3]), train_teacher=float(train[4]), val_rank_accuracy=val_rank_accuracy,
             samples_per_second=steps * self.config.batch_size * self.world_size / max(seconds, 1e-9),
             seconds=seconds, data_wait_share=self.epoch_progress.wait_seconds / max(seconds, 1e-9),
-            val_expansions=self.val_expansions,
+            val_expansions=val_expansions,
         )
         self.history.append(asdict(record))
         if self.progress:
@@ -536,10 +536,8 @@ class Trainer(TrainerBase):
         else:
             self.bad_epochs = 0
         self.best_val_mse = min(self.best_val_mse, val_mse) if math.isfinite(val_mse) else self.best_val_mse
-        expansions = self.val_expansions if math.isfinite(self.val_expansions) else 0.0
-        key = (-(coverage if math.isfinite(coverage) else 0.0), expansions, val_mse)
-        if self.best is not None and len(self.best) == 2:  # a checkpoint written before the expansions
-            self.best = [self.best[0], 0.0, self.best[1]]
+        key = (-(coverage if math.isfinite(coverage) else 0.0),
+               val_expansions if math.isfinite(val_expansions) else 0.0, val_mse)
         checkpoint = self.checkpoint()
         if not diverged and (self.best is None or key < tuple(self.best)):
             self.best = list(key)

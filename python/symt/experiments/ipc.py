@@ -330,10 +330,10 @@ def write_problem_dataset(
         (out_dir / "plans").mkdir(exist_ok=True)
         results = _plan_labels(domain_file, selection.skipped, out_dir / "plans", plan_time, processes, name,
                                progress)
+    plan_objects = {path: len(parse_problem(path, domain).objects) for path, labels, _ in results if labels}
     plan_validation: set[Path] = set()
     if validate_on_plans:
-        optimal = [(len(parse_problem(path, domain).objects), i, path)
-                   for i, (path, labels, _) in enumerate(results) if labels == "optimal-plan"]
+        optimal = [(plan_objects[path], i, path) for i, (path, labels, _) in enumerate(results) if labels == "optimal-plan"]
         if optimal:
             plan_validation = {path for _, _, path in sorted(optimal)[-max(1, len(optimal) // 4):]}
             selection = TrainingSelection(selection.train + selection.validation, [], selection.skipped)
@@ -361,14 +361,12 @@ def write_problem_dataset(
             if labels is None:
                 skipped.append(path)
                 continue
-            rel = Path(split) / path.name
-            (out_dir / split).mkdir(exist_ok=True)
+            rel = Path(split) / path.name  # both split folders exist: made above
             shutil.copyfile(path, out_dir / rel)
-            objects = len(parse_problem(path, domain).objects)
             entries.append({
-                "domain": name, "name": path.stem, "split": split, "size": objects,
+                "domain": name, "name": path.stem, "split": split, "size": plan_objects[path],
                 "index": len(selection.train) + index, "seed": None, "file": rel.as_posix(),
-                "num_objects": objects, "optimal_plan_length": None, "labels": labels,
+                "num_objects": plan_objects[path], "optimal_plan_length": None, "labels": labels,
                 "plan_file": f"plans/{path.stem}.plan", "info": {"source": str(path), "why": why},
                 "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
             })
