@@ -28,7 +28,10 @@ if [ ! -f "$stamp" ] || [ "$root/pyproject.toml" -nt "$stamp" ]; then
     touch "$stamp"
 fi
 
-fingerprint="$( (cat pyproject.toml CMakeLists.txt; find cpp -type f | sort | xargs cat) | sha256sum | cut -c1-16)"
+# The editable install maps each module name to its file when it is made, so a module added, moved
+# or removed (not only a build file changed) asks for a new install: the list of module paths counts.
+fingerprint="$( (cat pyproject.toml CMakeLists.txt; find cpp -type f | sort | xargs cat
+                 find python -name '*.py' | sort) | sha256sum | cut -c1-16)"
 installed="$venv/.symt-installed"
 if [ ! -f "$installed" ] || [ "$(cat "$installed")" != "$fingerprint" ] || ! "$venv/bin/python" -c "import symt._core" 2>/dev/null; then
     echo "[setup] building and installing symt (editable)"
