@@ -1,4 +1,5 @@
-"""Shared fixtures: small generated datasets that train in seconds."""
+"""Shared fixtures (small generated datasets that train in seconds, the Fast Downward build) and
+the ``fd`` marker of the test tiers (pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,12 @@ def fd_built() -> None:
         if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
             pytest.fail(f"CI needs the Fast Downward build: {error}")
         pytest.skip(f"Fast Downward is not built (set-up builds it): {error}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that uses the Fast Downward build ``fd``, directly or through a fixture, so
+    the fast tier (``-m "not fd and not train and not slow"``) leaves it out without a marker of
+    its own."""
+    for item in items:
+        if "fd_built" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.fd)

@@ -182,6 +182,7 @@ def test_ground_reads_action_costs_as_fast_downward_does() -> None:
     assert "(:metric minimize (total-cost))" in text
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_cost_to_go_is_fast_downwards_optimal_cost(tmp_path: Path) -> None:
     """On IPC 2008 Transport p01 (road lengths as action costs), h* of the initial state is the

@@ -36,6 +36,7 @@ def gripper_problem(tmp_path: Path, n: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_help_lists_every_subcommand():
     result = symt("--help")
     assert result.returncode == 0
@@ -43,6 +44,7 @@ def test_help_lists_every_subcommand():
         assert command in result.stdout
 
 
+@pytest.mark.slow
 def test_expand_prints_key_values(tmp_path):
     result = symt("expand", domain_file("gripper"), gripper_problem(tmp_path, 4))
     assert result.returncode == 0, result.stderr
@@ -53,6 +55,7 @@ def test_expand_prints_key_values(tmp_path):
     assert int(values["transitions"]) > 0 and float(values["seconds"]) >= 0
 
 
+@pytest.mark.slow
 def test_expand_stops_at_its_memory_limit_while_grounding(tmp_path):
     """512,000 ground actions (three free parameters over 80 objects) need more than 0.3 GiB in
     the grounder, before the expander's own guard could count anything: the process limit stops
@@ -72,6 +75,7 @@ def test_expand_stops_at_its_memory_limit_while_grounding(tmp_path):
     assert small.returncode == 0 and key_values(small.stdout)["states"] == "256"  # the closed form above, n = 4
 
 
+@pytest.mark.slow
 def test_expand_unsolvable_prints_inf(tmp_path):
     path = tmp_path / "p.pddl"
     path.write_text(
@@ -82,6 +86,7 @@ def test_expand_unsolvable_prints_inf(tmp_path):
     assert values["hstar_init"] == "inf"  # no gripper is free: nothing can be picked
 
 
+@pytest.mark.slow
 def test_state_limit_is_a_one_line_error(tmp_path):
     result = symt("expand", domain_file("gripper"), gripper_problem(tmp_path, 6), "--max-states", "100")
     assert result.returncode != 0
@@ -89,6 +94,7 @@ def test_state_limit_is_a_one_line_error(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("symt: error:") and "100" in lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -106,6 +112,7 @@ def test_bad_pddl_is_a_one_line_error(tmp_path, text, message):
     assert line.startswith(f"symt: error: {domain}:1") and message in line
 
 
+@pytest.mark.slow
 def test_help_needs_neither_torch_nor_the_compiled_core():
     """`symt ... --help` builds every subcommand's parser (experiment names included) without
     loading torch or the C++ extension."""
@@ -115,11 +122,13 @@ def test_help_needs_neither_torch_nor_the_compiled_core():
     assert result.stdout.split() == ["False", "False"], result.stderr
 
 
+@pytest.mark.slow
 def test_unknown_domain_for_generate(tmp_path):
     result = symt("generate", "sokoban", "--out", tmp_path)
     assert result.returncode == 2 and "valid domains: blocksworld" in result.stderr
 
 
+@pytest.mark.train
 def test_generate_writes_parsable_dataset_with_optimal_lengths(tmp_path):
     result = symt("generate", "gripper", "--out", tmp_path / "g", "--quiet")
     assert result.returncode == 0, result.stderr
@@ -147,6 +156,7 @@ def hold_folder_lock(folder: Path) -> subprocess.Popen:
     return holder
 
 
+@pytest.mark.slow
 def test_generate_refuses_to_replace_a_dataset_made_with_other_settings(tmp_path):
     """Same settings again: the same dataset. Another seed, or --no-optimal over computed lengths:
     refused with one line and the dataset untouched, unless --force."""
@@ -168,6 +178,7 @@ def test_generate_refuses_to_replace_a_dataset_made_with_other_settings(tmp_path
     assert not list(out.glob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_generate_refuses_a_folder_another_generate_is_writing(tmp_path):
     from symt.folders import open_output_folder
 
@@ -183,6 +194,7 @@ def test_generate_refuses_a_folder_another_generate_is_writing(tmp_path):
     assert open_output_folder(out).is_locked
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_generated_task_parses_and_grounds(tmp_path, domain):
     from symt.generators import generate_split_tasks
@@ -199,6 +211,7 @@ def test_every_generated_task_parses_and_grounds(tmp_path, domain):
             assert ground(parsed_domain, problem).goal_atoms
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["greedy", "applicable", "regrounding"])
 def test_plan_with_a_shipped_plan_generator(tmp_path, strategy):
     """`symt plan` with a shipped SymT-ED model: a validated plan and exit 0, or exit 1 with the
@@ -215,6 +228,7 @@ def test_plan_with_a_shipped_plan_generator(tmp_path, strategy):
         assert any(reason in stats for reason in ("malformed", "inapplicable", "token cap", "loop", "goal"))
 
 
+@pytest.mark.slow
 def test_plan_on_an_unsolvable_task_prints_no_plan(tmp_path):
     """Greedy guidance on a task whose goal cannot be reached (a ball in no room) walks until its
     step cap; it fails with exit 1 and nothing on stdout, where scripts read plans."""
@@ -227,6 +241,7 @@ def test_plan_on_an_unsolvable_task_prints_no_plan(tmp_path):
     assert "no plan printed" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["greedy", "heuristic"])
 def test_plan_calls_a_truncated_model_file_truncated(tmp_path, strategy):
     """A cut-off plan generator is neither taken for a heuristic nor for a plan generator."""
@@ -241,6 +256,7 @@ def test_plan_calls_a_truncated_model_file_truncated(tmp_path, strategy):
                              "a model (File is not a zip file)\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("model", "message"), [
     ("gripper.pt", "gripper.pt: an exported heuristic already; symt export takes a training run's best.pt"),
     ("gripper-ed.pt", "gripper-ed.pt: a plan-generation model (SymT-ED or PlanGPT), used as it is"),
@@ -259,6 +275,7 @@ def test_export_says_what_the_file_is_when_it_is_no_checkpoint(tmp_path, model, 
     assert len(result.stderr.splitlines()) == 1, result.stderr  # no torch warning either
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["report", "RUNS", "--out"], ["experiment", "paper-smoke", "--out"], ["demo", "--out"],
     ["ipc-dataset", str(SHARED / "benchmarks" / "ipc2023-learning" / "ferry"), "--out"],
@@ -275,6 +292,7 @@ def test_an_output_folder_that_cannot_be_made_is_one_line_before_any_work(tmp_pa
     assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
 
 
+@pytest.mark.slow
 def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
     problem = gripper_problem(tmp_path, 2)
     result = symt("plan", "--model", "gripper-ed-nocl", "--strategy", "heuristic", domain_file("gripper"), problem)
@@ -286,6 +304,7 @@ def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
 G = domain_file("gripper")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["train", "gripper", "--steps", "0"], "argument --steps: must be at least 1 (got 0)"),
     (["train", "gripper", "--steps", "-5"], "argument --steps: must be at least 1 (got -5)"),
@@ -316,6 +335,7 @@ def test_numeric_options_are_range_checked_before_any_work(args, message):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["train", "train-plans"])
 def test_train_out_that_is_a_file_is_refused_before_any_work(tmp_path, command):
     target = tmp_path / "notes.txt"
@@ -345,6 +365,7 @@ def test_a_locked_run_folder_is_refused_and_free_again_after(tmp_path):
     lock.release()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "benchmarks").is_dir(), reason="../shared/benchmarks is missing")
 def test_dataset_from_one_to_four_problems(tmp_path: Path):
     """A handful of problems is a dataset: without --validation, one of 2-4 expandable problems
@@ -365,6 +386,7 @@ def test_dataset_from_one_to_four_problems(tmp_path: Path):
     assert not (tmp_path / "refused" / "manifest.json").exists()
 
 
+@pytest.mark.slow
 def test_dataset_from_any_folder_layout(tmp_path: Path):
     """`symt dataset DOMAIN PROBLEMS...`: a domain file and problems in folders of one's own
     (IPC Spanner's, laid out as no IPC folder is), with the same labelling as `symt ipc-dataset`."""

@@ -84,6 +84,7 @@ def test_dead_end_siblings_get_the_task_bound_only_when_asked(corridor_dataset: 
     assert bounds_seen == ({3.0, 4.0} if bound else set())
 
 
+@pytest.mark.train
 def test_a_lower_bound_only_penalises_predictions_below_it(corridor_dataset: Path, tmp_path: Path) -> None:
     trainer = Trainer(config_for(corridor_dataset, tmp_path / "run", vocab_size=20, w_rank=1.0,
                                  dead_end_bound=True, contrastive=False), progress=False)

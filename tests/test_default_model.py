@@ -57,6 +57,7 @@ def write_task(tmp_path: Path, domain: str, size: int, seed: int = 7) -> Path:
 # ----------------------------------------------------------------------------------- selection
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_each_paper_domain_gets_its_own_model(tmp_path: Path, domain: str) -> None:
     problem = write_task(tmp_path, domain, 3)
@@ -88,6 +89,7 @@ def test_the_two_blocksworlds_resolve_by_their_predicates() -> None:
     assert select_heuristic(IPC_ROOT / "blocksworld" / "domain.pddl")[0].stem == "ipc2023-blocksworld"
 
 
+@pytest.mark.slow
 @needs_ipc
 def test_a_task_beyond_a_table_vocabulary_gets_a_model_with_hashed_codes(tmp_path: Path, monkeypatch) -> None:
     """The rule's third criterion, with two Transport models in place of the shipped ones (as
@@ -121,6 +123,7 @@ def test_the_shipped_ipc_models_take_the_largest_tasks() -> None:
         assert path.stem == model, reason
 
 
+@pytest.mark.slow
 def test_ablations_are_never_chosen() -> None:
     for domain in DOMAINS:
         assert not select_heuristic(domain_file(domain))[0].stem.endswith("-nocl")
@@ -225,6 +228,7 @@ def test_ipc_training_record_matches_the_training_runs() -> None:
                 assert len(parse_problem(problem, parsed).objects) == objects, name
 
 
+@pytest.mark.slow
 def test_symt_models_names_domains_and_training_sizes_without_torch() -> None:
     code = ("import sys; from symt.cli import main; code = main(['models']); "
             "assert 'torch' not in sys.modules, 'symt models imported torch'; sys.exit(code)")
@@ -250,6 +254,7 @@ def test_symt_models_names_domains_and_training_sizes_without_torch() -> None:
 # ----------------------------------------------------------------------------------- symt plan
 
 
+@pytest.mark.slow
 def test_symt_plan_without_model(tmp_path: Path) -> None:
     problem = write_task(tmp_path, "gripper", 2)
     result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", str(domain_file("gripper")), str(problem)],
@@ -263,6 +268,7 @@ def test_symt_plan_without_model(tmp_path: Path) -> None:
     assert "; strategy: applicable;" in result.stderr  # it decoded, whatever the outcome
 
 
+@pytest.mark.slow
 def test_symt_plan_without_a_fitting_model_is_one_line(small_domain: tuple[Path, Path]) -> None:
     domain, problem = small_domain
     result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", str(domain), str(problem)],
@@ -298,6 +304,7 @@ def fast_downward(cwd: Path, *args: str, timeout: float = 180) -> subprocess.Com
                           timeout=timeout, check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("search", [
     "eager_greedy([symt()])",
@@ -316,6 +323,7 @@ def test_fast_downward_with_symt_and_no_model(tmp_path: Path, search: str) -> No
     assert validate_plan(task, read_plan(tmp_path / "sas_plan"), parsed).valid
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_fast_downward_without_a_fitting_model_stops_before_translation(
         tmp_path: Path, small_domain: tuple[Path, Path]) -> None:
@@ -330,6 +338,7 @@ def test_fast_downward_without_a_fitting_model_stops_before_translation(
     assert not (tmp_path / "output.sas").exists()
 
 
+@pytest.mark.slow
 @needs_ipc
 @pytest.mark.parametrize("domain", ["blocksworld", "childsnack", "ferry", "floortile", "miconic", "rovers",
                                     "satellite", "sokoban", "spanner", "transport"])

@@ -40,6 +40,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_the_site_builds_with_every_page_and_the_api_reference(site: Path) -> None:
     for page in ("index.html", "getting-started.html", "results.html", "faq.html", "formats.html",
                  "recipe-study.html", "api/index.html", "api/model.html", "api/statespace.html"):
@@ -52,6 +53,7 @@ def test_the_site_builds_with_every_page_and_the_api_reference(site: Path) -> No
     assert (site / "results-files" / "configs" / "report.html").is_file()
 
 
+@pytest.mark.slow
 def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     """Strict mode is on: the same site with one link to a missing page does not build."""
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
@@ -114,6 +116,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (scripts/setup.sh installs Debian's as root)")
 def test_a_browser_shows_the_home_page_and_a_results_plot(served: str) -> None:
     from playwright.sync_api import sync_playwright

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import griffe
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = (griffe.Kind.MODULE, griffe.Kind.CLASS, griffe.Kind.FUNCTION)
@@ -36,6 +37,7 @@ def test_the_api_reference_names_modules() -> None:
     assert len(documented_modules()) > 10
 
 
+@pytest.mark.slow
 def test_every_public_member_of_a_documented_module_has_a_docstring() -> None:
     loader = griffe.GriffeLoader(search_paths=[str(ROOT / "python")])
     missing: list[str] = []

@@ -191,6 +191,7 @@ def test_csv_round_trip(records, tmp_path):
     assert isinstance(back[0]["size"], int) and isinstance(back[0]["total_time"], float)
 
 
+@pytest.mark.slow
 def test_report_warns_about_invalid_plans_and_counts_them_unsolved(records, tmp_path):
     report = write_report(records, tmp_path, "Gripper test", command="symt-experiment --x",
                           notes="Hand-built records.", limits="20 s, 4 GiB per task")
@@ -224,12 +225,14 @@ def test_report_warns_about_invalid_plans_and_counts_them_unsolved(records, tmp_
     assert summary == summary_rows(records)
 
 
+@pytest.mark.slow
 def test_report_without_invalid_plans_has_no_warning(records, tmp_path):
     valid_only = [r for r in records if r["outcome"] != "invalid-plan"]
     text = write_report(valid_only, tmp_path, "Clean").read_text()
     assert text.startswith("# Clean") and "WARNING" not in text
 
 
+@pytest.mark.slow
 def test_plots_are_png_files(records, tmp_path):
     paths = write_plots(records, tmp_path)
     assert [p.name for p in paths] == ["coverage_vs_size.png", "expansions_scatter.png",
@@ -238,6 +241,7 @@ def test_plots_are_png_files(records, tmp_path):
         assert path.read_bytes()[:8] == PNG_MAGIC
 
 
+@pytest.mark.slow
 def test_plots_without_data_are_skipped(records, tmp_path):
     write_plots(records, tmp_path)
     without_ff = [r for r in records if r["algorithm"] != "ff"]
@@ -269,6 +273,7 @@ def test_paper_comparison_table(records):
     assert paper_comparison_table([]) == ""
 
 
+@pytest.mark.slow
 def test_ipc_comparison_table_and_report_headings(records, tmp_path):
     ipc = [
         run("symt", "p01", suite="ipc2023", domain="blocksworld", group="medium", length=4,
@@ -356,6 +361,7 @@ def table_row_by_algorithm(table: str, algorithm: str) -> dict[str, str]:
     raise KeyError(algorithm)
 
 
+@pytest.mark.slow
 def test_report_command_combines_experiments_run_in_parts(records, tmp_path):
     """`symt report a/runs.csv b/runs.csv`: one report over both parts; the same run in two
     parts is refused with a one-line error."""
@@ -377,6 +383,7 @@ def test_report_command_combines_experiments_run_in_parts(records, tmp_path):
     assert result.returncode == 2 and "two runs of" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_report_command_supersede_lets_a_later_part_replace_runs(records, tmp_path):
     """`--supersede`: a part rerun on the same tasks (a newer model) replaces the earlier part's
     runs of those algorithms; every other run stays, and the number replaced is printed."""
@@ -397,6 +404,7 @@ def test_report_command_supersede_lets_a_later_part_replace_runs(records, tmp_pa
     assert all((r["expansions"] == 7) == ((r["problem"], r["algorithm"]) in replaced) for r in combined)
 
 
+@pytest.mark.slow
 def test_report_command_compares_the_learned_heuristic_alone_pairwise(records, tmp_path):
     """Without a plain `symt` run the learned heuristic alone is `symt-batch` (the configuration
     experiments' name for it): `symt report` compares it pairwise, against --baselines when given;
@@ -418,6 +426,7 @@ def test_report_command_compares_the_learned_heuristic_alone_pairwise(records, t
     assert not (tmp_path / "s").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, message", [
     (b"\x89PNG\r\n\x1a\n\x00\x00binary", "not a text CSV file (byte 0 is not UTF-8)"),
     (b"", "line 1: not a runs file"),
@@ -444,6 +453,7 @@ def test_report_refuses_a_file_that_is_not_a_runs_csv(tmp_path, content, message
     assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_lab_properties_and_labs_absolute_report(records, tmp_path):
     """Records become Lab runs with Lab's attribute names: values of solved runs only, an invalid
     plan unsolved; Lab's own AbsoluteReport is written beside report.md."""

@@ -57,6 +57,7 @@ def test_ipc_suite_and_bounds() -> None:
         suites.ipc_tasks(IPC_ROOT, ["ferry"], ["impossible"], None)
 
 
+@pytest.mark.train
 @pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
 def test_ipc_training_dataset_keeps_expandable_problems(tmp_path: Path) -> None:
     manifest = ipc.write_training_dataset(IPC_ROOT / "miconic", tmp_path, max_states=100, validation=2,
@@ -132,6 +133,7 @@ def _spec(tmp_path: Path, names: list[str], time_limit: int = 10) -> runner.Expe
     return runner.ExperimentSpec("test", tasks, algorithms(names), models, time_limit, 2048, 2)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
     exp_dir = tmp_path / "exp"
@@ -179,6 +181,7 @@ def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
     assert (tmp_path / "report" / "runs.csv").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
 def test_too_many_objects_is_an_error_with_a_reason(tmp_path: Path) -> None:
@@ -192,6 +195,7 @@ def test_too_many_objects_is_an_error_with_a_reason(tmp_path: Path) -> None:
     assert "vocabulary" in record["error_detail"]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_lab_script_runs_the_same_experiment_with_labs_steps(tmp_path: Path) -> None:
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "lab_experiment.py"
@@ -211,6 +215,7 @@ def test_lab_script_runs_the_same_experiment_with_labs_steps(tmp_path: Path) -> 
     assert by[("interpolation", "symt-guidance")]["plan_length"] == 9  # Gripper-3: optimum 3n = 9
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_symt_experiment_command_end_to_end(tmp_path: Path) -> None:
     import subprocess
@@ -235,6 +240,7 @@ def test_symt_experiment_command_end_to_end(tmp_path: Path) -> None:
     assert changed.returncode == 2 and "--fresh" in changed.stderr and "Traceback" not in changed.stderr
 
 
+@pytest.mark.slow
 def test_plan_generators_run_as_experiment_algorithms(tmp_path: Path) -> None:
     """The shipped plan generators run as search-free algorithms on paper tasks: every run ends as
     solved (a VAL-valid plan, never shorter than the optimum) or as a failure with its reason
@@ -255,6 +261,7 @@ def test_plan_generators_run_as_experiment_algorithms(tmp_path: Path) -> None:
     assert "SymT-ED regrounding" in text
 
 
+@pytest.mark.slow
 def test_variant_suite_runs_a_given_model_in_place_of_the_shipped_one(tmp_path: Path) -> None:
     """``symt experiment variants-smoke --model DOMAIN=FILE``: the variant tasks (the same
     extrapolation task as generated and without its goal base), run with the given model file,
@@ -281,6 +288,7 @@ def test_variant_suite_runs_a_given_model_in_place_of_the_shipped_one(tmp_path: 
         assert len(refused.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
 def test_the_track_run_takes_every_third_task_of_each_level() -> None:
     from symt.experiments.registry import named
@@ -296,6 +304,7 @@ def test_the_track_run_takes_every_third_task_of_each_level() -> None:
     assert {"symt-first", "symt-batch", "wl", "ff", "ff-pref", "lama-first"} <= set(track.algorithms)
 
 
+@pytest.mark.slow
 def test_the_ipc_suite_runs_what_symt_picks_where_the_domain_model_is_too_small(
         tmp_path: Path, monkeypatch) -> None:
     """With a Transport model whose table has 160 object tokens (``ipc2023-transport``, as shipped
@@ -326,6 +335,7 @@ def test_the_ipc_suite_runs_what_symt_picks_where_the_domain_model_is_too_small(
     assert given.task_models == {}
 
 
+@pytest.mark.slow
 def test_the_own_experiment_runs_ones_domain_with_ones_models(tmp_path: Path) -> None:
     """`symt experiment own`: one's domain file and problems (IPC Spanner, as a user would lay them
     out), the models of a `symt learn` folder (copies of the shipped Spanner models), the same

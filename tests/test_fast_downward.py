@@ -84,6 +84,7 @@ STOCK_CONFIGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("config", "optimal"), STOCK_CONFIGS, ids=lambda c: " ".join(c) if isinstance(c, list) else str(c))
 def test_stock_configurations_solve_gripper(tmp_path: Path, config: list[str], optimal: bool) -> None:
@@ -116,6 +117,7 @@ def test_driver_options_validate_and_limits(tmp_path: Path, gripper4: Path) -> N
     assert "Exception occurred in preexec_fn" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_time_limit_is_enforced(tmp_path: Path) -> None:
     problem = tmp_path / "gripper-30.pddl"
@@ -125,6 +127,7 @@ def test_time_limit_is_enforced(tmp_path: Path) -> None:
     assert result.returncode == 23, result.stdout[-3000:] + result.stderr  # SEARCH_OUT_OF_TIME
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_memory_limit_is_enforced(tmp_path: Path) -> None:
     # A stock configuration needs little address space (libtorch is loaded only by symt()):
@@ -250,6 +253,7 @@ def model_stats(output: str) -> tuple[int, int]:
     return int(words[1]), int(words[4])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("domain", "size", "model"), [
     ("gripper", 4, "gripper"), ("visitall", 6, "visitall"), ("logistics", 3, "logistics"),
@@ -304,6 +308,7 @@ def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path
     assert run_val(domain_file(domain), problem, tmp_path / "sas_plan").valid
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("context", [False, True], ids=["forward", "cached"])
 def test_plugin_folds_type_atoms_as_python_does(tmp_path: Path, context: bool) -> None:
@@ -333,6 +338,7 @@ def test_plugin_folds_type_atoms_as_python_does(tmp_path: Path, context: bool) -
     assert run_val(domain, problem, tmp_path / "sas_plan").valid
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("domain", "size"), [("gripper", 5), ("blocksworld", 5)])
 def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Path], domain: str,
@@ -369,6 +375,7 @@ def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Pa
     assert run_val(domain_file(domain), problem, tmp_path / "batch" / "sas_plan").valid
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("preferred", [False, True], ids=["plain", "preferred"])
 def test_type_based_exploration_is_fast_downwards_alternation(tmp_path: Path, preferred: bool) -> None:
@@ -398,6 +405,7 @@ def test_type_based_exploration_is_fast_downwards_alternation(tmp_path: Path, pr
     assert run_val(domain_file("blocksworld"), problem, tmp_path / "batched" / "sas_plan").valid
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_type_based_exploration_with_symt_batches(tmp_path: Path, models: dict[str, Path]) -> None:
     """With symt() the exploration queue reads the batch's cached values: a valid plan, no more
@@ -413,6 +421,7 @@ def test_type_based_exploration_with_symt_batches(tmp_path: Path, models: dict[s
     assert run_val(domain_file("blocksworld"), problem, tmp_path / "sas_plan").valid
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_k_best_expansion_batches_more_states_per_pass(tmp_path: Path, models: dict[str, Path]) -> None:
     """expansions_per_batch=K expands the K best open states together: a valid plan, and more
@@ -434,6 +443,7 @@ def test_k_best_expansion_batches_more_states_per_pass(tmp_path: Path, models: d
     assert per_pass[4] > per_pass[1]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_model_paths_with_capitals_and_special_characters(tmp_path: Path, models: dict[str, Path],
                                                           gripper4: Path) -> None:
@@ -490,6 +500,7 @@ BAD_INPUTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("model", "task", "message"), BAD_INPUTS, ids=[b[0] + "-" + b[1] for b in BAD_INPUTS])
 def test_bad_input_is_one_line_and_an_input_error(tmp_path: Path, models: dict[str, Path],
@@ -518,6 +529,7 @@ SYMT_OPTION_ERRORS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("call", "message"), SYMT_OPTION_ERRORS, ids=[c for c, _ in SYMT_OPTION_ERRORS])
 def test_symt_option_errors_name_what_the_user_wrote(tmp_path: Path, gripper4: Path, call: str,
@@ -531,6 +543,7 @@ def test_symt_option_errors_name_what_the_user_wrote(tmp_path: Path, gripper4: P
     assert not (tmp_path / "output.sas").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_positional_symt_options_are_accepted(tmp_path: Path, gripper4: Path) -> None:
     result = fast_downward(tmp_path, str(GRIPPER_DOMAIN), str(gripper4), "--search",
@@ -539,6 +552,7 @@ def test_positional_symt_options_are_accepted(tmp_path: Path, gripper4: Path) ->
     assert plan_length(tmp_path / "sas_plan") == 11
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_two_runs_in_one_folder_keep_their_tasks_apart(tmp_path: Path) -> None:
     """The translator's output goes to the wrapper's private folder, not to ./output.sas: two
@@ -561,6 +575,7 @@ def test_two_runs_in_one_folder_keep_their_tasks_apart(tmp_path: Path) -> None:
     assert not (tmp_path / "output.sas").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_symt_needs_pddl_input(tmp_path: Path, models: dict[str, Path], gripper4: Path) -> None:
     translated = fast_downward(tmp_path, "--translate", str(GRIPPER_DOMAIN), str(gripper4))
@@ -585,6 +600,7 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     return out / "output.sas", out / "context.txt"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("model", "context", "message"), [
     ("gripper", "context", None),
@@ -679,6 +695,7 @@ IPC_HELD_OUT_ALIAS = {  # models that plain GBFS does not carry on the held-out 
 }
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("name", shipped_models() or [pytest.param("none", marks=pytest.mark.skip(
     reason="no pre-trained model is shipped yet"))])

@@ -104,6 +104,7 @@ def test_end_descendants_ends_children_and_grandchildren():
         child.kill()
 
 
+@pytest.mark.train
 def test_sigterm_during_training_saves_last_pt_like_ctrl_c(gripper_dataset, tmp_path):
     out = tmp_path / "run"
     process = subprocess.Popen(
@@ -220,6 +221,7 @@ def test_experiment_results_are_checked_before_the_runs(tmp_path, capsys):
 # ------------------------------------------------------------------ limits and messages
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["train", "gripper", "--threads", "99999"], "at most"),
     (["plan", "d.pddl", "p.pddl", "--threads", "99999"], "at most"),
@@ -254,6 +256,7 @@ def test_a_byte_order_mark_is_not_text(tmp_path):
     assert parse_problem(problem, parsed).name == "gripper-2"
 
 
+@pytest.mark.train
 def test_resume_accepts_the_dataset_spelt_another_way(gripper_dataset, tmp_path, monkeypatch):
     common = ["--steps", "4", "--eval-every", "2", "--batch-size", "4", "--d-model", "16", "--d-ff", "32",
               "--n-heads", "2", "--n-layers", "2", "--vocab-size", "20", "--coverage-tasks", "1",
@@ -372,6 +375,7 @@ def full_disk(tmp_path):
         subprocess.run(["umount", str(mount)], check=False)
 
 
+@pytest.mark.train
 def test_a_full_disk_during_training_and_export_is_one_line(gripper_dataset, tmp_path, full_disk):
     small = ["--steps", "2", "--eval-every", "2", "--batch-size", "4", "--d-model", "16", "--d-ff", "32",
              "--n-heads", "2", "--n-layers", "2", "--vocab-size", "20", "--coverage-tasks", "1",
@@ -388,6 +392,7 @@ def test_a_full_disk_during_training_and_export_is_one_line(gripper_dataset, tmp
     assert sorted(p.name for p in full_disk.iterdir()) == ["run"]
 
 
+@pytest.mark.slow
 def test_a_report_that_cannot_be_written_leaves_the_previous_one(tmp_path, monkeypatch):
     from symt.errors import WriteError
     from symt.experiments import report

@@ -53,6 +53,7 @@ def test_alias_with_search_is_refused(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("alias", list(ALIASES))
 def test_each_alias_solves_gripper_with_a_valid_plan(tmp_path: Path, alias: str) -> None:
@@ -64,6 +65,7 @@ def test_each_alias_solves_gripper_with_a_valid_plan(tmp_path: Path, alias: str)
     assert verdict.valid, verdict.output
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_an_alias_takes_ones_own_model(tmp_path: Path) -> None:
     """`--symt-model` gives every symt() without a model that model, so an alias runs with one's
@@ -110,6 +112,7 @@ def test_stock_configurations_run_under_300_mib(tmp_path: Path, config: list[str
     assert run_val(GRIPPER_DOMAIN, problem, tmp_path / "sas_plan").valid
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_symt_under_a_too_low_limit_names_the_minimum(tmp_path: Path) -> None:
     problem = write_task(tmp_path, "gripper", 4)
@@ -134,6 +137,7 @@ def unsolvable_gripper(folder: Path) -> Path:
     return problem
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("search", ["eager_greedy([symt()])", "eager_greedy([ff()])",
                                     "batch_eager_greedy([symt(model=gripper)])"])
@@ -190,6 +194,7 @@ def test_bf16_values_stay_close_to_fp32(tmp_path: Path, name: str) -> None:
     assert relative.mean() <= BF16_MEAN_RELATIVE, (relative.mean(), fp32[:8], bf16[:8])
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_plugin_bf16_equals_python_bf16(tmp_path: Path) -> None:
     """symt(precision=bf16) in Fast Downward gives the values of torch.autocast in Python (both

@@ -126,6 +126,7 @@ def test_object_order_is_shuffled(all_tasks):
     assert sorted_lists <= len(tasks) // 50
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_determinism(domain):
     a = [t.pddl for t in generate_split_tasks(domain, seed=0)]

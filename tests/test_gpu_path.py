@@ -6,6 +6,7 @@ same path. No test here needs a GPU."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from symt.data import PairSampler, load_dataset
@@ -41,6 +42,7 @@ def test_worker_batches_are_the_batches_made_in_place(gripper_dataset):
     assert made_ahead.iterator is None
 
 
+@pytest.mark.train
 def test_a_run_with_workers_reaches_the_weights_of_one_without(gripper_dataset, tmp_path):
     runs = []
     for name, workers in (("in-place", 0), ("workers", 2)):
@@ -79,6 +81,7 @@ def test_readout_and_contrastive_terms_stay_fp32_under_bf16_autocast():
     assert float(att.detach()) == 0.0 and float(hid.detach()) == 0.0  # the same input twice (no dropout in eval)
 
 
+@pytest.mark.train
 def test_bf16_training_on_the_cpu_learns(gripper_dataset, tmp_path):
     trainer = Trainer(config_for(gripper_dataset, tmp_path / "bf16", steps=60, eval_every=30, lr=3e-3,
                                  precision="bf16", schedule="always"), progress=False)
@@ -90,6 +93,7 @@ def test_bf16_training_on_the_cpu_learns(gripper_dataset, tmp_path):
     assert trainer.model.layer.qkv.weight.dtype == torch.float32  # master weights stay fp32
 
 
+@pytest.mark.train
 def test_plan_trainer_takes_the_worker_and_bf16_path(gripper_dataset, tmp_path):
     from symt.plangen.train import PlanTrainConfig, PlanTrainer
 
@@ -122,6 +126,7 @@ def test_the_paper_preset_starts_at_h_zero():
     assert not tiny_model().config.zero_readout  # the CPU presets keep their initialisation
 
 
+@pytest.mark.train
 def test_length_buckets_keep_each_tasks_share_and_cut_padding(gripper_dataset):
     from symt.data import draw_from_one_group
 

@@ -71,6 +71,7 @@ def checkpoint(tmp_path_factory, gripper_dataset) -> Path:
     return out / "last.pt"
 
 
+@pytest.mark.slow
 def test_a_hostile_plan_generator_runs_nothing(tmp_path: Path) -> None:
     marker = tmp_path / "marker"
     source = torch.load(planners()["gripper-ed"], weights_only=True)
@@ -82,6 +83,7 @@ def test_a_hostile_plan_generator_runs_nothing(tmp_path: Path) -> None:
     refused_without_running(result, marker)
 
 
+@pytest.mark.train
 def test_a_hostile_checkpoint_runs_nothing_in_export_resume_or_teacher(tmp_path: Path, checkpoint: Path,
                                                                          gripper_dataset: Path) -> None:
     marker = tmp_path / "marker"
@@ -100,6 +102,7 @@ def test_a_hostile_checkpoint_runs_nothing_in_export_resume_or_teacher(tmp_path:
                                  "--teacher", str(hostile), cwd=tmp_path), marker)
 
 
+@pytest.mark.slow
 def test_upgrade_needs_trust_and_writes_plain_data(tmp_path: Path) -> None:
     """`symt upgrade OLD NEW --trust-file` is the one way to load a file as it asks; without
     --trust-file nothing is loaded, and an existing NEW is not overwritten."""
@@ -112,6 +115,7 @@ def test_upgrade_needs_trust_and_writes_plain_data(tmp_path: Path) -> None:
     assert taken.returncode == 2 and (tmp_path / "taken.pt").read_text() == "mine" and not marker.exists()
 
 
+@pytest.mark.slow
 def test_truncated_and_mislabelled_files_are_refused_before_any_work(tmp_path: Path) -> None:
     whole = planners()["gripper-ed"].read_bytes()
     (tmp_path / "cut.pt").write_bytes(whole[: len(whole) // 2])
@@ -127,6 +131,7 @@ def test_truncated_and_mislabelled_files_are_refused_before_any_work(tmp_path: P
     assert heuristic.returncode == 2 and "an exported heuristic already" in heuristic.stderr
 
 
+@pytest.mark.slow
 def test_shipped_plan_generators_load_as_plain_data_with_the_old_outputs(tmp_path: Path) -> None:
     golden = json.loads(GOLDEN.read_text())["planners"]
     sizes = {"blocksworld": 4, "gripper": 3, "logistics": 2, "visitall": 4}
@@ -170,6 +175,7 @@ def test_a_malformed_wl_model_is_refused_before_wlplan_reads_it(tmp_path: Path) 
         assert "\n" not in str(caught.value) and str(path) in str(caught.value), name
 
 
+@pytest.mark.slow
 def test_an_exported_model_with_foreign_entries_is_refused_before_loading(tmp_path: Path) -> None:
     import shutil
     import zipfile

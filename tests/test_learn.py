@@ -75,6 +75,7 @@ def test_the_verdict_names_the_heuristic_to_use() -> None:
                                  "accuracy 0.52)")
 
 
+@pytest.mark.train
 @pytest.mark.usefixtures("fd_built")
 def test_symt_learn_end_to_end(tmp_path: Path) -> None:
     """Four small Gripper problems: the largest is held out and never enters the dataset; the
@@ -134,6 +135,7 @@ def test_goal_subsets_add_tasks_of_the_same_state_space(tmp_path: Path) -> None:
     assert len({e["sha256"] for e in after[len(before):]}) == len(after) - len(before)  # distinct subsets
 
 
+@pytest.mark.train
 @pytest.mark.usefixtures("fd_built")
 def test_validation_on_optimal_plans_lets_every_expandable_problem_train(tmp_path: Path) -> None:
     """``validate_on_plans`` (what ``symt learn`` asks for): Gripper with 1, 2, 3, 5 and 6 balls

@@ -428,6 +428,7 @@ def config_for(dataset: Path, out: Path, **overrides) -> TrainConfig:
     return TrainConfig(**options)
 
 
+@pytest.mark.train
 def test_resume_reaches_the_same_weights(gripper_dataset, tmp_path):
     straight = Trainer(config_for(gripper_dataset, tmp_path / "a", schedule="always"), progress=False)
     straight.run()
@@ -444,6 +445,7 @@ def test_resume_reaches_the_same_weights(gripper_dataset, tmp_path):
     assert not list((tmp_path / "b").glob("*.tmp"))
 
 
+@pytest.mark.train
 def test_a_time_budget_cuts_the_run_to_whole_epochs_and_resumes_with_the_cut(gripper_dataset, tmp_path):
     trainer = Trainer(config_for(gripper_dataset, tmp_path / "fit", steps=200, time_budget=100.0), progress=False)
     # 20 steps (one epoch, evaluation included) took 30 s: two more epochs fit in the 70 s left.
@@ -467,6 +469,7 @@ def test_a_time_budget_cuts_the_run_to_whole_epochs_and_resumes_with_the_cut(gri
     assert len((out / "log.csv").read_text().splitlines()) == 1 + 1
 
 
+@pytest.mark.train
 def test_existing_run_needs_resume_and_resume_checks_options(gripper_dataset, tmp_path):
     Trainer(config_for(gripper_dataset, tmp_path / "r", steps=20), progress=False).run()
     with pytest.raises(SymtError, match="already holds a training run"):
@@ -475,6 +478,7 @@ def test_existing_run_needs_resume_and_resume_checks_options(gripper_dataset, tm
         Trainer(config_for(gripper_dataset, tmp_path / "r", seed=9), resume=True, progress=False)
 
 
+@pytest.mark.train
 def test_divergence_is_reported_and_best_checkpoint_survives(gripper_dataset, tmp_path):
     trainer = Trainer(config_for(gripper_dataset, tmp_path / "d", steps=60, lr=1e-3), progress=False)
     trainer.run(stop_at=20)
@@ -486,6 +490,7 @@ def test_divergence_is_reported_and_best_checkpoint_survives(gripper_dataset, tm
     assert (tmp_path / "d" / "best.pt").read_bytes() == best_before
 
 
+@pytest.mark.train
 def test_training_learns_gripper_heuristic(gripper_dataset, tmp_path):
     """About a thousand steps bring the training MSE far below the variance of h* (the mean
     plateau: MSE = variance) and cut the validation MSE (5 balls, larger than any training task) several-fold.
@@ -511,6 +516,7 @@ def exported(gripper_dataset, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_export_matches_python_model(exported):
     from symt.export import load_checkpoint_model
 
@@ -563,6 +569,7 @@ def test_loading_bad_models_fails_clearly(exported, tmp_path):
         load_exported(future)
 
 
+@pytest.mark.train
 def test_plan_command_prints_a_validated_plan_or_fails_cleanly(exported, gripper_dataset):
     from symt.guidance import StateEvaluator, greedy_heuristic_guidance
 
@@ -613,6 +620,7 @@ def test_inference_tokens_follow_the_task_not_its_file(tmp_path):
     assert tokens[0] == tokens[1] == tokens[2]
 
 
+@pytest.mark.train
 def test_two_process_ddp_training_with_torchrun(gripper_dataset, tmp_path):
     """torchrun + DDP (gloo on CPU): both ranks train, rank 0 writes the log and checkpoints.
     ``--standalone`` lets torchrun pick a free port: a fixed one failed when another run held it."""
@@ -636,6 +644,7 @@ def test_two_process_ddp_training_with_torchrun(gripper_dataset, tmp_path):
     assert (out / "best.pt").exists()
 
 
+@pytest.mark.train
 def test_interrupt_during_evaluation_logs_that_epoch_when_resumed(gripper_dataset, tmp_path, monkeypatch):
     """Ctrl-C while an epoch is evaluated: the resumed run evaluates and logs that epoch (same
     number, same training loss) before it trains on, and ends with the uninterrupted weights."""
@@ -659,6 +668,7 @@ def test_interrupt_during_evaluation_logs_that_epoch_when_resumed(gripper_datase
     assert rows[0][:2] == (1, 20) and rows[1][:2] == (2, 40)
 
 
+@pytest.mark.train
 def test_train_command_passes_the_model_options(gripper_dataset, tmp_path):
     """``symt train --readout atoms --attention-scale log-length --attention-bias shared-object
     --d-embed 12`` trains that model,
@@ -708,6 +718,7 @@ def test_context_cache_modes_are_named_and_an_unknown_one_is_refused(tmp_path):
         exported_state_evaluator(NewerModule(), meta, domain, task)
 
 
+@pytest.mark.train
 def test_contrastive_terms_start_by_the_deadline_without_a_plateau(gripper_dataset, tmp_path):
     """contrastive_by: a run whose regression never leaves its plateau (here: the plateau test is
     made unreachable) still trains with the contrastive terms from that share of its steps on;

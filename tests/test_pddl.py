@@ -33,6 +33,7 @@ def test_paper_domains_parse():
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain_name", IPC_DOMAINS)
 def test_every_ipc_problem_parses(domain_name):
     domain = parse_domain(IPC / domain_name / "domain.pddl")
@@ -85,6 +86,7 @@ def nested_goal_problem(tmp_path: Path, depth: int) -> Path:
                  f" (ball b0) (at b0 ra))\n(:goal {goal}))")
 
 
+@pytest.mark.slow
 def test_absurdly_deep_nesting_is_an_error_not_a_recursion_error(tmp_path):
     """20,000 nested (and ...): one error at the first list too deep, not Python's RecursionError
     (from the parser, the grounder or the validator, each of which recurses over formulas)."""

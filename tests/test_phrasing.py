@@ -265,6 +265,7 @@ def test_stacks_tasks_are_a_few_tall_towers_at_both_ends(tmp_path: Path) -> None
 # ------------------------------------------------------------------------------------ variants
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("domain", sorted(VARIANTS))
 def test_variants_are_solvable_tasks_of_the_split_sizes(domain: str, tmp_path: Path) -> None:
     domain_path = tmp_path / "domain.pddl"

@@ -48,6 +48,7 @@ def hstar_of(root: Path, entry: dict) -> dict[frozenset[int], float]:
     return {space.state_set(s): float(space.hstar[s]) for s in range(space.num_states)}
 
 
+@pytest.mark.train
 def test_optimal_plan_labels_are_hstar_and_satisficing_ones_upper_bounds(plan_dataset):
     data = load_dataset(plan_dataset, progress=False)
     manifest = json.loads((plan_dataset / "manifest.json").read_text())
@@ -81,6 +82,7 @@ def test_sampler_mixes_plan_states_with_their_weight_and_marks_upper_bounds(plan
     assert 0.15 < upper / total < 0.35  # half the slots are plan states, half of those satisficing
 
 
+@pytest.mark.train
 def test_training_on_plan_labelled_tasks(plan_dataset, tmp_path):
     trainer = Trainer(config_for(plan_dataset, tmp_path / "run", vocab_size=123, w_rank=1.0, plan_weight=0.5),
                       progress=False)
@@ -112,6 +114,7 @@ def test_a_plan_that_is_not_a_plan_is_refused(plan_dataset, tmp_path):
         load_dataset(copy, progress=False)
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("learner", ["rank", "gpr"])
 def test_wl_baseline_trains_on_plan_labelled_tasks(plan_dataset, tmp_path, learner):
     """``symt train-wl`` on the same mixed dataset: a plan's states with their remaining length,

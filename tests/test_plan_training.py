@@ -24,6 +24,7 @@ def plan_config(dataset: Path, out: Path, **overrides) -> PlanTrainConfig:
     return PlanTrainConfig(**options)
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("kind", ["symt-ed", "plangpt"])
 def test_plan_training_resumes_to_the_same_weights(gripper_dataset, tmp_path, kind):
     """Stopping after 10 steps and resuming gives bit-identical weights to one straight run,
@@ -43,6 +44,7 @@ def test_plan_training_resumes_to_the_same_weights(gripper_dataset, tmp_path, ki
     assert planner.kind == kind and planner.vocab.vocab_size == 12
 
 
+@pytest.mark.train
 def test_symted_learns_gripper_plans(gripper_dataset, tmp_path):
     """A few hundred steps take the cross-entropy far below its plateau, the entropy of the plan
     tokens' frequencies (what predicting the token distribution alone achieves), on training
@@ -59,6 +61,7 @@ def test_symted_learns_gripper_plans(gripper_dataset, tmp_path):
     assert final["val_accuracy"] > 0.6, final
 
 
+@pytest.mark.train
 def test_contrastive_terms_wait_for_the_plateau(gripper_dataset, tmp_path):
     """after-plateau: no contrastive weight until the CE has left its plateau, then a ramp."""
     config = plan_config(gripper_dataset, tmp_path / "s", steps=60, eval_every=30, lr=3e-3,
@@ -99,6 +102,7 @@ def test_renamed_view_has_its_own_renamed_plan(gripper_dataset, tmp_path, kind):
             assert renaming[a] == b
 
 
+@pytest.mark.train
 def test_regrounding_with_a_trained_tiny_model_solves_small_gripper_tasks(gripper_dataset, tmp_path):
     """A tiny SymT-ED (2 layers, width 64) trained for 1,500 steps on Gripper with 2-4 balls
     solves held-out Gripper tasks with 2-5 balls by regrounding decoding; VAL accepts every plan
@@ -138,6 +142,7 @@ def test_plangpt_refuses_widths_it_does_not_have(gripper_dataset, tmp_path):
         PlanTrainer(config, progress=False)
 
 
+@pytest.mark.train
 def test_plan_training_without_clipping_still_learns_and_resume_checks_options(gripper_dataset, tmp_path):
     """grad_clip = 0 means no clipping (not gradients scaled to zero); a finished run is refused
     without --resume, and a resume with other options names the option."""
@@ -153,6 +158,7 @@ def test_plan_training_without_clipping_still_learns_and_resume_checks_options(g
         PlanTrainer(plan_config(gripper_dataset, tmp_path / "c", seed=4), resume=True, progress=False)
 
 
+@pytest.mark.train
 def test_plan_training_ctrl_c_saves_and_resumes(gripper_dataset, tmp_path, monkeypatch):
     """Ctrl-C mid-epoch: last.pt is written, and --resume reaches the uninterrupted weights."""
     straight = PlanTrainer(plan_config(gripper_dataset, tmp_path / "a"), progress=False)
@@ -176,6 +182,7 @@ def test_plan_training_ctrl_c_saves_and_resumes(gripper_dataset, tmp_path, monke
     assert [r["train_ce"] for r in straight.history] == pytest.approx([r["train_ce"] for r in resumed.history])
 
 
+@pytest.mark.train
 def test_a_plan_checkpoint_from_before_the_shared_shape_still_resumes(gripper_dataset, tmp_path):
     """last.pt as the plan trainer wrote it before the shared training base (no version, one
     optimiser group over model.parameters()) resumes to the weights of an uninterrupted run."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -71,6 +72,7 @@ def parse_and_ground(domain_text: str, problem_text: str) -> None:
         assert task.num_fluents >= 0
 
 
+@pytest.mark.slow
 @ROBUST
 @given(st.lists(st.sampled_from(WORDS), max_size=60), st.sampled_from(DOMAINS))
 def test_generated_token_soup_is_parsed_or_refused(words: list[str], name: str) -> None:
@@ -78,6 +80,7 @@ def test_generated_token_soup_is_parsed_or_refused(words: list[str], name: str) 
     parse_and_ground(DOMAIN_TEXTS[name], " ".join(words))
 
 
+@pytest.mark.slow
 @ROBUST
 @given(st.sampled_from(DOMAINS), edits, st.booleans())
 def test_mutated_pddl_is_parsed_or_refused(name: str, changes: list[tuple[int, int, str]],
@@ -90,6 +93,7 @@ def test_mutated_pddl_is_parsed_or_refused(name: str, changes: list[tuple[int, i
     parse_and_ground(domain_text, problem_text)
 
 
+@pytest.mark.slow
 @ROBUST
 @given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3), st.sampled_from(WORDS + GRIPPER_PLAN)),
                 max_size=4),
@@ -154,6 +158,7 @@ def test_a_damaged_manifest_is_read_or_refused(cut: int | None, flips: list[tupl
         assert all({"split", "file"} <= entry.keys() for entry in loaded)
 
 
+@pytest.mark.slow
 @LOADERS
 @given(*damages)
 def test_a_damaged_model_file_is_loaded_or_refused(cut: int | None, flips: list[tuple[int, int]]) -> None:

@@ -80,6 +80,7 @@ def test_sibling_pairs_rank_an_optimal_successor_against_a_worse_one(gripper_dat
     assert checked > 10
 
 
+@pytest.mark.train
 def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_dataset, tmp_path):
     options = dict(w_rank=1.0, object_identity="hashed", schedule="always")
     trainer = Trainer(config_for(gripper_dataset, tmp_path / "r", **options), progress=False)
@@ -100,6 +101,7 @@ def test_training_with_ranking_and_hashed_objects_resumes_and_exports(gripper_da
                               python_model(*collate(rows, HASHED_TOKEN_SPACE))[0], atol=1e-5)
 
 
+@pytest.mark.train
 def test_achieved_goals_mark_the_goal_atoms_of_a_state_and_export_as_format_6(gripper_dataset, tmp_path):
     """--achieved-goals: exactly the fluent atoms that are goal atoms (Gripper: one at-ball atom per
     goal atom) read as 2P + p, the model has a third block of predicate embeddings,
@@ -125,6 +127,7 @@ def test_achieved_goals_mark_the_goal_atoms_of_a_state_and_export_as_format_6(gr
         Trainer(config_for(gripper_dataset, tmp_path / "p", goal_phrasing=0.5, achieved_goals=True), progress=False)
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("goals_with_state", [False, True], ids=["all", "static"])
 def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path, goals_with_state):
     """--context-attention: the model's context is the static, type and goal atoms of the
@@ -173,6 +176,7 @@ def test_context_attention_trains_exports_and_caches(gripper_dataset, tmp_path, 
     assert cached_values.tolist() == pytest.approx(full_values.tolist(), abs=1e-5)
 
 
+@pytest.mark.train
 def test_a_student_learns_its_teachers_values(gripper_dataset, tmp_path):
     """--teacher: with the h* term off, a student moves towards the teacher's values (issue 15,
     direction 3); a teacher with other objects is refused, naming the file."""
@@ -211,6 +215,7 @@ def test_a_student_learns_its_teachers_values(gripper_dataset, tmp_path):
                            teacher=str(tmp_path / "teacher" / "best.pt")), progress=False)
 
 
+@pytest.mark.train
 def test_export_with_another_inference_depth(gripper_dataset, tmp_path):
     Trainer(config_for(gripper_dataset, tmp_path / "r", steps=20), progress=False).run()
     same = export(tmp_path / "r" / "best.pt", tmp_path / "same.pt")

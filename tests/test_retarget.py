@@ -184,6 +184,7 @@ def test_retargeted_context_model_with_renamed_types_plans_alike(tmp_path: Path)
     assert state_values(tmp_path / "renamed.pt", renamed_domain, renamed_problem, renamed) == pytest.approx(before, abs=1e-5)
 
 
+@pytest.mark.slow
 def test_cli_writes_a_model_and_refuses_another_domain_in_one_line(tmp_path: Path,
                                                                   ipc_named_blocks: tuple[Path, ...]) -> None:
     _, _, ipc_domain, _ = ipc_named_blocks
@@ -202,6 +203,7 @@ def test_cli_writes_a_model_and_refuses_another_domain_in_one_line(tmp_path: Pat
     assert bad_pin.returncode == 2 and "has no predicate or type 'nothing'" in bad_pin.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_plugin_runs_a_retargeted_model_with_the_same_values(tmp_path: Path,
                                                               ipc_named_blocks: tuple[Path, ...]) -> None:

@@ -77,6 +77,7 @@ def assert_plain_gbfs_solves(domain_path: Path, problem: Path, time_limit: int, 
     assert verdict.valid, verdict.output
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("style", ["tower", "towers"])
 def test_plain_gbfs_solves_another_generators_blocksworld_tasks(tmp_path: Path, style: str) -> None:
@@ -90,6 +91,7 @@ def test_plain_gbfs_solves_another_generators_blocksworld_tasks(tmp_path: Path, 
         assert_plain_gbfs_solves(domain_path, problem, time_limit=30, timeout=180)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize(("cities", "airplanes", "packages"), [(3, 1, 8), (4, 2, 7), (4, 2, 9)])
 def test_plain_gbfs_solves_another_generators_logistics_tasks(

@@ -52,6 +52,7 @@ def files(folder: str) -> tuple[Path, Path | None]:
     return CLASSICAL / folder / "domain.pddl", (problems[0] if problems else None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", sorted(ACCEPTED))
 def test_classical_spellings_get_the_shipped_model(folder: str) -> None:
     domain, problem = files(folder)
@@ -75,6 +76,7 @@ def test_look_alike_domains_are_refused_naming_the_difference(folder: str) -> No
         assert f"closest: '{closest}', not the domain of" in message and why in message, message
 
 
+@pytest.mark.slow
 def test_what_each_spelling_maps() -> None:
     """The mappings themselves, against what the files say (read by hand)."""
     def match(folder: str, target: Path):
@@ -97,6 +99,7 @@ def test_what_each_spelling_maps() -> None:
         assert floortile.actions["change-color"][0] == "change_color"
 
 
+@pytest.mark.slow
 @needs_ipc
 def test_a_symmetric_domain_is_matched_the_same_way_in_every_run(tmp_path: Path) -> None:
     """Childsnack with every name new matches the model's domain in two ways (bread and content
@@ -253,6 +256,7 @@ def undone_reencoding(model: str, domain: Path, problem: Path, tmp_path: Path):
     raise AssertionError(f"every re-encoding of {problem} was matched onto a mirror image")
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("model, domain, problem_text", TASKS, ids=[t[0] for t in TASKS])
 @pytest.mark.parametrize("heuristic", ["symt", "wl"])
@@ -289,6 +293,7 @@ def test_a_reencoded_task_gets_the_same_values(tmp_path: Path, model: str, domai
     assert compared >= 2, (len(before), len(after))
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_a_classical_task_with_action_costs_is_solved_through_its_translation(tmp_path: Path) -> None:
     """Transport 2008 (road lengths as costs) with the IPC 2023 model: a plan VAL accepts, and the
@@ -314,6 +319,7 @@ def test_a_translated_task_keeps_its_objects_and_goal() -> None:
     assert translation.atom("obj", ("p1",)) == ("package", ("p1",))
 
 
+@pytest.mark.slow
 def test_symt_match_says_what_fits_and_why_not() -> None:
     domain, problem = files("rovers")
     result = subprocess.run([str(Path(sys.executable).parent / "symt"), "match", str(domain), str(problem)],
@@ -327,6 +333,7 @@ def test_symt_match_says_what_fits_and_why_not() -> None:
     assert "action costs: unit action costs" in lines
 
 
+@pytest.mark.slow
 def test_symt_plan_runs_a_model_through_the_translation(tmp_path: Path) -> None:
     """Classical Rovers (guards dropped) with the IPC 2023 model's greedy guidance: the plan is
     written in the task's own action names and parameter order, and VAL accepts it."""
@@ -342,6 +349,7 @@ def test_symt_plan_runs_a_model_through_the_translation(tmp_path: Path) -> None:
     assert run_val(domain, problem, plan).valid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model, domain, problem_text", TASKS, ids=[t[0] for t in TASKS])
 def test_a_reencoded_task_translates_back_to_the_same_grounded_task(tmp_path: Path, model: str, domain: Path,
                                                                     problem_text: str) -> None:
@@ -383,6 +391,7 @@ def test_a_reencoded_task_translates_back_to_the_same_grounded_task(tmp_path: Pa
     assert effects(back) == effects(original, mapped)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model, domain, problem_text", TASKS, ids=[t[0] for t in TASKS])
 def test_symt_plan_evaluates_a_reencoded_task_as_written(tmp_path: Path, model: str, domain: Path,
                                                          problem_text: str) -> None:
@@ -417,6 +426,7 @@ def test_symt_plan_evaluates_a_reencoded_task_as_written(tmp_path: Path, model: 
     assert len(states) > 2
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_a_constant_action_cost_scales_the_learned_values(tmp_path: Path) -> None:
     """Every action costing 3: symt() multiplies its step estimates by 3 and says so."""

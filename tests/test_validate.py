@@ -171,6 +171,7 @@ def test_read_plan_formats_and_errors(tmp_path):
         read_plan(path)
 
 
+@pytest.mark.slow
 def test_validate_command_exit_codes(tmp_path):
     problem_path = tmp_path / "bw4.pddl"
     problem_path.write_text(BLOCKS_4)

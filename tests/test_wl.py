@@ -43,6 +43,7 @@ def blocksworld_wl(tmp_path_factory) -> Path:
     return model
 
 
+@pytest.mark.train
 def test_model_file_is_wlplans_own_with_symts_entry(blocksworld_wl: Path, tmp_path: Path) -> None:
     """WLPlan's loader reads the file unchanged; the symt entry names the domain and the learner;
     an existing file is not overwritten without --force."""
@@ -71,6 +72,7 @@ def test_not_a_wl_model_is_one_clear_error(tmp_path: Path) -> None:
         model_meta(bad)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_fast_downward_values_are_wlplans_and_plans_are_valid(blocksworld_wl: Path, tmp_path: Path) -> None:
     """eager_greedy([wl(model=...)]) on a 9-block task of another generator (goal without the
@@ -104,6 +106,7 @@ def test_fast_downward_values_are_wlplans_and_plans_are_valid(blocksworld_wl: Pa
         assert model.value(task.state(atoms)) == pytest.approx(float(value), rel=1e-12, abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_batch_search_and_errors(blocksworld_wl: Path, tmp_path: Path) -> None:
     """batch_eager_greedy evaluates a whole expansion in one call and solves the task; a missing
@@ -135,6 +138,7 @@ def test_batch_search_and_errors(blocksworld_wl: Path, tmp_path: Path) -> None:
     assert f"not the domain of {blocksworld_wl} (its domain): 3 action schemas against the model domain's 4" in error
 
 
+@pytest.mark.train
 @pytest.mark.parametrize("learner", ["gpr", "svr"])
 def test_regression_learners_estimate_hstar(gripper_dataset: Path, tmp_path: Path, learner: str) -> None:
     """Regression on h* (WL-GOOSE, ICAPS 2024): in Gripper, whose h* is a linear function of how
@@ -184,6 +188,7 @@ def test_states_carry_the_static_atoms() -> None:
     assert len(state.atoms) == len(grounded.init) + len(grounded.static_atoms)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_wl_without_a_model_picks_the_shipped_one_of_the_domain(tmp_path: Path) -> None:
     """wl() with no model: the shipped WL model whose predicates are the domain's (said in one
