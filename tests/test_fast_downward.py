@@ -160,7 +160,7 @@ def test_an_install_outside_the_checkout_finds_the_build_only_when_told(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A copy of symt outside its checkout cannot find build/ next to itself: it says so, and
     SYMT_FD_BUILD_DIR points it at the build, whose build.json names the driver shim."""
-    import symt.fast_downward as wrapper
+    import symt.fast_downward.build as wrapper
 
     real = find_build()
     monkeypatch.setattr(wrapper, "REPO_ROOT", tmp_path / "site-packages")

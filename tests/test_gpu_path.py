@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from symt.data import PairSampler, load_dataset
-from symt.model import contrastive_terms
+from symt.losses import contrastive_terms
 from symt.tokens import collate
 from symt.train import Trainer
 from symt.training import BatchStream, default_workers, resolve_training_precision
@@ -116,7 +116,8 @@ def test_plan_trainer_takes_the_worker_and_bf16_path(gripper_dataset, tmp_path):
 
 
 def test_the_paper_preset_starts_at_h_zero():
-    from symt.model import PRESETS, ModelConfig, SymTE
+    from symt.model import SymTE
+    from symt.model_config import PRESETS, ModelConfig
 
     model = SymTE(ModelConfig(num_predicates=7, max_arity=2, vocab_size=20, **PRESETS["paper"])).eval()
     rng = np.random.default_rng(1)

@@ -20,10 +20,13 @@ from symt.export import export, load_exported
 from symt.formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC, context_cache_mode
 from symt.generators import domain_file, generate_task
 from symt.guidance import exported_state_evaluator
-from symt.model import ModelConfig, SymTE, contrastive_terms
+from symt.losses import contrastive_terms
+from symt.model import SymTE
+from symt.model_config import ModelConfig
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import collate, domain_signature, encode_task, rename
-from symt.train import DivergenceError, TrainConfig, Trainer
+from symt.train import DivergenceError, Trainer
+from symt.train_config import TrainConfig
 
 TINY = {"d_model": 16, "n_heads": 2, "n_layers": 2, "d_ff": 32, "d_embed": 8, "readout_hidden": 16}
 
@@ -85,7 +88,7 @@ def test_atom_readout_is_additive_over_atoms(context: bool):
 def test_log_length_attention_is_the_fixed_one_at_its_reference_length():
     """Same weights (the per-head factor starts at 1/ln 64): a state of exactly 64 atoms gets the
     fixed-attention model's value, padded or not; states of other sizes do not."""
-    from symt.model import LOG_LENGTH_REFERENCE
+    from symt.model_config import LOG_LENGTH_REFERENCE
 
     rows = random_batch(np.random.default_rng(9), [LOG_LENGTH_REFERENCE, 20, 150])
     with torch.no_grad():

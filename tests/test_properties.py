@@ -183,7 +183,8 @@ def test_a_damaged_checkpoint_is_loaded_or_refused(cut: int | None, flips: list[
     import torch
 
     from symt.export import load_checkpoint_model
-    from symt.model import ModelConfig, SymTE
+    from symt.model import SymTE
+    from symt.model_config import ModelConfig
 
     model = SymTE(ModelConfig(num_predicates=3, max_arity=2, d_model=8, n_heads=2, n_layers=1, d_ff=8,
                               d_embed=4, k=4, readout_hidden=4, vocab_size=10))

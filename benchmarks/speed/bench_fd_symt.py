@@ -51,7 +51,8 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from symt.export import cpu_has_bf16, export, load_exported
 from symt.generators import domain_file, generate_task
-from symt.model import PRESETS, ModelConfig, SymTE
+from symt.model import SymTE
+from symt.model_config import PRESETS, ModelConfig
 from symt.pddl import parse_domain
 from symt.tokens import collate, domain_signature
 

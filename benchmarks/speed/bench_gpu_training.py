@@ -73,7 +73,8 @@ def build_trainer(kind: str, preset: str, batch: int, buckets: int, data: Path, 
                   workers=args.workers, precision=args.precision, compile=args.compile,
                   val_samples=64, coverage_tasks=0, model_overrides=dict(args.override))
     if kind == "symt-e":
-        from symt.train import TrainConfig, Trainer
+        from symt.train import Trainer
+        from symt.train_config import TrainConfig
 
         return Trainer(TrainConfig(**common, object_identity="hashed", w_rank=1.0, lr=1e-4, warmup=10,
                                    length_buckets=buckets),

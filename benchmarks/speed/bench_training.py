@@ -19,7 +19,8 @@ from pathlib import Path
 
 import torch
 
-from symt.train import TrainConfig, Trainer
+from symt.train import Trainer
+from symt.train_config import TrainConfig
 
 
 def throughput(data: Path, steps: int, threads: int, contrastive: bool) -> tuple[float, int]:

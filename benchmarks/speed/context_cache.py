@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from symt.model import PRESETS, ModelConfig, SymTE
+from symt.model import SymTE
+from symt.model_config import PRESETS, ModelConfig
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     collate,

@@ -57,6 +57,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import torch
+from torch import Tensor, nn
 
 from .errors import SymtError
 from .formats import (
@@ -69,7 +70,8 @@ from .formats import (
     load_plain,
     module_attributes,
 )
-from .model import ExportedContextSymTE, ExportedSymTE, ModelConfig, SymTE
+from .model import SymTE
+from .model_config import ModelConfig
 
 
 def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
@@ -129,6 +131,47 @@ def model_meta(model: SymTE, checkpoint: dict) -> dict:
             "last_epoch": history[-1] if history else None,
         },
     }
+
+
+class ExportedSymTE(nn.Module):
+    """The inference-only module written to TorchScript: ``forward(pred, args, mask) -> h [B]``."""
+
+    def __init__(self, model: SymTE, attributes: dict[str, object] | None = None):
+        super().__init__()
+        self.model = model
+        # Metadata as typed module attributes (str, int, List[str], List[int]): libtorch reads
+        # them without parsing anything (symt.formats.module_attributes).
+        for name, value in (attributes or {}).items():
+            setattr(self, name, value)
+
+    def forward(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        """h [B] of the states given by ``pred`` [B,N], ``args`` [B,N,m] and ``mask`` [B,N]."""
+        h, _, _ = self.model(pred, args, mask, False)
+        return h
+
+
+class ExportedContextSymTE(ExportedSymTE):
+    """A context-attention model's module: ``forward`` as above, plus the per-task cache
+    (``encode_context``) and the per-state pass against it (``forward_states``) that the plugin
+    calls instead of ``forward``."""
+
+    @torch.jit.export
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+        """The task's context cache (:meth:`SymTE.encode_context`); raises ``ValueError`` when an
+        atom is not of a context predicate."""
+        if not bool(self.model.is_context[pred].all()):
+            raise ValueError("encode_context: an atom of the context is not of a context predicate")
+        return self.model.encode_context(pred, args)
+
+    @torch.jit.export
+    def forward_states(
+        self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
+        context_args: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
+    ) -> Tensor:
+        """h [B] of states given by their fluent atoms against the context cache
+        (:meth:`SymTE.forward_states`)."""
+        return self.model.forward_states(keys, values, pooled_context, type_table, context_args,
+                                         pred, args, mask)
 
 
 def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None = None) -> dict:

@@ -46,7 +46,7 @@ RECIPE: dict[str, object] = dict(
     achieved_goals=True, context_attention=True, steps=100_000, eval_every=250, contrastive_by=0.5,
     coverage_tasks=8, coverage_search="gbfs",
 )
-"""The training options of ``symt learn`` (:class:`symt.train.TrainConfig` fields): the shipped IPC
+"""The training options of ``symt learn`` (:class:`symt.train_config.TrainConfig` fields): the shipped IPC
 models' recipe (``benchmarks/training/train_ipc_new_models.sh``) with achieved-goal marks, and the
 contrastive terms switched on by half-way at the latest (``contrastive_by``), and the checkpoint
 chosen by greedy best-first search on the validation problems (``coverage_search``: greedy
@@ -212,7 +212,8 @@ def learn(config: LearnConfig) -> dict:
     from .experiments.ipc import add_goal_subsets, problem_files, write_problem_dataset
     from .export import export
     from .pddl import parse_domain
-    from .train import TrainConfig, Trainer
+    from .train import Trainer
+    from .train_config import TrainConfig
     from .train_wl import WLTrainConfig, train_wl
 
     out = config.out

@@ -1,12 +1,7 @@
 """Training SymT-E: regression to h* plus the paper's contrastive loss, with safe checkpoints.
 
-Loss: ``w1 * MSE(h, h*) + w_rank * L_rank + c(t) * (w2 * L_att + w3 * L_hid)``. ``L_rank`` (off
-by default) compares sibling pairs of sampled states (``symt.data``): an optimal successor should
-score below a non-optimal one. ``hinge``: ``max(0, m + h(s_opt) - h(s_other))`` with margin
-``m = 1`` where both h* are known (they differ by at least one step, so h* itself has zero
-ranking loss and the two terms never pull against each other) and ``m = 0`` for a sibling of an
-optimal plan (it may tie); ``logistic``: ``softplus(h(s_opt) - h(s_other))``, which keeps pushing
-the pair apart however far it is. ``c(t)`` is the contrastive
+Loss: ``w1 * MSE(h, h*) + w_rank * L_rank + c(t) * (w2 * L_att + w3 * L_hid)``, the terms other than
+the MSE from ``symt.losses`` (``L_rank`` off by default). ``c(t)`` is the contrastive
 schedule: ``always`` (the paper: 1 from the first step) or ``after-plateau`` (default): 0 until the
 regression has left the mean-prediction plateau (EMA of the training MSE below
 ``plateau_fraction * Var(h*)``), then a linear ramp to 1 over ``ramp_steps``. At small scale the
@@ -24,7 +19,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +28,6 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from .data import (
-    DEFAULT_PLAN_WEIGHT,
     Dataset,
     PairSampler,
     attach_goal_phrasings,
@@ -44,121 +38,16 @@ from .data import (
 from .errors import SymtError
 from .folders import check_output_folder, open_output_folder
 from .guidance import StateEvaluator, greedy_best_first, greedy_guidance_lockstep
-from .model import (
-    OBJECT_IDENTITIES,
-    PRESETS,
-    ModelConfig,
-    SymTE,
-    contrastive_terms,
-)
+from .losses import RANK_LOSSES, contrastive_terms, ranking_loss
+from .model import SymTE
+from .model_config import OBJECT_IDENTITIES, PRESETS, ModelConfig
 from .tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
+from .train_config import TrainConfig
 from .training import TrainerBase, pick_device, save_atomic
-
-RANK_LOSSES = ("hinge", "logistic")
 
 
 class DivergenceError(SymtError):
     """Training diverged (NaN, or a loss stuck far above its best); the best checkpoint is kept."""
-
-
-@dataclass
-class TrainConfig:
-    """The options of a SymT-E training run (``symt train``): data and run folder, model preset,
-    optimisation, losses and their schedule, sampling, validation and hardware."""
-
-    data: str
-    out: str
-    preset: str = "small"
-    vocab_size: int = 123
-    steps: int = 6000
-    batch_size: int = 32
-    lr: float = 1e-3
-    min_lr: float = 1e-7
-    warmup: int = 200
-    weight_decay: float = 0.1
-    beta1: float = 0.9
-    beta2: float = 0.999
-    grad_clip: float = 1.0
-    rename: str = "rename-one"
-    w_pred: float = 1.0
-    w_att: float = 1.0
-    w_hid: float = 1.0
-    w_rank: float = 0.0
-    rank_loss: str = "hinge"
-    plan_weight: float = DEFAULT_PLAN_WEIGHT
-    """Share of samples drawn from plan-labelled tasks when the dataset has them (``symt.data``)."""
-    task_size_power: float = 0.0
-    """Draw a training task with probability proportional to its size to this power (0: uniformly,
-    as the paper does; ``symt.data.PairSampler``)."""
-    goal_phrasing: float = 0.0
-    """Probability of showing a sampled state's task under another, equivalent phrasing of its goal
-    (``symt.phrasing``; 0: as written, the paper's)."""
-    goal_phrasings_per_task: int = 32
-    dead_end_bound: bool = False
-    """Regress dead-end siblings to at least their task's largest finite h* plus one (``symt.data``;
-    off: a dead end only takes part in the ranking)."""
-    object_identity: str = "table"
-    context_attention: bool = False
-    """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
-    goals_with_state: bool = False
-    """With ``context_attention``: the goal atoms are not cached but read with each state's atoms,
-    to which they attend (``--context-attention static``); only static and type atoms are cached."""
-    fold_types: bool = False
-    """``type:<t>`` atoms are added to their object's embedding, not tokens (``ModelConfig.type_predicates``)."""
-    achieved_goals: bool = False
-    """A state's fluent atoms that are goal atoms read as their own predicate ids (``symt.tokens``)."""
-    teacher: str | None = None
-    """A SymT-E training checkpoint whose values the model also learns (a smaller model for
-    search, issue 15): MSE to the teacher's value on every sampled state and sibling."""
-    w_teacher: float = 1.0
-    init_from_teacher: bool = False
-    """Start from the teacher's weights: a student as wide as its teacher that applies the shared
-    layer fewer times (``--n-layers``) begins from the teacher's layer."""
-    contrastive: bool = True
-    schedule: str = "after-plateau"
-    plateau_fraction: float = 0.2
-    contrastive_by: float = 0.0
-    """With ``after-plateau``: the share of the run's steps by which the contrastive terms are
-    switched on even if the regression never left its plateau (0: only when it does), so that a
-    run on a hard new domain still trains with the paper's loss (``symt learn`` uses 0.5)."""
-    ramp_steps: int = 1000
-    eval_every: int = 500
-    time_budget: float = 0.0
-    """Seconds the training loop may take (0: no limit); ``TrainerBase.fit_to_budget`` cuts the
-    run to the epochs that fit."""
-    val_samples: int = 512
-    coverage_tasks: int = 30
-    coverage_search: str = "greedy"
-    """How the validation tasks' coverage is measured: ``greedy``, the paper's greedy guidance (no
-    backtracking, 500 steps); ``gbfs``, greedy best-first search with at most
-    ``coverage_expansions`` expansions per task, and among epochs of equal coverage the one with
-    the fewest expansions (geometric mean, an unsolved task counted at the limit) is best. Greedy
-    guidance fails on any plateau, so on a new domain it is often 0 in every epoch and the
-    checkpoint falls to the validation MSE alone."""
-    coverage_expansions: int = 1000
-    max_states: int = 2_000_000
-    seed: int = 0
-    device: str = "auto"
-    threads: int = 0
-    length_buckets: int = 1
-    """Draw each batch's tasks from one of this many groups of similar length (``PairSampler``):
-    less padding on a GPU, the same distribution of samples; 1: the paper's draw."""
-    workers: int = -1
-    """Worker processes that make batches ahead of training (``symt.training.BatchStream``); -1:
-    none on a CPU, all cores but two on a GPU."""
-    precision: str = "auto"
-    """``bf16`` (autocast; fp32 weights and optimiser state), ``fp32``, or ``auto``: bf16 on a GPU
-    with bf16 matrix units, fp32 elsewhere."""
-    compile: bool = False
-    """``torch.compile`` the training forward pass (GPU runs; the first steps pay the compile)."""
-    divergence_factor: float = 10.0
-    divergence_patience: int = 3
-    model_overrides: dict = field(default_factory=dict)
-
-    @staticmethod
-    def paper_defaults() -> dict:
-        """The paper's optimisation (Appendix E), for the ``paper`` preset."""
-        return dict(lr=1e-4, warmup=2000, batch_size=64, steps=500_000, eval_every=100_000 // 64)
 
 
 @dataclass
@@ -189,15 +78,6 @@ class EpochRecord:
     val_expansions: float = float("nan")
     """``coverage_search="gbfs"``: the geometric mean of the validation tasks' expansions (an
     unsolved task at the limit); nan otherwise."""
-
-
-def ranking_loss(h: torch.Tensor, target: torch.Tensor, pairs: torch.Tensor, kind: str) -> torch.Tensor:
-    """The mean ranking loss over sibling pairs (rows of ``pairs``: closer successor, other)."""
-    gap = h[pairs[:, 0]] - h[pairs[:, 1]]
-    if kind == "logistic":
-        return F.softplus(gap).mean()
-    margin = (~torch.isnan(target[pairs[:, 1]])).to(h.dtype)  # 0 where the sibling's h* is unknown
-    return F.relu(margin + gap).mean()
 
 
 class Trainer(TrainerBase):

@@ -35,7 +35,8 @@ def _dataset_dir(domain_or_dir: str, seed: int, quiet: bool) -> Path:
 def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from ..train import TrainConfig, Trainer
+    from ..train import Trainer
+    from ..train_config import TrainConfig
 
     if args.out:
         check_output_folder(args.out)

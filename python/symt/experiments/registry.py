@@ -40,7 +40,7 @@ IPC_VOCAB_SIZE = 160
 has at most 146 objects; larger tasks are refused with a clear error (recorded as such)."""
 IPC_TRAIN_OPTIONS: dict[str, object] = {"preset": "small", "seed": 0, "steps": 12000, "lr": 1e-3,
                                         "eval_every": 1000, "vocab_size": IPC_VOCAB_SIZE}
-"""How a missing IPC model is trained (:class:`symt.train.TrainConfig` fields; the same as
+"""How a missing IPC model is trained (:class:`symt.train_config.TrainConfig` fields; the same as
 ``symt train DATA --preset small --seed 0 --steps 12000 --lr 1e-3 --eval-every 1000 --vocab-size 160``)."""
 
 
@@ -165,7 +165,8 @@ def ensure_ipc_model(domain: str, ipc_root: Path, models_dir: Path, runs_dir: Pa
     if target.exists():
         return target
     from ..export import export
-    from ..train import TrainConfig, Trainer
+    from ..train import Trainer
+    from ..train_config import TrainConfig
     from .ipc import write_training_dataset
 
     data = Path("data") / name

@@ -21,7 +21,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from ..model import AtomEncoder, ModelConfig, scale_residual_init, weight_decay_groups
+from ..model import AtomEncoder, scale_residual_init, weight_decay_groups
+from ..model_config import ModelConfig
 
 
 @dataclass
@@ -44,7 +45,7 @@ class SymTEDConfig:
     k: int = 32
     layer_norm: bool = False
     scaled_residual_init: bool = False
-    """GPT-2's smaller initial residual projections (``symt.model.ModelConfig``), in the encoder
+    """GPT-2's smaller initial residual projections (``symt.model_config.ModelConfig``), in the encoder
     and the decoder: the paper preset's logits otherwise reach 50,000 within 25 steps."""
     num_schemas: int = 0
     """A: the first A plan tokens are action schemas, the next ``vocab_size`` objects."""
@@ -63,7 +64,7 @@ class SymTEDConfig:
         return asdict(self)
 
     def encoder_config(self) -> ModelConfig:
-        """The :class:`~symt.model.ModelConfig` of the encoder (a table object vocabulary, no
+        """The :class:`~symt.model_config.ModelConfig` of the encoder (a table object vocabulary, no
         readout)."""
         return ModelConfig(self.num_predicates, self.max_arity, self.vocab_size, self.d_model,
                            self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
@@ -249,7 +250,7 @@ def plan_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]
     queries and keys are left out so that padding never counts.
     """
     batch = atom_mask.shape[0]
-    # In fp32 whatever the forward pass's precision (see symt.model.contrastive_terms).
+    # In fp32 whatever the forward pass's precision (see symt.losses.contrastive_terms).
     a = {name: [x.float() for x in maps] for name, maps in a.items()}
     b = {name: [x.float() for x in maps] for name, maps in b.items()}
     am = atom_mask.float()

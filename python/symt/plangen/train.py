@@ -39,9 +39,9 @@ from ..data import (
 )
 from ..errors import SymtError
 from ..folders import open_output_folder
-from ..model import PRESETS
+from ..model_config import PRESETS
 from ..tokens import collate, identity_assignment, rename
-from ..train import TrainConfig
+from ..train_config import TrainConfig
 from ..training import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
@@ -55,13 +55,13 @@ IGNORE = -100
 
 @dataclass
 class PlanTrainConfig(TrainConfig):
-    """SymT-E's training options (:class:`symt.train.TrainConfig`) with plan-generation defaults."""
+    """SymT-E's training options (:class:`symt.train_config.TrainConfig`) with plan-generation defaults."""
 
     kind: str = "symt-ed"
     rename: str = "rename-both"
     plateau_fraction: float = 0.5
     contrastive_by: float = 0.0
-    """As :attr:`symt.train.TrainConfig.contrastive_by`."""
+    """As :attr:`symt.train_config.TrainConfig.contrastive_by`."""
     ramp_steps: int = 500
     val_samples: int = 256
     max_positions: int = 2048

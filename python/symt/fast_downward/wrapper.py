@@ -40,350 +40,40 @@ line: 35 (Fast Downward's DRIVER_CRITICAL_ERROR) when Fast Downward is not built
 from __future__ import annotations
 
 import contextlib
-import importlib
-import io
 import json
 import os
-import re
-import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-from argparse import Namespace
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import SymtError
+from ..errors import SymtError
+from .build import (
+    DRIVER_INPUT_ERROR,
+    FastDownwardBuild,
+    _driver_aliases,
+    _parse_driver_args,
+    driver_command,
+    driver_environment,
+    find_build,
+)
+from .options import _SYMT_CALL, _WL_CALL, _model_spans, _resolve_model, check_symt_options
 
 if TYPE_CHECKING:
-    from .pddl import Domain
-    from .pddl.translate import TaskTranslation
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-"""The source checkout, where symt runs from it (an editable install, as scripts/setup.sh makes)."""
-# Fast Downward's exit codes (driver/returncodes.py), which symt's own runs use too.
-SUCCESS = 0
-SEARCH_UNSOLVED_INCOMPLETE = 12
-SEARCH_OUT_OF_MEMORY = 22
-SEARCH_OUT_OF_TIME = 23
-SEARCH_INPUT_ERROR = 33
-DRIVER_CRITICAL_ERROR = 35
-DRIVER_INPUT_ERROR = 36
-BUILD_ENV = "SYMT_FD_BUILD_DIR"
-"""Environment variable that overrides the build directory (default ``<repo>/build/fast-downward``)."""
-
-
-class FastDownwardNotBuilt(SymtError):
-    """``scripts/build_fd.sh`` has not (successfully) run."""
-
-    exit_code = DRIVER_CRITICAL_ERROR
-
-
-@dataclass(frozen=True)
-class FastDownwardBuild:
-    """Where a finished Fast Downward build lives (read from ``build.json``)."""
-
-    root: Path
-    """The Fast Downward source root: ``fast-downward.py``, ``driver/``, ``src/``."""
-    bin_dir: Path
-    """The build's ``bin/``: the ``downward`` binary and the ``translate/`` copy."""
-    version: str
-    shim_dir: Path
-    """The driver/translator ``sitecustomize`` shim of the checkout that made the build."""
-
-    @property
-    def driver(self) -> Path:
-        return self.root / "fast-downward.py"
-
-    @property
-    def search_binary(self) -> Path:
-        return self.bin_dir / "downward"
-
-
-def build_dir() -> Path:
-    """The directory ``scripts/build_fd.sh`` builds into: ``$SYMT_FD_BUILD_DIR``, else
-    ``build/fast-downward`` of the checkout symt runs from. A copy of symt installed outside its
-    checkout cannot know where that is, and says so."""
-    override = os.environ.get(BUILD_ENV)
-    if override:
-        return Path(override).resolve()
-    if not (REPO_ROOT / "scripts" / "build_fd.sh").is_file():
-        raise FastDownwardNotBuilt(
-            f"symt is installed outside its source checkout ({Path(__file__).parent}), so the Fast "
-            f"Downward build cannot be found next to it: set {BUILD_ENV} to the build/fast-downward "
-            "folder of the checkout that built it (scripts/build_fd.sh)")
-    return REPO_ROOT / "build" / "fast-downward"
-
-
-def find_build() -> FastDownwardBuild:
-    """The finished build, or FastDownwardNotBuilt with a one-line hint."""
-    info_file = build_dir() / "build.json"
-    hint = "run `bash scripts/setup.sh` (or `bash scripts/build_fd.sh`) in " + str(REPO_ROOT)
-    if not info_file.is_file():
-        raise FastDownwardNotBuilt(f"Fast Downward is not built yet ({info_file} is missing): {hint}")
-    try:
-        info = json.loads(info_file.read_text())
-        # Builds from before build.json named the shim were made by the checkout symt runs from.
-        shim = Path(info.get("shim_dir") or REPO_ROOT / "fd_plugin" / "driver_shim")
-        build = FastDownwardBuild(Path(info["root"]), Path(info["bin_dir"]), str(info["version"]), shim)
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise FastDownwardNotBuilt(f"unreadable {info_file} ({error}): {hint}") from None
-    for needed in (build.driver, build.search_binary, build.bin_dir / "translate" / "translate.py",
-                   build.shim_dir / "sitecustomize.py"):
-        if not needed.exists():
-            raise FastDownwardNotBuilt(f"the Fast Downward build is incomplete ({needed} is missing): {hint}")
-    return build
-
-
-def _validate_dir(workdir: Path) -> Path | None:
-    """A directory with a ``validate`` executable (VAL) to put on PATH, when none is there."""
-    if shutil.which("validate"):
-        return None
-    try:
-        from .val import validate_binary
-
-        binary = validate_binary()
-    except SymtError:
-        return None  # the driver reports "validate not found" itself
-    link = workdir / "validate"
-    link.symlink_to(binary)
-    return workdir
-
-
-def driver_environment(build: FastDownwardBuild, workdir: Path, wants_validate: bool) -> dict[str, str]:
-    """The environment for the driver: the shim first on PYTHONPATH, VAL on PATH if needed."""
-    env = dict(os.environ)
-    python_path = [str(build.shim_dir)]
-    if env.get("PYTHONPATH"):
-        python_path.append(env["PYTHONPATH"])
-    env["PYTHONPATH"] = os.pathsep.join(python_path)
-    if wants_validate:
-        val_dir = _validate_dir(workdir)
-        if val_dir is not None:
-            env["PATH"] = os.pathsep.join([str(val_dir), env.get("PATH", "")])
-    return env
-
-
-def fast_downward_command() -> list[str]:
-    """The project's ``fast-downward`` entry point, as installed beside this Python."""
-    script = Path(sys.executable).parent / "fast-downward"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "symt.fast_downward"]
-
-
-def driver_command(build: FastDownwardBuild, args: Sequence[str]) -> list[str]:
-    """The driver's command line: ``--build`` is ours unless the caller chose one."""
-    command = [sys.executable, str(build.driver)]
-    if not any(arg == "--build" or arg.startswith("--build=") or arg == "--debug" for arg in args):
-        command += ["--build", str(build.bin_dir)]
-    return command + list(args)
-
-
-# ------------------------------------------------------------------------- symt(model=...) handling
+    from ..pddl import Domain
+    from ..pddl.translate import TaskTranslation
 
 TRANSLATE_OPTIONS_FOR_SYMT = ["--keep-unimportant-variables", "--keep-unreachable-facts"]
-_SYMT_CALL = re.compile(r"(?<![\w@])symt\s*\(", re.IGNORECASE)
-_MODEL_KEY = re.compile(r"\s*model\s*=\s*", re.IGNORECASE)
-_KEYWORD = re.compile(r"\s*\w+\s*=")
-
-
-SYMT_OPTIONS = ("model", "threads", "scale", "precision", "max_batch_atoms", "transform", "cache_estimates")
-"""The options of the plugin's ``symt()`` in its positional order (``fd_plugin/symt_evaluator.cc``
-and Fast Downward's ``Heuristic``): checked here, where the error can name what the user wrote,
-instead of by Fast Downward's parser after translation (with the internal model key)."""
-
-
-def _call_arguments(text: str, start: int) -> list[str]:
-    """The top-level arguments of the call whose ``(`` ends just before ``start``."""
-    arguments, depth, begin = [], 0, start
-    for j in range(start, len(text)):
-        char = text[j]
-        if char in "([":
-            depth += 1
-        elif char in ")]" and depth > 0:
-            depth -= 1
-        elif char == ")" or (char == "," and depth == 0):
-            arguments.append(text[begin:j].strip())
-            if char == ")":
-                return [a for a in arguments if a] if arguments != [""] else []
-            begin = j + 1
-    raise SymtError(f"symt(...) is not closed in {text!r}")
-
-
-def _check_option_value(option: str, value: str) -> None:
-    def fail(expected: str) -> SymtError:
-        return SymtError(f"symt(): option {option}={value}: expected {expected}")
-
-    def whole_number(low: int, high: float = float("inf")) -> bool:
-        return re.fullmatch(r"\d+", value) is not None and low <= int(value) <= high
-
-    if option == "threads":
-        if not whole_number(1):
-            raise fail("a whole number of at least 1")
-        cores = os.cpu_count() or 1
-        if int(value) > cores:  # torch crashed on threads=99999 (issue 36)
-            raise fail(f"at most {cores}, this machine's cores")
-    elif option == "scale":
-        try:
-            number = float(value)
-        except ValueError:
-            raise fail("a number of at least 0") from None
-        if not number >= 0 or number == float("inf"):
-            raise fail("a number of at least 0")
-    elif option == "max_batch_atoms":
-        if not whole_number(1, 2**31 - 1):
-            raise fail("a whole number from 1 to 2147483647")
-    elif option == "precision" and value.lower() not in ("fp32", "bf16", "auto"):
-        raise fail("fp32, bf16 or auto")
-    elif option == "cache_estimates" and value.lower() not in ("true", "false"):
-        raise fail("true or false")
-
-
-def check_symt_options(text: str) -> None:
-    """Refuse a ``symt(...)`` call in ``text`` (a search string after the model was replaced by
-    its key) whose options Fast Downward would reject: one line naming the option."""
-    for call in _SYMT_CALL.finditer(text):
-        seen: set[str] = set()
-        keywords = False  # positional arguments come first, as in Fast Downward's parser
-        for position, argument in enumerate(_call_arguments(text, call.end())):
-            keyword = re.match(r"(\w+)\s*=\s*", argument)
-            if keyword:
-                keywords = True
-                option, value = keyword.group(1).lower(), argument[keyword.end():]
-                if option not in SYMT_OPTIONS:
-                    raise SymtError(f"symt(): unknown option '{keyword.group(1)}' (symt() takes "
-                                    f"{', '.join(SYMT_OPTIONS)})")
-            elif not keywords and position < len(SYMT_OPTIONS):
-                option, value = SYMT_OPTIONS[position], argument
-            else:
-                raise SymtError(f"symt(): the argument '{argument}' has no option name "
-                                f"(write option=value; symt() takes {', '.join(SYMT_OPTIONS)})")
-            if option in seen:
-                raise SymtError(f"symt(): option '{option}' given twice")
-            seen.add(option)
-            _check_option_value(option, value)
-
-
-@dataclass
-class ModelSpan:
-    """Where a ``symt(...)`` call's model value sits in a search-string argument.
-
-    A call without a model (``symt()``, ``symt(threads=2)``) has no candidates: ``start`` is just
-    after its ``(``, where ``model=...`` is to be inserted, and ``ends`` is ``[start]``.
-    """
-
-    start: int
-    ends: list[int]
-    """Possible ends of the value text, shortest first (several when it contains ``,`` or ``)``)."""
-    candidates: list[str]
-    """The value read up to each end (quotes removed); empty when the call names no model."""
-    has_arguments: bool = True
-    """For a call without a model: whether it has other arguments (``model=`` then needs a ``,``)."""
-
-    @property
-    def given(self) -> bool:
-        return bool(self.candidates)
-
-
-def _model_spans(text: str, call_pattern: re.Pattern = _SYMT_CALL) -> list[ModelSpan]:
-    """The model value of every ``symt(...)`` call (or other ``call_pattern``) in ``text``
-    (keyword or first positional).
-
-    A closed call without a model gives a span without candidates (the default model goes there).
-    """
-    spans = []
-    for call in call_pattern.finditer(text):
-        value_start = None
-        closed = False
-        depth = 0
-        j = call.end()
-        while j < len(text):
-            char = text[j]
-            if depth == 0 and (j == call.end() or text[j - 1] == ","):
-                keyword = _MODEL_KEY.match(text, j)
-                if keyword:
-                    value_start = keyword.end()
-                    break
-                if j == call.end() and not _KEYWORD.match(text, j) and text[j:].strip()[:1] not in (")", ""):
-                    value_start = j + len(text[j:]) - len(text[j:].lstrip())
-                    break
-            if char in "([":
-                depth += 1
-            elif char in ")]":
-                if depth == 0:
-                    closed = True
-                    break
-                depth -= 1
-            j += 1
-        if value_start is None:
-            if closed:  # no model given: the wrapper picks the shipped one for the task's domain
-                arguments = text[call.end() : j].strip() != ""
-                spans.append(ModelSpan(call.end(), [call.end()], [], arguments))
-            continue
-        quote = text[value_start] if value_start < len(text) else ""
-        if quote in ("'", '"'):
-            close = text.find(quote, value_start + 1)
-            if close < 0:
-                raise SymtError(f"unterminated quote in symt(model=...) in {text!r}")
-            spans.append(ModelSpan(value_start, [close + 1], [text[value_start + 1 : close]]))
-            continue
-        ends = [k for k in range(value_start + 1, len(text)) if text[k] in ",)"]
-        if not ends:
-            raise SymtError(f"symt(model=...) is not closed in {text!r}")
-        spans.append(ModelSpan(value_start, ends, [text[value_start:k].rstrip() for k in ends]))
-    return spans
-
-
-def _resolve_model(span: ModelSpan, resolve: Callable[[str], Path] | None = None) -> tuple[Path, int]:
-    """The model file a span names, and the span's end; the longest resolvable candidate wins.
-    ``resolve`` turns a name or path into a file (default: SymT-E models, ``symt.models.resolve``)."""
-    if resolve is None:
-        from .models import resolve
-
-    for candidate, end in reversed(list(zip(span.candidates, span.ends))):
-        try:
-            return resolve(candidate).resolve(), end
-        except SymtError:
-            continue
-    resolve(span.candidates[0])  # raises the error for the shortest reading
-    raise AssertionError("unreachable")
-
-
-@contextlib.contextmanager
-def _driver_package(build: FastDownwardBuild) -> Iterator[None]:
-    """The driver's Python package (``driver.*``) importable while inside the block."""
-    saved_path = list(sys.path)
-    sys.path.insert(0, str(build.root))
-    try:
-        yield
-    finally:
-        sys.path[:] = saved_path
-
-
-def _parse_driver_args(build: FastDownwardBuild, args: Sequence[str]) -> Namespace | None:
-    """The driver's own reading of ``args`` (inputs, components), or None if it rejects them."""
-    saved_argv = list(sys.argv)
-    sys.argv = ["fast-downward.py", *args]
-    try:
-        with _driver_package(build), contextlib.redirect_stdout(io.StringIO()), \
-                contextlib.redirect_stderr(io.StringIO()):
-            arguments = importlib.import_module("driver.arguments")
-            return arguments.parse_args()
-    except SystemExit:
-        return None  # the driver itself will report the problem
-    finally:
-        sys.argv[:] = saved_argv
-
-
 SYMT_MODEL_OPTION = "--symt-model"
 
 
 def take_symt_model(args: Sequence[str]) -> tuple[list[str], Path | None]:
     """``args`` without the wrapper's ``--symt-model NAME_OR_PATH`` (among the driver's options,
     before any component's), and the model file it names (None: not given)."""
-    from .fd_configs import driver_option
+    from ..fd_configs import driver_option
 
     found = driver_option(args, SYMT_MODEL_OPTION)
     if found is None:
@@ -391,7 +81,7 @@ def take_symt_model(args: Sequence[str]) -> tuple[list[str], Path | None]:
     start, end, value = found
     if not value:
         raise SymtError(f"{SYMT_MODEL_OPTION} needs a model (a shipped model's name or a file)")
-    from .models import resolve
+    from ..models import resolve
 
     return [*args[:start], *args[end:]], resolve(value).resolve()
 
@@ -417,10 +107,10 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path,
         raise SymtError("symt() needs the PDDL domain and problem files as input (a translated "
                         "task lacks the static atoms, goal atoms and objects the model needs)")
     domain, problem = parsed.translate_inputs
-    from .formats import check_model_meta, read_model_meta, write_task_context
-    from .models import fit_model
-    from .pddl import parse_domain, parse_problem
-    from .pddl.translate import translate_task
+    from ..formats import check_model_meta, read_model_meta, write_task_context
+    from ..models import fit_model
+    from ..pddl import parse_domain, parse_problem
+    from ..pddl.translate import translate_task
 
     task_domain = parse_domain(domain)
     task_problem = parse_problem(problem, task_domain)
@@ -446,7 +136,7 @@ def prepare_symt(build: FastDownwardBuild, args: Sequence[str], workdir: Path,
                     default = default_model
                     print(f"symt: model {default.name} ({SYMT_MODEL_OPTION})", flush=True)
                 elif default is None:
-                    from .models import select_heuristic
+                    from ..models import select_heuristic
 
                     default, reason = select_heuristic(domain, problem)
                     default = default.resolve()
@@ -498,9 +188,6 @@ def _say_how_served(path: Path, translation: TaskTranslation | None) -> None:
           flush=True)
 
 
-_WL_CALL = re.compile(r"(?<![\w@])wl\s*\(", re.IGNORECASE)
-
-
 def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> tuple[list[str], dict[str, str]]:
     """Rewrite ``wl(model=...)`` in ``args`` as :func:`prepare_symt` does ``symt(...)``; returns
     (new args, extra environment: the model files, the PDDL files, this Python).
@@ -518,9 +205,9 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> 
         raise SymtError("wl() needs the PDDL domain and problem files as input (a translated task "
                         "lacks the static atoms and goal atoms the WL features need)")
     domain_file, problem_file = (str(Path(p).resolve()) for p in parsed.translate_inputs)
-    from .models import fit_model, resolve_wl, select_wl
-    from .pddl import parse_domain, parse_problem
-    from .wl import check_domain, model_meta
+    from ..models import fit_model, resolve_wl, select_wl
+    from ..pddl import parse_domain, parse_problem
+    from ..wl import check_domain, model_meta
 
     domain = parse_domain(domain_file)
     problem = parse_problem(problem_file, domain)
@@ -568,7 +255,7 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> 
 
 def _domain_file_for(domain: Domain, meta: dict, workdir: Path, key: str) -> str:
     """A path to a WL model's domain file: the shipped file, or its kept text written to ``workdir``."""
-    from .models import DOMAIN_PDDL_KEY
+    from ..models import DOMAIN_PDDL_KEY
 
     filename = Path(domain.filename)
     if filename.is_file():
@@ -591,18 +278,11 @@ def private_sas_file(build: FastDownwardBuild, args: Sequence[str], workdir: Pat
     return ["--sas-file", str(workdir / "output.sas"), *args]
 
 
-def _driver_aliases(build: FastDownwardBuild) -> list[str]:
-    """The names of the driver's aliases and portfolios (``driver/aliases.py``), sorted."""
-    with _driver_package(build):
-        aliases = importlib.import_module("driver.aliases")
-    return sorted([*aliases.ALIASES, *aliases.PORTFOLIOS])
-
-
 def check_translatable(domain: Path, problem: Path) -> None:
     """Refuse in one line what Fast Downward 19.06's translator fails on with a traceback (issue
     36): a character outside ASCII in a name, a negative goal literal. Tasks symt's own parser
     does not read are left to the translator, which reads more of PDDL."""
-    from .pddl import parse_domain, parse_problem
+    from ..pddl import parse_domain, parse_problem
 
     for path in (domain, problem):
         try:
@@ -627,7 +307,7 @@ def check_translatable(domain: Path, problem: Path) -> None:
 
 def run(args: Sequence[str]) -> int:
     """Run Fast Downward's driver with ``args``; returns its exit code."""
-    from .fd_configs import describe, expand_alias
+    from ..fd_configs import describe, expand_alias
 
     build = find_build()
     if "--show-aliases" in args:
@@ -669,7 +349,7 @@ def run_driver(command: list[str], env: dict[str, str]) -> int:
     after a grace period is killed. The driver also gets SIGTERM from the kernel if this process
     is killed outright (``PR_SET_PDEATHSIG``). Returns the driver's exit code (negative: killed
     by that signal)."""
-    from .processes import die_with_parent
+    from ..processes import die_with_parent
 
     def in_child() -> None:  # between fork and exec
         os.setpgid(0, 0)
@@ -711,7 +391,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SymtError as error:
         print(f"fast-downward: error: {error}", file=sys.stderr)
         return error.exit_code if error.exit_code != 2 else DRIVER_INPUT_ERROR
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,114 @@
+"""The architecture options of a SymT-E model (and of SymT-ED's encoder): :class:`ModelConfig`,
+the choices each option takes and the size presets.
+
+Plain data without torch: the network itself is ``symt.model``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass
+class ModelConfig:
+    """The architecture of a SymT-E model (and of SymT-ED's encoder): sizes, object identity and
+    the optional context attention and type folding; stored in checkpoints and model metadata."""
+
+    num_predicates: int
+    """P: state predicates; goal versions take ids P..2P-1 (and achieved goals 2P..3P-1 with
+    ``achieved_goals``)."""
+    max_arity: int
+    vocab_size: int = 123
+    d_model: int = 64
+    n_heads: int = 4
+    n_layers: int = 4
+    d_ff: int = 128
+    d_embed: int = 32
+    dropout: float = 0.0
+    k: int = 32
+    readout_hidden: int = 64
+    layer_norm: bool = False
+    target_scale: float = 1.0
+    """The network predicts h / target_scale: a better-conditioned target (see notes/cpu-training)."""
+    object_identity: str = "table"
+    """``table``: a learned embedding per object token (the paper); ``hashed``: fixed random codes."""
+    context_predicates: list[int] | None = None
+    """Predicate ids (``0..2P-1``) whose atoms are the same in every state of a task
+    (``symt.tokens.context_predicate_ids``): those atoms attend only among themselves. None: every
+    atom attends to every atom (the paper)."""
+    type_predicates: list[int] | None = None
+    """The ``type:<t>`` predicate ids (``symt.tokens.type_predicate_ids``) whose atoms are folded
+    into their object's embedding instead of being tokens. None: type atoms are tokens (the paper)."""
+    scaled_residual_init: bool = False
+    """Start the shared layer's two residual output projections (attention output, second
+    feed-forward layer) at 1/sqrt(2 n_layers) of PyTorch's default scale, as GPT-2 does: one
+    layer applied n_layers times without layer norm compounds its gain, and at the paper's width
+    the atom states grew about 9x over 12 applications (1.35x with the scaling); paper-preset
+    SymT-ED reached logits of 50,000 and a non-finite loss within 25 steps (issue 34)."""
+    attention_scale: str = "fixed"
+    """``fixed``: attention logits q·k/sqrt(head_dim) (the paper). ``log-length``: each query's
+    logits are also multiplied by s_h · ln(n), n the number of atoms it may attend to and s_h a
+    learned factor per head (scalable softmax, Nakanishi 2025; Chiang and Cholak 2022): without
+    it a query's share of attention on one matching atom falls as 1/n on tasks with more atoms than
+    any training task. Tried on IPC Ferry (``benchmarks/results/readout/``): with the ``atoms``
+    readout, 0.76x the shipped model's expansions, but the plateaus on moves stayed."""
+    attention_bias: str = "none"
+    """``none``: attention reads only the atoms' embeddings (the paper). ``shared-object``: a
+    query's logit for every atom that shares an object with it (an argument token in common,
+    itself included) gets b_h · ln(n) added, b_h learned per head (starting at 1) and n the atoms
+    the query may attend to: with b_h = 1 the atoms it shares objects with keep their share of
+    attention however many atoms a task has. The readout study (``benchmarks/results/readout/``)
+    found the relation by a shared object, which moving a vehicle needs, lost on tasks larger
+    than the training tasks when it had to come from the object codes' dot products; with this
+    bias (and the ``atoms`` readout, ``log-length``) the Ferry and Transport models needed 0.53x
+    and 0.23x the shipped models' expansions at 1,500 CPU steps. Learning b_h needs every
+    logit's gradient, which doubles a training step on 200-atom states (b_h stayed within
+    1.03-1.12 of its start on Ferry). ``object-slots``: ``shared-object`` plus c_h,ij · ln(n) for
+    every pair of argument slots where the query's i-th object is the key's j-th (c starts at 0,
+    so an untrained model attends as with ``shared-object``): ``shared-object`` reads on(a b) and
+    on(b a) alike against the goal on(a b), and a Blocksworld model trained with it built a goal
+    tower upside down when the goal did not name its base."""
+    achieved_goals: bool = False
+    """A state's fluent atoms that are goal atoms read as predicate ids ``2P..3P-1``
+    (``symt.tokens``: ``Signature.achieved_goals``): one more embedding row per predicate."""
+    readout: str = "pooled"
+    """``pooled``: the readout MLP reads the sum over atoms of their first ``k`` hidden dimensions
+    (the paper). ``atoms``: the MLP reads each atom's and h is the sum of its outputs (a Deep Sets
+    readout, per atom then summed), so h is additive over atoms as WL-GOOSE's linear model is over
+    feature counts. (With the pooled readout, the value along a good plan on IPC Ferry and Miconic
+    tasks larger than any training task fell by 0.67-0.87 per step and not at all on a quarter of
+    the steps; ``benchmarks/results/readout/``.)"""
+    zero_readout: bool = False
+    """Start the readout's last layer at zero, so that an untrained model predicts h = 0. At the
+    paper's size without layer norm the sum over atoms of 768-wide states after 12 applications of
+    the layer starts near h = 400 +- 1000 (h* is about 20), and the first hundreds of steps went to
+    shrinking it (issue 34's first paper-scale run)."""
+
+    def to_dict(self) -> dict:
+        """The fields as a plain dict (``ModelConfig(**d)`` rebuilds the config)."""
+        return asdict(self)
+
+
+OBJECT_IDENTITIES = ("table", "hashed")
+"""The values of :attr:`ModelConfig.object_identity`."""
+ATTENTION_SCALES = ("fixed", "log-length")
+"""The values of :attr:`ModelConfig.attention_scale`."""
+ATTENTION_BIASES = ("none", "shared-object", "object-slots")
+"""The values of :attr:`ModelConfig.attention_bias`."""
+LOG_LENGTH_REFERENCE = 64
+"""``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""
+READOUTS = ("pooled", "atoms")
+"""The values of :attr:`ModelConfig.readout`."""
+
+PRESETS: dict[str, dict] = {
+    # The paper's size (about 7M parameters): for a GPU.
+    "paper": dict(d_model=768, n_heads=12, n_layers=12, d_ff=3072, d_embed=128, dropout=0.1,
+                  readout_hidden=256, zero_readout=True, scaled_residual_init=True),
+    # Trains to a useful heuristic on 2 CPU cores within minutes (cpu-training notes: 64/4/4).
+    "small": dict(d_model=64, n_heads=4, n_layers=4, d_ff=128, d_embed=32, dropout=0.0,
+                  readout_hidden=64),
+    # Twice the depth and width of "small", for longer CPU runs.
+    "medium": dict(d_model=128, n_heads=4, n_layers=6, d_ff=256, d_embed=48, dropout=0.0,
+                   readout_hidden=128),
+}
+"""Model sizes by name (``symt train --preset``): :class:`ModelConfig` fields."""
