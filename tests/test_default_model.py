@@ -205,9 +205,9 @@ def test_training_sizes_are_the_real_ones() -> None:
 
 
 def test_ipc_training_record_matches_the_training_runs() -> None:
-    """training.json against benchmarks/results/ipc_models (skipped.json, train.log) and the PDDL."""
+    """training.json against benchmarks/results/training/ipc_models (skipped.json, train.log) and the PDDL."""
     record = json.loads((REPO / "python" / "symt" / "models" / "training.json").read_text())
-    results = REPO / "benchmarks" / "results" / "ipc_models"
+    results = REPO / "benchmarks" / "results" / "training" / "ipc_models"
     for domain in IPC_MODELS:
         entry = record[f"ipc2023-{domain}"]
         train = [row[0] for row in entry["train"]]
@@ -346,7 +346,7 @@ def test_every_ipc_track_domain_has_a_model_that_takes_its_largest_task(domain: 
     """Each of the IPC 2023 learning track's ten domains has a shipped SymT-E model, and the one
     `symt()` picks for the last task of the hardest level here (the most objects: up to 2,439)
     knows the domain's predicates and holds its objects, so the plugin does not refuse it.
-    benchmarks/results/ipc-track/fit.md checks every test task the same way."""
+    benchmarks/results/ipc/track/fit.md checks every test task the same way."""
     from symt.tokens import domain_signature
 
     folder = IPC_ROOT / domain

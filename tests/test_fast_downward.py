@@ -686,11 +686,11 @@ IPC_HELD_OUT = {  # IPC test tasks with more objects than any training task of t
 IPC_HELD_OUT_ALIAS = {  # models that plain GBFS does not carry on the held-out tasks: through an alias
     # Plain GBFS with the Floortile model solves none of the track's easy tasks: 93.7 % of the
     # training tasks' states are dead ends, never a training target. symt-first (ff's preferred
-    # operators beside it) solves p01, p04 and p07 (benchmarks/results/ipc-track/).
+    # operators beside it) solves p01, p04 and p07 (benchmarks/results/ipc/track/).
     "ipc2023-floortile": "symt-first",
     # Plain GBFS with the Sokoban model solves the easy tasks of up to 106 objects (p01-p13) and
     # times out from p16 on; its sibling-ranking accuracy stayed at chance (0.51) in training
-    # (benchmarks/results/ipc_models.md).
+    # (benchmarks/results/training/ipc_models.md).
     "ipc2023-sokoban": "symt-first",
 }
 

@@ -167,7 +167,7 @@ BF16_MEAN_RELATIVE = 0.03
 autocast the linear layers' outputs, and so the residual stream, are bf16 (8 bits of mantissa),
 and the error compounds over the shared layer's applications: measured here, at most 2.4 %
 (Gripper), 7 % (Blocksworld) and 14 % (Logistics) for single states, far less on average
-(benchmarks/results/fd_symt.md has the share of integer values that change)."""
+(benchmarks/results/speed/fd_symt.md has the share of integer values that change)."""
 
 
 @pytest.mark.parametrize("name", ["gripper", "blocksworld", "logistics"])

@@ -7,7 +7,7 @@ paper split's tasks with an implied goal atom deleted by text; plans are checked
 Two of these are issue 32's targets that the Blocksworld model shipped before 2026-11-28
 (``blocksworld-r7``) failed: greedy guidance looped and plain GBFS timed out once the tower's base was
 left out of the goal. The shipped ``blocksworld`` (trained with goal phrasings) meets them
-(``benchmarks/results/variants/README.md`` has the numbers). Logistics with four cities and two
+(``benchmarks/results/robustness/variants/README.md`` has the numbers). Logistics with four cities and two
 airplanes, which the paper's generator never writes, was out of reach of the ``logistics`` models
 shipped before 2026-11-29 (``lg-hashed``: 1 of 9 such tasks of 7-15 packages).
 """
@@ -98,7 +98,7 @@ def test_plain_gbfs_solves_another_generators_logistics_tasks(
         tmp_path: Path, cities: int, airplanes: int, packages: int) -> None:
     """Plain GBFS with the shipped Logistics model alone on tasks of the independent generator,
     larger than any training task (1-5 packages, always one airplane): the held-out set's tasks of
-    ``benchmarks/robustness/held_out.py`` (seed 1), which the shipped model solves in 200-2,100
+    ``benchmarks/experiments/robustness/held_out.py`` (seed 1), which the shipped model solves in 200-2,100
     expansions, well inside the limit."""
     domain_path = domain_file("logistics")
     group = f"c{cities}-a{airplanes}"
@@ -111,10 +111,10 @@ def test_plain_gbfs_solves_another_generators_logistics_tasks(
 
 @pytest.mark.skipif(not IPC_ROOT.is_dir(), reason="../shared/benchmarks/ipc2023-learning is missing")
 def test_ipc_partial_goals_keep_half_of_each_goal_and_parse(tmp_path: Path) -> None:
-    """``benchmarks/robustness/ipc_partial.py`` edits an IPC goal's text: in every domain the result
-    parses, its goal is a subset of the task's of ceil(n/2) atoms, the rest of the file is unchanged,
-    and a goal that is not a conjunction is refused with the file named."""
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "robustness" / "ipc_partial.py"
+    """``benchmarks/experiments/robustness/ipc_partial.py`` edits an IPC goal's text: in every
+    domain the result parses, its goal is a subset of the task's of ceil(n/2) atoms, the rest of the
+    file is unchanged, and a goal that is not a conjunction is refused with the file named."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "robustness" / "ipc_partial.py"
     spec = importlib.util.spec_from_file_location("ipc_partial", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

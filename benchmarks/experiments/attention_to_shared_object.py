@@ -15,9 +15,11 @@ Needs a training checkpoint (``best.pt``: attention maps come from the Python mo
 
     .venv/bin/python benchmarks/experiments/attention_to_shared_object.py runs/ferry-r12-atoms/best.pt \\
         --domain ferry --from at:1 --to at-ferry:0 --tasks easy:p01 easy:p10 easy:p20 medium:p10 \\
-        --plans benchmarks/results/readout/plans
+        --plans OUT/plans
 
-(plans as ``heuristic_along_plans.py`` makes and keeps them).
+(plans as ``heuristic_along_plans.py --out OUT`` makes and keeps them; the plans behind
+``benchmarks/results/ipc/readout/attention.md`` are in commit 5aeac4e,
+``git show 5aeac4e:benchmarks/results/readout/plans/ferry-easy-p01.plan``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 15, direction 1: IPC 2023 models with a cached state-independent context against today's
 # (shipped) models, inside Fast Downward. The exact commands behind
-# benchmarks/results/context_cache/README.md. Models: RUNS=runs/study bash
+# benchmarks/results/speed/context_cache/README.md. Models: RUNS=runs/study bash
 # benchmarks/training/recipe_study.sh ipc-tr-ctx ipc-bw-ctx ipc-mi-ctx (each run's best.pt is
 # exported to model.pt by eval_ipc.py).
 # Directions 3 and 4 (parts `student`, `student-medium`): the distilled students of recipe_study.sh
@@ -15,7 +15,7 @@
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
 runs=${RUNS:-runs/study}
-out=${OUT:-benchmarks/results/context_cache}
+out=${OUT:-benchmarks/results/speed/context_cache}
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(speed easy medium hard)
 declare -A short=([blocksworld]=bw [miconic]=mi [transport]=tr [ferry]=fe)

@@ -17,7 +17,7 @@ Models are SymT-E files (``.pt``, exported) or WL models (``.json``, their unsca
 one domain, evaluated in Python on the states symt's own grounding produces (the same values the Fast Downward plugins compute). Plans come
 from Fast Downward's ``lama-first`` through symt's build and are kept in ``OUT/plans/``::
 
-    .venv/bin/python benchmarks/experiments/heuristic_along_plans.py --out benchmarks/results/readout \\
+    .venv/bin/python benchmarks/experiments/heuristic_along_plans.py --out benchmarks/results/ipc/readout \\
         --table ferry.md --tasks ferry:easy:p01 ferry:easy:p10 ferry:medium:p10 \\
         --model symt=python/symt/models/ipc2023-ferry.pt --model wl=python/symt/models/wl/ipc2023-ferry.json
 """

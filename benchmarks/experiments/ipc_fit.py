@@ -7,7 +7,7 @@ refuses a task only when it has more objects than the chosen model's vocabulary
 (:func:`symt.tokens.check_vocabulary`, as the task context's writer checks). Both run here for every
 task, so a task listed as refused is one Fast Downward would stop with exit 36.
 
-    .venv/bin/python benchmarks/experiments/ipc_fit.py > benchmarks/results/ipc-track/fit.md
+    .venv/bin/python benchmarks/experiments/ipc_fit.py > benchmarks/results/ipc/track/fit.md
 """
 
 from __future__ import annotations

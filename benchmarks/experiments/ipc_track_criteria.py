@@ -14,7 +14,7 @@ Both are counted over the tasks of the chosen levels pooled, as the issue states
 runs the report tabulates (``symt report`` writes them to ``runs.csv``):
 
     .venv/bin/python benchmarks/experiments/ipc_track_criteria.py \\
-        benchmarks/results/ipc-all/runs.csv --levels easy medium
+        benchmarks/results/ipc/track/runs.csv --levels easy medium
 """
 
 from __future__ import annotations

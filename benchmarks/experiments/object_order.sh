@@ -5,11 +5,11 @@
 # objects tokenised in file order (object i -> token i, as before the change: the switch
 # benchmarks/experiments/file_order/sitecustomize.py on PYTHONPATH) and once in the canonical
 # order, the same code and Fast Downward build otherwise, 60 s and 4 GiB, two runs at a time; then
-# a table of coverage and expansions. The commands behind benchmarks/results/object_order/.
+# a table of coverage and expansions. The commands behind benchmarks/results/robustness/object_order/.
 # Usage: bash benchmarks/experiments/object_order.sh
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
-out=${OUT:-benchmarks/results/object_order}
+out=${OUT:-benchmarks/results/robustness/object_order}
 work=${WORK:-runs/object_order}
 mkdir -p "$out" "$work"
 for version in file canonical; do

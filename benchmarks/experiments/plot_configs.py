@@ -12,8 +12,12 @@ Reads one or more ``runs.csv`` (the experiments' reports) and writes, into ``--o
 
 Usage::
 
-    python benchmarks/experiments/plot_configs.py benchmarks/results/configs-paper/runs.csv \\
-        benchmarks/results/configs-ipc/runs.csv --out benchmarks/results/configs
+    python benchmarks/experiments/plot_configs.py benchmarks/results/configs/runs.csv \\
+        --out benchmarks/results/configs
+
+(``configs/runs.csv`` holds both experiments' runs; the two ``runs.csv`` the committed plots were
+first made from, ``configs-paper/`` and ``configs-ipc/``, are in commit 5aeac4e's
+``benchmarks/results/``.)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The paper-domain Blocksworld model on IPC 2023 Blocksworld, which is the same domain with two
 # predicates renamed (symt retarget), against the IPC model trained on IPC training problems:
-# the exact commands behind benchmarks/results/retarget/README.md.
+# the exact commands behind benchmarks/results/configs/retarget/README.md.
 # Parts: `easy` (plain GBFS, all 30 easy tasks, against ff) and `medium` (symt-first and
 # symt-first-lazy, all 30 medium tasks, against ff-pref and lama-first). 60 s, 4 GiB, two runs at
 # a time. OLD: the IPC model to compare with (default: the one shipped before the swap, from git
@@ -10,7 +10,7 @@
 # Usage: bash benchmarks/experiments/retarget_blocksworld.sh [easy] [medium]
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}
-out=${OUT:-benchmarks/results/retarget}
+out=${OUT:-benchmarks/results/configs/retarget}
 work=${WORK:-runs/retarget}
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(easy medium)
@@ -27,7 +27,7 @@ for part in "${parts[@]}"; do
         --processes 2 --resume --out "$out/easy-blocksworld" ;;
     medium)
       [ -f "$out/medium-blocksworld.json" ] \
-        || cp benchmarks/results/context_cache/lazy30/medium-blocksworld.json "$out/medium-blocksworld.json"
+        || git show 5aeac4e:benchmarks/results/context_cache/lazy30/medium-blocksworld.json > "$out/medium-blocksworld.json"
       "$py" benchmarks/training/eval_ipc.py --domain blocksworld --levels medium \
         --models "shipped=$old" "paper=$paper" --symt-searches symt-first-lazy symt-first \
         --baselines ff-pref lama-first --max-tasks 30 --time-limit 60 --processes 2 --resume \

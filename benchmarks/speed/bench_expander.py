@@ -7,7 +7,7 @@ same grounded task in the same process. The Python BFS runs on the full task whe
 probe predicts it finishes within ``--python-budget`` seconds; otherwise it runs on a prefix
 capped at the number of states the budget allows and its rate (states discovered per second)
 is measured there. Writes a Markdown table to ``--output`` (default
-benchmarks/results/expander.md) including the exact command line.
+benchmarks/results/speed/expander.md) including the exact command line.
 
 Usage::
 
@@ -95,7 +95,7 @@ def main() -> None:
         help="seconds the Python BFS may take per task before it is capped",
     )
     parser.add_argument("--probe-states", type=int, default=20_000)
-    parser.add_argument("--output", type=Path, default=REPO / "benchmarks/results/expander.md")
+    parser.add_argument("--output", type=Path, default=REPO / "benchmarks/results/speed/expander.md")
     args = parser.parse_args()
 
     rows = []

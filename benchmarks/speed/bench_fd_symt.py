@@ -267,7 +267,7 @@ def main() -> None:
     parser.add_argument("--guided-seconds", type=float, default=20.0, help="max_time of each guided search")
     parser.add_argument("--trace-seconds", type=float, default=3.0, help="max_time of the traced searches")
     parser.add_argument("--tasks", nargs="+", default=list(TASKS), choices=list(TASKS))
-    parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "fd_symt.md")
+    parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "speed" / "fd_symt.md")
     options = parser.parse_args()
     torch.set_num_threads(1)  # the plugin's default: one intra-op thread
 

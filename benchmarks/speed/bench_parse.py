@@ -1,6 +1,6 @@
 """Parse time of the largest PDDL files in the shared benchmark sets.
 
-Usage: .venv/bin/python benchmarks/speed/bench_parse.py [--top N] [--out benchmarks/results/parse.md]
+Usage: .venv/bin/python benchmarks/speed/bench_parse.py [--top N] [--out benchmarks/results/speed/parse.md]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=8, help="how many of the largest files")
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "parse.md")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "speed" / "parse.md")
     args = parser.parse_args()
 
     problems = sorted(IPC.glob("*/*/*/*.pddl"), key=lambda p: p.stat().st_size, reverse=True)

@@ -23,7 +23,7 @@ the same paths did not change) and runs only the rest, so a configuration can be
 Usage:
   .venv/bin/python benchmarks/training/eval_ipc.py --domain blocksworld --levels easy medium \\
       --models shipped=ipc2023-blocksworld r4=runs/study/ipc-bw-r4 --time-limit 30 \\
-      --out benchmarks/results/recipe_study/ipc-r4/blocksworld
+      --out experiments/ipc-r4/blocksworld
 """
 
 from __future__ import annotations

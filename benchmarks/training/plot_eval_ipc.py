@@ -7,12 +7,15 @@ configuration of an earlier run without its baselines a second time).
 
 Usage:
   .venv/bin/python benchmarks/training/plot_eval_ipc.py --level medium \\
-      benchmarks/results/context_cache/lazy30/medium-{ferry,miconic,transport,blocksworld}.json \\
-      benchmarks/results/recipe_study/round5/medium30-ferry.json:symt-first:w128 \\
-      benchmarks/results/recipe_study/round5/medium30-miconic.json:symt-first:w64 \\
-      benchmarks/results/recipe_study/round5/medium30-transport.json:symt-first:context \\
-      benchmarks/results/recipe_study/round5/medium30-blocksworld.json:symt-first:student \\
-      --out benchmarks/results/context_cache/lazy30/coverage.png
+      lazy30/medium-{ferry,miconic,transport,blocksworld}.json \\
+      round5/medium30-ferry.json:symt-first:w128 \\
+      round5/medium30-miconic.json:symt-first:w64 \\
+      round5/medium30-transport.json:symt-first:context \\
+      round5/medium30-blocksworld.json:symt-first:student \\
+      --out benchmarks/results/speed/context_cache/lazy30/coverage.png
+
+(the command behind that plot: its JSON files were ``benchmarks/results/context_cache/lazy30/`` and
+``benchmarks/results/recipe_study/round5/`` until commit 5aeac4e, which still holds them).
 """
 
 from __future__ import annotations

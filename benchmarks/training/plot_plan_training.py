@@ -1,7 +1,9 @@
 """Validation token accuracy of the plan generators' training runs, one panel per domain.
 
-Reads ``benchmarks/results/plan_models/logs/<model>.csv`` (the runs' ``log.csv``) and writes
-``benchmarks/results/plan_models/val_accuracy.png``. Usage: ``python benchmarks/training/plot_plan_training.py``.
+Reads ``benchmarks/results/training/plan_models/logs/<model>.csv`` (the runs' ``log.csv``) and writes
+``benchmarks/results/training/plan_models/val_accuracy.png``. Usage: ``python benchmarks/training/plot_plan_training.py``.
+The logs behind the committed plot are in commit 5aeac4e (``benchmarks/results/plan_models/logs/``);
+copy them, or new runs' ``log.csv``, into ``logs/`` first.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-RESULTS = Path(__file__).resolve().parents[1] / "results" / "plan_models"
+RESULTS = Path(__file__).resolve().parents[1] / "results" / "training" / "plan_models"
 CURVES = (  # log suffix, style, label
     ("-ed", "C0-", "SymT-ED, contrastive k=8, w=0.1 (CPU; shipped -ed)"),
     ("-ed-k32", "C2-", "SymT-ED, contrastive k=32, w=1 (H200; not shipped)"),

@@ -2,7 +2,7 @@
 # The SymT-E training-recipe study (issue 12): fixed wall-clock budgets on this 2-core CPU, two runs
 # side by side with one torch thread each. Step counts were set from each recipe's measured
 # throughput (steps/s with two runs side by side) so that every run takes about BUDGET minutes
-# including its validation epochs; see docs/recipe-study.md.
+# including its validation epochs; see benchmarks/results/training/recipe-study.md.
 # Usage: RUNS=runs/study bash benchmarks/training/recipe_study.sh NAME [NAME]   (names below)
 # EXTRA: options appended to every run's (a dry run: EXTRA="--steps 4 --eval-every 2 --coverage-tasks 1").
 set -uo pipefail
@@ -153,7 +153,7 @@ declare -A recipe=(
   # a model cheap enough per state for IPC medium (issue 15, direction 3), retargeted to IPC names
   [bw-r9-student]="$bw_hinge --seed 0 --steps 12000 --lr 1e-3 --object-identity hashed $student --teacher ${TEACHER:-runs/gpu7/bw-r7-hashed-w128-s1/best.pt}"
   [va-r9-plans-w50]="data/visitall-plans --seed 0 --steps 4000 --lr 1e-3 --object-identity hashed --w-rank 1 --plan-weight 0.5 --eval-every 1000 --coverage-tasks 10"
-  # Round 13 (this CPU, issue 35; benchmarks/results/readout/): ipc-fe-r5-w128 with the per-atom
+  # Round 13 (this CPU, issue 35; benchmarks/results/ipc/readout/): ipc-fe-r5-w128 with the per-atom
   # readout, log-length attention and the shared-object attention bias, 1,500 steps (4,000 did worse
   # on the medium tasks), on the 29 exhaustively labelled training problems (symt ipc-dataset
   # ../shared/benchmarks/ipc2023-learning/ferry --out data/ipc2023-ferry-exhaustive --plan-time 0);
@@ -180,7 +180,7 @@ declare -A recipe=(
   [ipc-sa-r15-slots]="data/ipc2023-satellite-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias object-slots --steps 1500 --eval-every 250 --time-budget 2700"
   # ... and ipc-sa-r13-shared with achieved goals marked (--achieved-goals: a state's atoms that are
   # goal atoms read as their own predicate, as WL-GOOSE colours them; the shipped model counted
-  # images taken whether a goal asked for them or not: results/readout/README.md, section 5)
+  # images taken whether a goal asked for them or not: benchmarks/results/ipc/readout/README.md, section 5)
   [ipc-sa-r15-achieved]="data/ipc2023-satellite-exhaustive $ipc_r5 --plan-weight 0 --readout atoms --attention-scale log-length --attention-bias shared-object --achieved-goals --steps 1500 --eval-every 250 --time-budget 2700"
   # ... and Ferry as ipc-fe-r14-slots with achieved goals marked
   [ipc-fe-r15-achieved]="data/ipc2023-ferry-exhaustive $ipc_r5 --plan-weight 0 --d-model 128 --d-ff 256 --readout atoms --attention-scale log-length --attention-bias object-slots --achieved-goals --steps 1500 --eval-every 250"
@@ -212,8 +212,8 @@ declare -A recipe=(
   # (its best at 750); the same recipe, meant to get the steps it lacked, two seeds side by side, one thread
   # each, 65 minutes (--time-budget fits the cosine schedule to the whole 250-step validation epochs
   # that fit: 1,000 steps again on this CPU, best at 750); the seed to ship is chosen on easy tasks
-  # outside the track's every-third sample (benchmarks/robustness/select_on_own_tasks.py;
-  # benchmarks/results/readout/transport-select/: the shipped model stays)
+  # outside the track's every-third sample (benchmarks/experiments/robustness/select_on_own_tasks.py;
+  # benchmarks/results/ipc/readout/transport-select/: the shipped model stays)
   [ipc-tr-r19-10m-long]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --steps 1500 --eval-every 250 --time-budget 3900"
   [ipc-tr-r19-10m-long-s1]="data/ipc2023-transport-10m $ipc_r5 --max-states 10000000 --plan-weight 0 $tr_achieved --steps 1500 --eval-every 250 --time-budget 3900 --seed 1"
   # ... and a warm start instead: ipc-tr-r16-achieved-s1 (the shipped recipe on the 14 problems that

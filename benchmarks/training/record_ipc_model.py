@@ -4,7 +4,7 @@ For ``ipc2023-<domain>`` trained by ``train_ipc_new_models.sh`` on
 ``data/ipc2023-<domain>-exhaustive``: writes its ``python/symt/models/training.json`` entry (every
 kept problem as ``[problem, objects, states]``, training and validation, and how many were over the
 state limit, from the dataset's ``manifest.json`` and ``skipped.json``) and copies the run's
-``log.csv`` and ``curves.png`` to ``benchmarks/results/ipc_models/<model name without ipc2023->/``:
+``log.csv`` and ``curves.png`` to ``benchmarks/results/training/ipc_models/<model name without ipc2023->/``:
 
     .venv/bin/python benchmarks/training/record_ipc_model.py DOMAIN RUN_FOLDER [--name MODEL] \
         [--data DATASET --max-states N]   # a dataset made with another state limit
@@ -48,7 +48,7 @@ def main() -> int:
     # One problem row per line, as in the rest of the file: diffs stay readable.
     text = re.sub(r'\[\s+("p\d+"),\s+(\d+),\s+(\d+)\s+\]', r"[\1, \2, \3]", json.dumps(record, indent=1))
     TRAINING.write_text(text + "\n")
-    results = ROOT / "benchmarks" / "results" / "ipc_models" / name.removeprefix("ipc2023-")
+    results = ROOT / "benchmarks" / "results" / "training" / "ipc_models" / name.removeprefix("ipc2023-")
     results.mkdir(parents=True, exist_ok=True)
     for file in ("log.csv", "curves.png"):
         shutil.copy2(args.run / file, results / file)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trains SymT-E (small preset) on IPC 2023 learning-track domains: the exact commands behind
-# benchmarks/results/ipc_models.md and the models the `ipc` experiments use (models/ipc2023-<d>.pt).
+# benchmarks/results/training/ipc_models.md and the models the `ipc` experiments use (models/ipc2023-<d>.pt).
 # Usage: SYMT="python -m symt.cli" RUNS=runs IPC=../shared/benchmarks/ipc2023-learning \
 #        bash benchmarks/training/train_ipc_models.sh [domain ...]
 set -uo pipefail

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SymT-E for the six IPC 2023 domains that had none (issue 35), with the recipe of the best of the
-# first four (round 5 of docs/recipe-study.md: hashed objects, context attention, the hinge ranking
+# first four (round 5 of benchmarks/results/training/recipe-study.md: hashed objects, context attention, the hinge ranking
 # loss, batch 128, exhaustive labels only) and a wall-clock budget per domain on this CPU.
 # Usage: bash benchmarks/training/train_ipc_new_models.sh [domain ...]   (default: all six)
 #   BUDGET=2700 (seconds of training per domain), THREADS=1, RUNS=runs
 # Each run ends with its model exported to runs/ipc-<domain>-r10/ipc2023-<domain>.pt; shipping is a
-# copy into python/symt/models/ after the evaluation (benchmarks/results/ipc_models.md).
+# copy into python/symt/models/ after the evaluation (benchmarks/results/training/ipc_models.md).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 symt=${SYMT:-.venv/bin/symt}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trains the shipped SymT-E models (small preset) and their no-contrastive ablations (<domain>-nocl;
 # the default list trains only gripper-nocl).
-# The exact commands behind python/symt/models/*.pt; see benchmarks/results/shipped_models.md.
+# The exact commands behind python/symt/models/*.pt; see benchmarks/results/training/shipped_models.md.
 # Usage: SYMT="python -m symt.cli" RUNS=runs bash benchmarks/training/train_shipped_models.sh [domain ...]
 set -uo pipefail
 symt=${SYMT:-.venv/bin/symt}
@@ -12,7 +12,7 @@ domains=("$@")
 [ ${#domains[@]} -gt 0 ] || domains=(gripper blocksworld logistics visitall gripper-nocl)
 
 # blocksworld, logistics and visitall: the recipe study's winners (runs bw-r7-hashed-w128-s1, lg-hashed and
-# va-r3 of benchmarks/training/recipe_study.sh, see docs/recipe-study.md). bw-r7-hashed-w128-s1
+# va-r3 of benchmarks/training/recipe_study.sh, see benchmarks/results/training/recipe-study.md). bw-r7-hashed-w128-s1
 # was trained on a lent GPU (194 s, 3 runs sharing it; a time budget ended its schedule at step 6,000);
 # here on the CPU it would take an estimated 1-1.5 hours. The model before it, bw-r2-b128, is what
 # ipc2023-blocksworld still runs (symt retarget): --steps 10000 --batch-size 128 --lr 1e-3 --w-rank 1

@@ -21,7 +21,7 @@ a shipped model's name) gives every such ``symt()`` that model instead.
   (``batch_eager_greedy([symt()], type_based=true)``; Xie, Mueller and Holte 2014): every other
   expansion is a random open state of a random (h, g) bucket, the standard remedy for GBFS
   stuck on plateaus. The learned heuristic is still the only one. It helps h^FF on IPC
-  Blocksworld but not the shipped models (``benchmarks/results/explore/``).
+  Blocksworld but not the shipped models (``benchmarks/results/configs/explore/``).
 * ``symt-lama-first`` -- ``lama-first`` (the driver's alias: lazy GBFS on h^FF and the landmark
   count heuristic, h^FF's preferred operators, unit costs, no reopening) with ``symt()`` as a third
   queue. It asks whether the learned heuristic adds anything to LAMA's, the strongest satisficing

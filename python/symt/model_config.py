@@ -50,14 +50,14 @@ class ModelConfig:
     logits are also multiplied by s_h · ln(n), n the number of atoms it may attend to and s_h a
     learned factor per head (scalable softmax, Nakanishi 2025; Chiang and Cholak 2022): without
     it a query's share of attention on one matching atom falls as 1/n on tasks with more atoms than
-    any training task. Tried on IPC Ferry (``benchmarks/results/readout/``): with the ``atoms``
+    any training task. Tried on IPC Ferry (``benchmarks/results/ipc/readout/``): with the ``atoms``
     readout, 0.76x the shipped model's expansions, but the plateaus on moves stayed."""
     attention_bias: str = "none"
     """``none``: attention reads only the atoms' embeddings (the paper). ``shared-object``: a
     query's logit for every atom that shares an object with it (an argument token in common,
     itself included) gets b_h · ln(n) added, b_h learned per head (starting at 1) and n the atoms
     the query may attend to: with b_h = 1 the atoms it shares objects with keep their share of
-    attention however many atoms a task has. The readout study (``benchmarks/results/readout/``)
+    attention however many atoms a task has. The readout study (``benchmarks/results/ipc/readout/``)
     found the relation by a shared object, which moving a vehicle needs, lost on tasks larger
     than the training tasks when it had to come from the object codes' dot products; with this
     bias (and the ``atoms`` readout, ``log-length``) the Ferry and Transport models needed 0.53x
@@ -77,7 +77,7 @@ class ModelConfig:
     readout, per atom then summed), so h is additive over atoms as WL-GOOSE's linear model is over
     feature counts. (With the pooled readout, the value along a good plan on IPC Ferry and Miconic
     tasks larger than any training task fell by 0.67-0.87 per step and not at all on a quarter of
-    the steps; ``benchmarks/results/readout/``.)"""
+    the steps; ``benchmarks/results/ipc/readout/``.)"""
     zero_readout: bool = False
     """Start the readout's last layer at zero, so that an untrained model predicts h = 0. At the
     paper's size without layer norm the sum over atoms of 768-wide states after 12 applications of

@@ -8,7 +8,7 @@ One token per atom (paper, "Input representation"). An atom ``p(o1, .., on)`` is
   ``i`` that is also a goal atom reads as ``2P + i`` (an achieved goal), as WL-GOOSE's instance
   learning graph colours it: the goal atom ``goal_p`` stays in every state, and the state says which
   of its atoms are goals, so a model need not match each goal atom's objects against the state's
-  atoms to count what is left (``benchmarks/results/readout/README.md``: a Satellite model counted
+  atoms to count what is left (``benchmarks/results/ipc/readout/README.md``: a Satellite model counted
   images taken, asked for or not);
 * object slots hold object *indices* of the task (``0..n-1``) here, and ``-1`` for padding; the
   model sees object *tokens* ``0..V-1`` after a renaming (:func:`rename`), padding becomes ``V``.

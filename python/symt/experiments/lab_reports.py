@@ -8,9 +8,9 @@ names (:func:`lab_properties`) in a temporary folder first.
 
 The expansions scatter stays symt's own (``plots.py``): Lab 8.10's ScatterPlotReport sizes both
 axes from the side that has unsolved tasks only, so when the learned heuristic fails a task and
-the baseline solves a larger one, that point is drawn outside the axes (tried on
-``benchmarks/results/archive/configs-bw-b128``: ff's 315,630 expansions on ``n17-0`` past an axis ending
-at 10^5).
+the baseline solves a larger one, that point is drawn outside the axes (tried on commit
+5aeac4e's ``benchmarks/results/archive/configs-bw-b128``: ff's 315,630 expansions on ``n17-0``
+past an axis ending at 10^5).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ IPC_ALL_DOMAINS = ("blocksworld", "childsnack", "ferry", "floortile", "miconic",
                    "satellite", "sokoban", "spanner", "transport")
 PAPER_DOMAIN_SUITES = ("paper", "variants", "held-out")
 """Suites of paper-domain tasks, whose models are the shipped paper-domain ones (``held-out``:
-another generator's tasks, ``benchmarks/robustness/held_out.py``); every other suite is IPC's."""
+another generator's tasks, ``benchmarks/experiments/robustness/held_out.py``); every other suite is IPC's."""
 IPC_VOCAB_SIZE = 160
 """Object vocabulary of the IPC models: every easy and medium test task of the first four domains
 has at most 146 objects; larger tasks are refused with a clear error (recorded as such)."""

@@ -49,7 +49,7 @@ SIZE_UNITS = {"blocksworld": "blocks", "gripper": "balls", "logistics": "package
 EXTRA_STYLES = {"blocksworld": ("towers", "partial", "stacks")}
 """Shipped paper-domain models trained on the paper's training split plus as many tasks again per
 generator style (``symt generate DOMAIN --styles ...``; issue 32): ``blocksworld`` is ``bw-slots``
-(``benchmarks/robustness/run.sh train-slots``: the object-slots attention bias, which tells apart
+(``benchmarks/experiments/robustness/run.sh train-slots``: the object-slots attention bias, which tells apart
 which argument of an atom holds a shared object); ``ipc2023-blocksworld`` is ``bw-shared``
 retargeted (``run.sh train-shared``: the same data with the shared-object bias, better than
 ``bw-slots`` on IPC 2023's medium tasks). ``logistics`` is ``lg-achieved-s1`` (``run.sh

@@ -11,7 +11,7 @@ tokens' frequencies, what predicting the token distribution alone achieves), the
 over ``ramp_steps``: at small scale, switched on from step 0 (``always``, the paper), they kept
 a Gripper SymT-ED at the plateau (token accuracy 0.12 after 600 steps, against 0.44 without
 them). Even after the plateau, the paper's k = 32 with weight 1 sent width-64 models back to it
-(``benchmarks/results/plan_models.md``); k = 8 with weights 0.1 did not (``--k``, ``--w-att``,
+(``benchmarks/results/training/plan_models.md``); k = 8 with weights 0.1 did not (``--k``, ``--w-att``,
 ``--w-hid``). Batches are pure functions of ``(seed, step)``, so ``--resume`` continues
 exactly. Each epoch: validation loss and token accuracy on fixed states, and greedy coverage on
 the validation tasks; the best checkpoint follows the paper's criteria in order: coverage, fewer
