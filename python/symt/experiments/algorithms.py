@@ -88,6 +88,11 @@ ALGORITHMS: dict[str, Algorithm] = {
                     evaluators=alias.evaluators, model="symt-e",
                     description=f"`--alias {alias.name}`: {alias.summary}")
           for alias in ALIASES.values() if alias.name != "symt-gbfs"),  # symt-gbfs is symt-batch
+        Algorithm("symt-first-boost", "fd",
+                  search="batch_eager_greedy([symt(model={model}), hff], preferred=[hff], boost=1000)",
+                  evaluators=("hff=ff()",), model="symt-e",
+                  description="symt-first with LAMA's boost of the preferred queues (1000), as the "
+                              "alias was until the boost was measured to hurt (ablation)"),
         Algorithm("wl", "fd", search="batch_eager_greedy([wl(model={model})])", model="wl",
                   description="GBFS with the WL baseline (WL-GOOSE: a linear model on WL features of "
                               "the instance learning graph, `symt train-wl`), all new successors of "
@@ -95,8 +100,8 @@ ALGORITHMS: dict[str, Algorithm] = {
         Algorithm("ff", "fd", search="eager_greedy([ff()])", description="GBFS with h^FF"),
         Algorithm("ff-pref", "fd", search="eager_greedy([hff], preferred=[hff], boost=1000)",
                   evaluators=("hff=ff()",),
-                  description="GBFS with h^FF and its preferred operators (boost 1000): symt-first "
-                              "without the symt() queue"),
+                  description="GBFS with h^FF and its preferred operators (boost 1000): "
+                              "symt-first-boost without the symt() queue"),
         Algorithm("ff-explore", "fd", search="batch_eager_greedy([ff()], type_based=true)",
                   description="GBFS with h^FF alternating with a type-based exploration queue: "
                               "symt-explore with h^FF instead of symt()"),
