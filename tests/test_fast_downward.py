@@ -26,6 +26,7 @@ from symt.fast_downward import (
     TRANSLATE_OPTIONS_FOR_SYMT,
     find_build,
 )
+from symt.fast_downward.options import SYMT_OPTION_VALUES, SYMT_OPTIONS
 from symt.formats import read_model_meta, write_task_context
 from symt.generators import domain_file, generate_task
 from symt.models import MODEL_DIR, paper_domain
@@ -728,3 +729,26 @@ def test_shipped_model_solves_larger_held_out_tasks(tmp_path: Path, name: str) -
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr
         verdict = run_val(domain_file(domain_name), problem, tmp_path / "sas_plan")
         assert verdict.valid, verdict.output
+
+
+def test_the_wrappers_symt_option_checks_match_the_plugins_declaration(fd_built):
+    """The wrapper checks symt()'s options before translation (so the error names what the user
+    wrote); the plugin declares them for Fast Downward's parser. Asking the built plugin
+    (``downward --help symt``) keeps the two declarations equal: names in positional order, the
+    lower bound of every number, the names of every choice."""
+    shown = subprocess.run([str(find_build().search_binary), "--help", "symt"],
+                           capture_output=True, text=True, timeout=60).stdout
+    signature = re.search(r"^symt\((.*)\)$", shown, re.M)
+    assert signature, shown
+    assert tuple(part.split("=")[0].strip() for part in signature.group(1).split(", ")) == SYMT_OPTIONS
+    declared = dict(re.findall(r"^ (\w+) \(([^)]*)\):", shown, re.M))
+    assert set(declared) == set(SYMT_OPTIONS)
+    for option, (kind, bound) in SYMT_OPTION_VALUES.items():
+        if kind in ("int", "double"):
+            assert re.fullmatch(rf"{kind} \[{bound}, infinity\]", declared[option]), (option, declared[option])
+        elif kind == "enum":
+            assert declared[option] == "{" + ", ".join(bound) + "}", (option, declared[option])
+        else:
+            assert declared[option] == kind, (option, declared[option])
+    unchecked = {o: t for o, t in declared.items() if o not in SYMT_OPTION_VALUES}
+    assert unchecked == {"model": "string", "transform": "AbstractTask"}  # checked by Fast Downward

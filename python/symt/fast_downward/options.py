@@ -43,32 +43,45 @@ def _call_arguments(text: str, start: int) -> list[str]:
     raise SymtError(f"symt(...) is not closed in {text!r}")
 
 
+SYMT_OPTION_VALUES: dict[str, tuple[str, object]] = {
+    "threads": ("int", 1),
+    "scale": ("double", 0.0),
+    "precision": ("enum", ("FP32", "BF16", "AUTO")),
+    "max_batch_atoms": ("int", 1),
+    "cache_estimates": ("bool", None),
+}
+"""The values each checked option takes, as the plugin declares them (``int`` and ``double``: at
+least the bound, at most infinity; ``enum``: one of the names; ``bool``): a test asks the built
+plugin (``downward --help symt``) and compares, so the two declarations cannot drift apart."""
+
+
 def _check_option_value(option: str, value: str) -> None:
     def fail(expected: str) -> SymtError:
         return SymtError(f"symt(): option {option}={value}: expected {expected}")
 
-    def whole_number(low: int, high: float = float("inf")) -> bool:
-        return re.fullmatch(r"\d+", value) is not None and low <= int(value) <= high
-
-    if option == "threads":
-        if not whole_number(1):
-            raise fail("a whole number of at least 1")
-        cores = os.cpu_count() or 1
-        if int(value) > cores:  # torch crashed on threads=99999 (issue 36)
-            raise fail(f"at most {cores}, this machine's cores")
-    elif option == "scale":
+    kind, bound = SYMT_OPTION_VALUES.get(option, (None, None))
+    if kind == "int":
+        low, high = int(bound), 2**31 - 1  # Fast Downward reads an int option into a C++ int
+        whole = re.fullmatch(r"\d+", value) is not None
+        if option == "threads":
+            if not whole or int(value) < low:
+                raise fail(f"a whole number of at least {low}")
+            cores = os.cpu_count() or 1
+            if int(value) > cores:  # torch crashed on threads=99999 (issue 36)
+                raise fail(f"at most {cores}, this machine's cores")
+        elif not whole or not low <= int(value) <= high:
+            raise fail(f"a whole number from {low} to {high}")
+    elif kind == "double":
         try:
             number = float(value)
         except ValueError:
-            raise fail("a number of at least 0") from None
-        if not number >= 0 or number == float("inf"):
-            raise fail("a number of at least 0")
-    elif option == "max_batch_atoms":
-        if not whole_number(1, 2**31 - 1):
-            raise fail("a whole number from 1 to 2147483647")
-    elif option == "precision" and value.lower() not in ("fp32", "bf16", "auto"):
-        raise fail("fp32, bf16 or auto")
-    elif option == "cache_estimates" and value.lower() not in ("true", "false"):
+            raise fail(f"a number of at least {bound:g}") from None
+        if not number >= float(bound) or number == float("inf"):
+            raise fail(f"a number of at least {bound:g}")
+    elif kind == "enum" and value.upper() not in bound:
+        names = [name.lower() for name in bound]
+        raise fail(f"{', '.join(names[:-1])} or {names[-1]}")
+    elif kind == "bool" and value.lower() not in ("true", "false"):
         raise fail("true or false")
 
 
