@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from symt.data import PairSampler, load_dataset
-from symt.train import Trainer
+from symt.training.trainer import Trainer
 from test_model import config_for
 
 CORRIDOR = """(define (domain corridor)

@@ -482,7 +482,7 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=7))})
     truncated = out / "truncated.pt"
     truncated.write_bytes(models["gripper"].read_bytes()[:30_000])
-    checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.train)
+    checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.training.trainer)
     torch.save({"version": 1, "model": {}, "model_config": {}, "train_config": {}}, checkpoint)
     return {"corrupt": corrupt, "no-meta": no_meta, "future": future, "missing": out / "missing.pt",
             "truncated": truncated, "checkpoint": checkpoint, "planner": MODEL_DIR / "gripper-ed.pt"}

@@ -22,7 +22,7 @@ from symt.errors import SymtError
 from symt.folders import write_atomic
 from symt.generators import domain_file
 from symt.processes import descendants, end_descendants
-from symt.training import save_atomic
+from symt.training.base import save_atomic
 from test_fast_downward import FAST_DOWNWARD, GRIPPER_DOMAIN, gripper_problem
 
 SYMT = [sys.executable, "-m", "symt.cli"]
@@ -261,7 +261,7 @@ def test_resume_accepts_the_dataset_spelt_another_way(gripper_dataset, tmp_path,
     common = ["--steps", "4", "--eval-every", "2", "--batch-size", "4", "--d-model", "16", "--d-ff", "32",
               "--n-heads", "2", "--n-layers", "2", "--vocab-size", "20", "--coverage-tasks", "1",
               "--threads", "1", "--device", "cpu", "--quiet", "--out", str(tmp_path / "run")]
-    from symt.train import Trainer
+    from symt.training.trainer import Trainer
 
     original = Trainer._train
     monkeypatch.setattr(Trainer, "_train", lambda self, stop_at: original(self, 2))  # stop after 2 steps

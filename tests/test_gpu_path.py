@@ -10,10 +10,10 @@ import pytest
 import torch
 
 from symt.data import PairSampler, load_dataset
-from symt.losses import contrastive_terms
 from symt.tokens import collate
-from symt.train import Trainer
-from symt.training import BatchStream, default_workers, resolve_training_precision
+from symt.training.base import BatchStream, default_workers, resolve_training_precision
+from symt.training.losses import contrastive_terms
+from symt.training.trainer import Trainer
 from test_model import TINY, config_for, random_batch, tiny_model
 
 

@@ -20,13 +20,13 @@ from symt.export import export, load_exported
 from symt.formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC, context_cache_mode
 from symt.generators import domain_file, generate_task
 from symt.guidance import exported_state_evaluator
-from symt.losses import contrastive_terms
 from symt.model import SymTE
 from symt.model_config import ModelConfig
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import collate, domain_signature, encode_task, rename
-from symt.train import DivergenceError, Trainer
-from symt.train_config import TrainConfig
+from symt.training.config import TrainConfig
+from symt.training.losses import contrastive_terms
+from symt.training.trainer import DivergenceError, Trainer
 
 TINY = {"d_model": 16, "n_heads": 2, "n_layers": 2, "d_ff": 32, "d_embed": 8, "readout_hidden": 16}
 

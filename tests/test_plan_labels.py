@@ -20,7 +20,7 @@ from symt.errors import SymtError
 from symt.experiments.ipc import plan_for
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.statespace import expand
-from symt.train import Trainer
+from symt.training.trainer import Trainer
 from test_model import config_for
 
 
@@ -120,7 +120,7 @@ def test_wl_baseline_trains_on_plan_labelled_tasks(plan_dataset, tmp_path, learn
     """``symt train-wl`` on the same mixed dataset: a plan's states with their remaining length,
     ranking pairs between each next state and its siblings (whose distance is unknown, so the
     regression leaves them out)."""
-    from symt.train_wl import WLTrainConfig, train_wl
+    from symt.training.wl import WLTrainConfig, train_wl
 
     meta = train_wl(WLTrainConfig(data=str(plan_dataset), out=tmp_path / "wl.json", learner=learner,
                                   progress=False))

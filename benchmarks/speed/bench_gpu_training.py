@@ -11,7 +11,7 @@ renamed copies with the contrastive terms on, AdamW) for about ``--seconds``. It
   ``FlopCounterMode`` (matrix products and attention, forward and backward) over the measured
   step time, and MFU, its share of the card's bf16 dense matrix rate, measured in the same run
   (an 8192^3 bf16 matrix product on random data, median of 10) and of the datasheet's 989 TFLOP/s;
-* the share of step time spent waiting for batches (``symt.training.BatchStream``) and the peak
+* the share of step time spent waiting for batches (``symt.training.base.BatchStream``) and the peak
   GPU memory.
 
 Results go to ``--out`` (JSON) and a Markdown table on stdout. On a CPU it runs too (tiny sizes,
@@ -73,8 +73,8 @@ def build_trainer(kind: str, preset: str, batch: int, buckets: int, data: Path, 
                   workers=args.workers, precision=args.precision, compile=args.compile,
                   val_samples=64, coverage_tasks=0, model_overrides=dict(args.override))
     if kind == "symt-e":
-        from symt.train import Trainer
-        from symt.train_config import TrainConfig
+        from symt.training.config import TrainConfig
+        from symt.training.trainer import Trainer
 
         return Trainer(TrainConfig(**common, object_identity="hashed", w_rank=1.0, lr=1e-4, warmup=10,
                                    length_buckets=buckets),
@@ -117,7 +117,7 @@ def share_loaded_datasets() -> None:
     import functools
 
     import symt.plangen.train
-    import symt.train
+    import symt.training.trainer
     from symt.data import load_dataset
 
     @functools.cache
@@ -128,7 +128,7 @@ def share_loaded_datasets() -> None:
     def load(path, splits=("train", "validation"), max_states=2_000_000, vocab_size=123, progress=True):
         return cached(Path(path), tuple(splits), max_states, vocab_size)
 
-    symt.train.load_dataset = load  # type: ignore[assignment]
+    symt.training.trainer.load_dataset = load  # type: ignore[assignment]
     symt.plangen.train.load_dataset = load  # type: ignore[assignment]
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import torch
 
-from symt.train import Trainer
-from symt.train_config import TrainConfig
+from symt.training.config import TrainConfig
+from symt.training.trainer import Trainer
 
 
 def throughput(data: Path, steps: int, threads: int, contrastive: bool) -> tuple[float, int]:

@@ -19,7 +19,7 @@ import torch
 
 from symt.errors import SymtError
 from symt.export import load_checkpoint_model
-from symt.training import save_atomic
+from symt.training.base import save_atomic
 
 
 def average(paths: list[Path]) -> dict:

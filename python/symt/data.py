@@ -13,7 +13,7 @@ goal under two object renamings:
 With ``ranking`` on, each sampled state that has both an optimal successor (h* one less) and a
 non-optimal one (h* not less, or a dead end) also contributes one of each, drawn at random and
 renamed alike by a fresh random renaming, as a *sibling pair* for the ranking loss
-(``symt.train``): greedy best-first search needs the optimal successor to score below its
+(``symt.training.trainer``): greedy best-first search needs the optimal successor to score below its
 siblings more than it needs exact values. Siblings with a finite h* are regression targets too.
 
 Training tasks too large to expand can be labelled by a plan instead (``symt ipc-dataset``; the

@@ -16,7 +16,7 @@ readers that tell the files apart without loading torch.
   with ``format`` = :data:`PLANNER_FORMAT`, ``format_version`` (:data:`PLANNER_FORMAT_VERSION`),
   kind, model config, weights, signature and plan vocabulary (:mod:`symt.plangen.planner`).
 * **Training checkpoints** (``best.pt``/``last.pt`` of ``symt train``): ``torch.save`` archives of
-  the shape in :data:`symt.training.CHECKPOINT_VERSION`.
+  the shape in :data:`symt.training.base.CHECKPOINT_VERSION`.
 
 :func:`model_file_kind` tells them apart from the archive's members alone.
 """

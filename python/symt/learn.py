@@ -15,7 +15,7 @@ symt has never seen:
    task context), the paper's contrastive loss switched on by mid-run at the latest, the
    checkpoint chosen by greedy best-first search on the validation problems (solved within
    1,000 expansions, then the fewest expansions), exported;
-4. the WL baseline trained beside it on the same dataset (:mod:`symt.train_wl`);
+4. the WL baseline trained beside it on the same dataset (:mod:`symt.training.wl`);
 5. the verdict: Fast Downward on the test problems with plain GBFS on the model, on WL and on h^FF,
    and ``--alias symt-first`` against ``lama-first``; one line says which to use, and a warning
    says when the model ranks successors no better than chance.
@@ -46,7 +46,7 @@ RECIPE: dict[str, object] = dict(
     achieved_goals=True, context_attention=True, steps=100_000, eval_every=250, contrastive_by=0.5,
     coverage_tasks=8, coverage_search="gbfs",
 )
-"""The training options of ``symt learn`` (:class:`symt.train_config.TrainConfig` fields): the shipped IPC
+"""The training options of ``symt learn`` (:class:`symt.training.config.TrainConfig` fields): the shipped IPC
 models' recipe (``benchmarks/training/train_ipc_new_models.sh``) with achieved-goal marks, and the
 contrastive terms switched on by half-way at the latest (``contrastive_by``), and the checkpoint
 chosen by greedy best-first search on the validation problems (``coverage_search``: greedy
@@ -212,9 +212,9 @@ def learn(config: LearnConfig) -> dict:
     from .experiments.ipc import add_goal_subsets, problem_files, write_problem_dataset
     from .export import export
     from .pddl import parse_domain
-    from .train import Trainer
-    from .train_config import TrainConfig
-    from .train_wl import WLTrainConfig, train_wl
+    from .training.config import TrainConfig
+    from .training.trainer import Trainer
+    from .training.wl import WLTrainConfig, train_wl
 
     out = config.out
     domain = parse_domain(config.domain)

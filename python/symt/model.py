@@ -29,7 +29,7 @@
   on(a b) and on(b a) are told apart by the bias too (issue 32's upside-down tower).
 
 ``forward(..., return_internals=True)`` also returns every attention map and every layer's first
-``k`` hidden dimensions, which the contrastive loss (:func:`symt.losses.contrastive_terms`)
+``k`` hidden dimensions, which the contrastive loss (:func:`symt.training.losses.contrastive_terms`)
 compares between renamed copies. The options are :class:`symt.model_config.ModelConfig`'s; the
 module written for Fast Downward wraps the network in ``symt.export``.
 """

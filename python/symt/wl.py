@@ -3,9 +3,9 @@ Weisfeiler-Leman features of a task's instance learning graph (ILG), computed by
 
 This module is the light half, which needs neither torch nor scikit-learn: it turns symt's PDDL
 objects into WLPlan's, reads and writes WL model files, and evaluates a model on states -- in
-Python (tests, ``symt.train_wl``) and inside Fast Downward, whose ``wl()`` evaluator
+Python (tests, ``symt.training.wl``) and inside Fast Downward, whose ``wl()`` evaluator
 (``fd_plugin/wl_heuristic.cc``) embeds a Python interpreter and calls :class:`FastDownwardWL`.
-Training lives in ``symt.train_wl``.
+Training lives in ``symt.training.wl``.
 
 Model file (``FORMAT`` version ``FORMAT_VERSION``): WLPlan's own JSON model (the feature
 generator's colour tables and the linear weights, what ``Features.save`` writes, so that WLPlan's

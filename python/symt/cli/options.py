@@ -87,7 +87,7 @@ def float_in(low: float, high: float = math.inf, low_open: bool = False, high_op
 
 def add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, lr: str, rename: str,
                          loss: str, ramp_steps: int) -> None:
-    """The options both trainers share (symt.training.TrainerBase), with each trainer's defaults
+    """The options both trainers share (symt.training.base.TrainerBase), with each trainer's defaults
     in the help texts; each command adds its own loss and model options after these."""
     p.add_argument("domain", help="blocksworld, gripper, logistics, visitall, or a dataset folder")
     p.add_argument("--out", type=Path, help=f"run folder (default {out})")

@@ -35,8 +35,8 @@ def _dataset_dir(domain_or_dir: str, seed: int, quiet: bool) -> Path:
 def cmd_train(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
-    from ..train import Trainer
-    from ..train_config import TrainConfig
+    from ..training.config import TrainConfig
+    from ..training.trainer import Trainer
 
     if args.out:
         check_output_folder(args.out)
@@ -71,7 +71,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_train_wl(args: argparse.Namespace) -> int:
-    from ..train_wl import WLTrainConfig, train_wl
+    from ..training.wl import WLTrainConfig, train_wl
 
     out = args.out or Path("runs") / f"{Path(args.domain).name}-wl.json"
     if out.exists() and not args.force:

@@ -40,7 +40,7 @@ IPC_VOCAB_SIZE = 160
 has at most 146 objects; larger tasks are refused with a clear error (recorded as such)."""
 IPC_TRAIN_OPTIONS: dict[str, object] = {"preset": "small", "seed": 0, "steps": 12000, "lr": 1e-3,
                                         "eval_every": 1000, "vocab_size": IPC_VOCAB_SIZE}
-"""How a missing IPC model is trained (:class:`symt.train_config.TrainConfig` fields; the same as
+"""How a missing IPC model is trained (:class:`symt.training.config.TrainConfig` fields; the same as
 ``symt train DATA --preset small --seed 0 --steps 12000 --lr 1e-3 --eval-every 1000 --vocab-size 160``)."""
 
 
@@ -165,8 +165,8 @@ def ensure_ipc_model(domain: str, ipc_root: Path, models_dir: Path, runs_dir: Pa
     if target.exists():
         return target
     from ..export import export
-    from ..train import Trainer
-    from ..train_config import TrainConfig
+    from ..training.config import TrainConfig
+    from ..training.trainer import Trainer
     from .ipc import write_training_dataset
 
     data = Path("data") / name
@@ -210,7 +210,7 @@ def wl_model(domain: str, suite: str, ipc_root: Path, models_dir: Path) -> Path:
     target = Path(models_dir) / f"{name}-wl.json"
     if target.exists():
         return target
-    from ..train_wl import WLTrainConfig, train_wl
+    from ..training.wl import WLTrainConfig, train_wl
     from .ipc import write_training_dataset
 
     data = Path("data") / name

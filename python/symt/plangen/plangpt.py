@@ -192,7 +192,7 @@ class PlanGPT(nn.Module):
 def gpt_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]], mask: Tensor
                           ) -> tuple[Tensor, Tensor]:
     """L_att and L_hid for PlanGPT over real (non-pad) positions, batch mean."""
-    # In fp32 whatever the forward pass's precision (see symt.losses.contrastive_terms).
+    # In fp32 whatever the forward pass's precision (see symt.training.losses.contrastive_terms).
     a = {name: [x.float() for x in maps] for name, maps in a.items()}
     b = {name: [x.float() for x in maps] for name, maps in b.items()}
     m = mask.float()

@@ -54,7 +54,7 @@ class Planner:
 
     def to_file(self, path: Path, extra: dict | None = None) -> None:
         """Write the model file (``symt-planner`` format) atomically; ``extra`` adds keys to its dict."""
-        from ..training import save_atomic
+        from ..training.base import save_atomic
 
         save_atomic({"format": PLANNER_FORMAT, "format_version": PLANNER_FORMAT_VERSION, "kind": self.kind,
                      "config": self.model.config.to_dict(), "state_dict": self.model.state_dict(),

@@ -250,7 +250,7 @@ def plan_contrastive_terms(a: dict[str, list[Tensor]], b: dict[str, list[Tensor]
     queries and keys are left out so that padding never counts.
     """
     batch = atom_mask.shape[0]
-    # In fp32 whatever the forward pass's precision (see symt.losses.contrastive_terms).
+    # In fp32 whatever the forward pass's precision (see symt.training.losses.contrastive_terms).
     a = {name: [x.float() for x in maps] for name, maps in a.items()}
     b = {name: [x.float() for x in maps] for name, maps in b.items()}
     am = atom_mask.float()

@@ -41,8 +41,8 @@ from ..errors import SymtError
 from ..folders import open_output_folder
 from ..model_config import PRESETS
 from ..tokens import collate, identity_assignment, rename
-from ..train_config import TrainConfig
-from ..training import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
+from ..training.base import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
+from ..training.config import TrainConfig
 from .decoding import generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
@@ -55,13 +55,13 @@ IGNORE = -100
 
 @dataclass
 class PlanTrainConfig(TrainConfig):
-    """SymT-E's training options (:class:`symt.train_config.TrainConfig`) with plan-generation defaults."""
+    """SymT-E's training options (:class:`symt.training.config.TrainConfig`) with plan-generation defaults."""
 
     kind: str = "symt-ed"
     rename: str = "rename-both"
     plateau_fraction: float = 0.5
     contrastive_by: float = 0.0
-    """As :attr:`symt.train_config.TrainConfig.contrastive_by`."""
+    """As :attr:`symt.training.config.TrainConfig.contrastive_by`."""
     ramp_steps: int = 500
     val_samples: int = 256
     max_positions: int = 2048

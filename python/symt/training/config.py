@@ -1,5 +1,5 @@
 """The options of a SymT-E training run: :class:`TrainConfig` (``symt train``, ``symt learn``),
-which :class:`symt.train.Trainer` runs and the plan generators' ``PlanTrainConfig``
+which :class:`symt.training.trainer.Trainer` runs and the plan generators' ``PlanTrainConfig``
 (``symt.plangen.train``) extends.
 """
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .data import DEFAULT_PLAN_WEIGHT
+from ..data import DEFAULT_PLAN_WEIGHT
 
 
 @dataclass
@@ -93,7 +93,7 @@ class TrainConfig:
     """Draw each batch's tasks from one of this many groups of similar length (``PairSampler``):
     less padding on a GPU, the same distribution of samples; 1: the paper's draw."""
     workers: int = -1
-    """Worker processes that make batches ahead of training (``symt.training.BatchStream``); -1:
+    """Worker processes that make batches ahead of training (``symt.training.base.BatchStream``); -1:
     none on a CPU, all cores but two on a GPU."""
     precision: str = "auto"
     """``bf16`` (autocast; fp32 weights and optimiser state), ``fp32``, or ``auto``: bf16 on a GPU

@@ -1,7 +1,7 @@
 """Training SymT-E: regression to h* plus the paper's contrastive loss, with safe checkpoints.
 
 Loss: ``w1 * MSE(h, h*) + w_rank * L_rank + c(t) * (w2 * L_att + w3 * L_hid)``, the terms other than
-the MSE from ``symt.losses`` (``L_rank`` off by default). ``c(t)`` is the contrastive
+the MSE from ``symt.training.losses`` (``L_rank`` off by default). ``c(t)`` is the contrastive
 schedule: ``always`` (the paper: 1 from the first step) or ``after-plateau`` (default): 0 until the
 regression has left the mean-prediction plateau (EMA of the training MSE below
 ``plateau_fraction * Var(h*)``), then a linear ramp to 1 over ``ramp_steps``. At small scale the
@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from .data import (
+from ..data import (
     Dataset,
     PairSampler,
     attach_goal_phrasings,
@@ -35,15 +35,15 @@ from .data import (
     fixed_validation_batches,
     load_dataset,
 )
-from .errors import SymtError
-from .folders import check_output_folder, open_output_folder
-from .guidance import StateEvaluator, greedy_best_first, greedy_guidance_lockstep
+from ..errors import SymtError
+from ..folders import check_output_folder, open_output_folder
+from ..guidance import StateEvaluator, greedy_best_first, greedy_guidance_lockstep
+from ..model import SymTE
+from ..model_config import OBJECT_IDENTITIES, PRESETS, ModelConfig
+from ..tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
+from .base import TrainerBase, pick_device, save_atomic
+from .config import TrainConfig
 from .losses import RANK_LOSSES, contrastive_terms, ranking_loss
-from .model import SymTE
-from .model_config import OBJECT_IDENTITIES, PRESETS, ModelConfig
-from .tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
-from .train_config import TrainConfig
-from .training import TrainerBase, pick_device, save_atomic
 
 
 class DivergenceError(SymtError):
@@ -193,7 +193,7 @@ class Trainer(TrainerBase):
 
     def load_teacher(self, path: str) -> SymTE:
         """The teacher model of a training checkpoint, frozen, checked against this dataset."""
-        from .export import load_checkpoint_model
+        from ..export import load_checkpoint_model
 
         teacher, checkpoint = load_checkpoint_model(path)
         if checkpoint.get("signature") != self.dataset.signature.to_json():

@@ -1,4 +1,4 @@
-"""What the SymT-E trainer (:mod:`symt.train`) and the plan-generator trainer
+"""What the SymT-E trainer (:mod:`symt.training.trainer`) and the plan-generator trainer
 (:mod:`symt.plangen.train`) share: the run around a model (:class:`TrainerBase`: run folder,
 versioned checkpoints, resume checks, optimiser, schedules, log, Ctrl-C), the learning-rate
 schedule, the choice of device and atomic checkpoint writes. Each trainer keeps only its batches,
@@ -20,8 +20,8 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from .errors import SymtError
-from .folders import holding_folder, write_atomic
+from ..errors import SymtError
+from ..folders import holding_folder, write_atomic
 
 
 class Schedule(Protocol):
@@ -149,7 +149,7 @@ class BatchStream:
 
 def save_atomic(obj: object, path: Path) -> None:
     """A checkpoint written as plain data, whole or not at all (:func:`symt.formats.save_plain`)."""
-    from .formats import save_plain
+    from ..formats import save_plain
 
     save_plain(obj, path, "checkpoint")
 
@@ -243,7 +243,7 @@ class TrainerBase:
             return None
         if not last.exists():
             raise SymtError(f"--resume: no checkpoint at {last}")
-        from .formats import load_plain
+        from ..formats import load_plain
 
         checkpoint = load_plain(last, "checkpoint")
         if not isinstance(checkpoint, dict):

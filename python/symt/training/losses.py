@@ -6,7 +6,7 @@ score below a non-optimal one. ``hinge``: ``max(0, m + h(s_opt) - h(s_other))`` 
 ``m = 1`` where both h* are known (they differ by at least one step, so h* itself has zero
 ranking loss and the two terms never pull against each other) and ``m = 0`` for a sibling of an
 optimal plan (it may tie); ``logistic``: ``softplus(h(s_opt) - h(s_other))``, which keeps pushing
-the pair apart however far it is. ``symt.train`` weighs and schedules them.
+the pair apart however far it is. ``symt.training.trainer`` weighs and schedules them.
 """
 
 from __future__ import annotations

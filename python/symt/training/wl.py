@@ -28,11 +28,11 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from .data import LABELS, PlanLabels, plan_labels, read_manifest
-from .errors import StateLimitError, SymtError
-from .pddl import GroundTask, ground, parse_domain, parse_problem
-from .statespace import StateSpace, expand
-from .wl import (
+from ..data import LABELS, PlanLabels, plan_labels, read_manifest
+from ..errors import StateLimitError, SymtError
+from ..pddl import GroundTask, ground, parse_domain, parse_problem
+from ..statespace import StateSpace, expand
+from ..wl import (
     DEFAULT_FD_OFFSET,
     DEFAULT_FD_SCALE,
     WLPLAN_VERSION,
