@@ -1,6 +1,6 @@
 #include "batch_eager_search.h"
 
-#include "symt_evaluator.h"
+#include "batched_heuristic.h"
 
 #include "evaluation_context.h"
 #include "evaluator.h"

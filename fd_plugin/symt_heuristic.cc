@@ -304,18 +304,14 @@ static void check_model_against_context(
 }
 
 SymtHeuristic::SymtHeuristic(const Options &opts)
-    : Heuristic(opts),
+    : BatchedHeuristic(opts),
       scale(opts.get<double>("scale")),
-      max_batch_atoms(opts.get<int>("max_batch_atoms")),
-      batch_values(NO_BATCH_VALUE) {
+      max_batch_atoms(opts.get<int>("max_batch_atoms")) {
     load(opts.get<string>("model"), opts.get<int>("threads"),
          static_cast<Precision>(opts.get<int>("precision")));
     // A first evaluation (the initial state) checks the model end to end before search starts.
     State initial_state = task_proxy.get_initial_state();
-    vector<vector<int>> states(1, vector<int>(initial_state.size()));
-    for (size_t var = 0; var < initial_state.size(); ++var)
-        states[0][var] = initial_state[var].get_value();
-    int h = evaluate(states)[0];
+    int h = evaluate({variable_values(initial_state)})[0];
     // The statistics printed at the end cover the search only (not this check and its warm-up).
     num_forward_calls = num_states_evaluated = num_atoms_evaluated = 0;
     next_statistics_report = FIRST_STATISTICS_REPORT;
@@ -724,49 +720,9 @@ void SymtHeuristic::write_trace(const vector<vector<int>> &states, size_t begin,
     }
     trace->flush();
 }
-
-int SymtHeuristic::compute_heuristic(const GlobalState &global_state) {
-    int batch_value = batch_values[global_state];
-    if (batch_value != NO_BATCH_VALUE)
-        return batch_value;
-    State state = convert_global_state(global_state);
-    if (task_properties::is_goal_state(task_proxy, state))
-        return 0;
-    vector<vector<int>> states(1, vector<int>(state.size()));
-    for (size_t var = 0; var < state.size(); ++var)
-        states[0][var] = state[var].get_value();
-    return evaluate(states)[0];
 }
 
-void SymtHeuristic::evaluate_batch(const vector<GlobalState> &states) {
-    vector<vector<int>> to_model;
-    vector<const GlobalState *> model_states;
-    for (const GlobalState &global_state : states) {
-        if (batch_values[global_state] != NO_BATCH_VALUE)
-            continue;
-        State state = convert_global_state(global_state);
-        if (task_properties::is_goal_state(task_proxy, state)) {
-            batch_values[global_state] = 0;
-            continue;
-        }
-        vector<int> values(state.size());
-        for (size_t var = 0; var < state.size(); ++var)
-            values[var] = state[var].get_value();
-        // A placeholder until the pass below, so that a state listed twice is sent once.
-        batch_values[global_state] = 0;
-        model_states.push_back(&global_state);
-        to_model.push_back(move(values));
-    }
-    if (!to_model.empty()) {
-        vector<int> h = evaluate(to_model);
-        for (size_t i = 0; i < h.size(); ++i)
-            batch_values[*model_states[i]] = h[i];
-    }
-}
-
-}
-
-// The factory that symt_evaluator.cc looks up with dlsym.
+// The factory that symt_plugin.cc looks up with dlsym.
 extern "C" Heuristic *symt_create_heuristic(const options::Options &opts) {
     return new symt::SymtHeuristic(opts);
 }

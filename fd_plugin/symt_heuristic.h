@@ -4,8 +4,8 @@
 /*
   symt(): a learned heuristic (an exported SymT model, TorchScript) evaluated through libtorch.
   This file pair is compiled into libsymt_heuristic.so, which the plugin registered in
-  symt_evaluator.cc loads on first use (so that configurations without symt() never load
-  libtorch); its options are declared there.
+  symt_plugin.cc loads on first use (so that configurations without symt() never load
+  libtorch); its options are declared there. Batching: batched_heuristic.h.
 
   Model file (format versions 1 to 3, written by `symt export`): a TorchScript archive whose
   forward(pred int64[B,N], args int64[B,N,m], mask bool[B,N]) returns float32[B], with an extra
@@ -33,10 +33,8 @@
   context must be given in SYMT_CONTEXT.
 */
 
-#include "symt_evaluator.h"
-
-#include "heuristic.h"
-#include "per_state_information.h"
+#include "batched_heuristic.h"
+#include "plugin_support.h"
 
 #include <torch/script.h>
 
@@ -49,7 +47,10 @@
 class GlobalState;
 
 namespace symt {
-class SymtHeuristic : public Heuristic, public BatchEvaluator {
+// Precision of the forward pass (symt(precision=...)); AUTO resolves when the model is loaded.
+enum class Precision {FP32 = 0, BF16 = 1, AUTO = 2};
+
+class SymtHeuristic : public BatchedHeuristic {
     torch::jit::Module module;
     std::string model_path;
     int64_t width = 1;          // 1 + max_arity: one token row per atom
@@ -84,10 +85,6 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     std::vector<uint8_t> mask_buffer;
     std::vector<int> state_values;
 
-    // Values computed by evaluate_batch for compute_heuristic (NO_BATCH_VALUE: none yet).
-    static const int NO_BATCH_VALUE = -1;
-    PerStateInformation<int> batch_values;
-
     // SYMT_TRACE=<file>: every evaluated state's fluent atoms and raw model output, one line
     // each (for tests and debugging).
     std::unique_ptr<std::ofstream> trace;
@@ -116,7 +113,7 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     int64_t count_atoms(const std::vector<int> &values) const;
     void fill_state(const std::vector<int> &values, int64_t b, int64_t n);
     // Runs the model on `states` (their variable values); returns the rounded h values.
-    std::vector<int> evaluate(const std::vector<std::vector<int>> &states);
+    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) override;
     // One forward pass over states[begin, end) padded to `n` atoms; appends their h values to
     // `result`. False when libtorch could not allocate the pass's memory (nothing appended).
     bool forward_pass(const std::vector<std::vector<int>> &states, size_t begin, size_t end, int64_t n,
@@ -125,19 +122,9 @@ class SymtHeuristic : public Heuristic, public BatchEvaluator {
     void write_trace(const std::vector<std::vector<int>> &states, size_t begin, size_t end,
                      const double *values);
 
-protected:
-    virtual int compute_heuristic(const GlobalState &global_state) override;
-
 public:
     explicit SymtHeuristic(const options::Options &opts);
     virtual ~SymtHeuristic() override;
-
-    /*
-      Evaluates in one forward pass those `states` that have no value yet (each once, even if
-      listed twice) and keeps the values, per state, for compute_heuristic. Goal states are not
-      sent to the model (they get 0).
-    */
-    virtual void evaluate_batch(const std::vector<GlobalState> &states) override;
 };
 }
 

@@ -97,15 +97,11 @@ struct WlHeuristic::Python {
 };
 
 WlHeuristic::WlHeuristic(const Options &opts)
-    : Heuristic(opts),
-      python(make_unique<Python>()),
-      batch_values(NO_BATCH_VALUE) {
+    : BatchedHeuristic(opts),
+      python(make_unique<Python>()) {
     load(opts.get<string>("model"), opts.get<double>("scale"));
     State initial_state = task_proxy.get_initial_state();
-    vector<vector<int>> states(1, vector<int>(initial_state.size()));
-    for (size_t var = 0; var < initial_state.size(); ++var)
-        states[0][var] = initial_state[var].get_value();
-    int h = evaluate(states)[0];
+    int h = evaluate({variable_values(initial_state)})[0];
     // The statistics printed at the end cover the search only.
     num_calls = num_states_evaluated = 0;
     python_seconds = 0.0;
@@ -217,47 +213,9 @@ vector<int> WlHeuristic::evaluate(const vector<vector<int>> &states) {
         trace->flush();
     return h;
 }
-
-int WlHeuristic::compute_heuristic(const GlobalState &global_state) {
-    int batch_value = batch_values[global_state];
-    if (batch_value != NO_BATCH_VALUE)
-        return batch_value;
-    State state = convert_global_state(global_state);
-    if (task_properties::is_goal_state(task_proxy, state))
-        return 0;
-    vector<vector<int>> states(1, vector<int>(state.size()));
-    for (size_t var = 0; var < state.size(); ++var)
-        states[0][var] = state[var].get_value();
-    return evaluate(states)[0];
 }
 
-void WlHeuristic::evaluate_batch(const vector<GlobalState> &states) {
-    vector<vector<int>> to_model;
-    vector<const GlobalState *> model_states;
-    for (const GlobalState &global_state : states) {
-        if (batch_values[global_state] != NO_BATCH_VALUE)
-            continue;
-        State state = convert_global_state(global_state);
-        if (task_properties::is_goal_state(task_proxy, state)) {
-            batch_values[global_state] = 0;
-            continue;
-        }
-        vector<int> values(state.size());
-        for (size_t var = 0; var < state.size(); ++var)
-            values[var] = state[var].get_value();
-        batch_values[global_state] = 0;  // placeholder: a state listed twice is sent once
-        model_states.push_back(&global_state);
-        to_model.push_back(move(values));
-    }
-    if (!to_model.empty()) {
-        vector<int> h = evaluate(to_model);
-        for (size_t i = 0; i < h.size(); ++i)
-            batch_values[*model_states[i]] = h[i];
-    }
-}
-}
-
-// The factory that wl_evaluator.cc looks up with dlsym.
+// The factory that wl_plugin.cc looks up with dlsym.
 extern "C" __attribute__((visibility("default"))) Heuristic *symt_create_wl_heuristic(const options::Options &opts) {
     return new symt::WlHeuristic(opts);
 }

@@ -2,8 +2,8 @@
 #define SYMT_WL_HEURISTIC_H
 
 /*
-  wl(): the WL baseline's heuristic, compiled into libsymt_wl.so (loaded by wl_evaluator.cc on
-  first use; its options are declared there).
+  wl(): the WL baseline's heuristic, compiled into libsymt_wl.so (loaded by wl_plugin.cc on
+  first use; its options are declared there). Batching: batched_heuristic.h.
 
   It starts a Python interpreter inside the search process -- the virtual environment's, named by
   SYMT_PYTHON (set by the fast-downward wrapper) or else the one the plugin was built with --
@@ -21,10 +21,8 @@
   line each (the test that compares with WLPlan through Python reads it).
 */
 
-#include "symt_evaluator.h"
-
-#include "heuristic.h"
-#include "per_state_information.h"
+#include "batched_heuristic.h"
+#include "plugin_support.h"
 
 #include <cstdint>
 #include <fstream>
@@ -35,7 +33,7 @@
 class GlobalState;
 
 namespace symt {
-class WlHeuristic : public Heuristic, public BatchEvaluator {
+class WlHeuristic : public BatchedHeuristic {
     // The Python objects (a symt.wl.FastDownwardWL and its bound evaluate method), kept out of
     // this header so that it needs no Python headers.
     struct Python;
@@ -48,9 +46,6 @@ class WlHeuristic : public Heuristic, public BatchEvaluator {
     std::vector<int> fact_offsets;
     std::vector<std::string> fact_names;
 
-    static const int NO_BATCH_VALUE = -1;
-    PerStateInformation<int> batch_values;
-
     std::unique_ptr<std::ofstream> trace;
 
     int64_t num_calls = 0;
@@ -59,17 +54,12 @@ class WlHeuristic : public Heuristic, public BatchEvaluator {
 
     void load(const std::string &model_option, double scale_option);
     // The model's values of `states` (their variable values), rounded to heuristic values.
-    std::vector<int> evaluate(const std::vector<std::vector<int>> &states);
+    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) override;
     int to_heuristic_value(double raw) const;
-
-protected:
-    virtual int compute_heuristic(const GlobalState &global_state) override;
 
 public:
     explicit WlHeuristic(const options::Options &opts);
     virtual ~WlHeuristic() override;
-
-    virtual void evaluate_batch(const std::vector<GlobalState> &states) override;
 };
 }
 

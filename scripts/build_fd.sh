@@ -86,7 +86,7 @@ echo "[build_fd] building (2 jobs; a full build takes a few minutes)"
 cmake --build "$cmake_dir" -j "${SYMT_BUILD_JOBS:-2}" >"$out/build.log" 2>&1 ||
     { grep -E "error|Error" "$out/build.log" | head -n 40 >&2; echo "[build_fd] error: build failed (log: $out/build.log)" >&2; exit 1; }
 
-# build.json tells `fast-downward` (python/symt/fast_downward.py) where everything is.
+# build.json tells `fast-downward` (python/symt/fast_downward/build.py) where everything is.
 "$py" - "$out/build.json" "$fd_version" "$fd_root" "$cmake_dir/fd/bin" "$torch_version" \
     "$root/fd_plugin/driver_shim" <<'PY'
 import json, sys

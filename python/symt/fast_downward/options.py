@@ -21,7 +21,7 @@ _WL_CALL = re.compile(r"(?<![\w@])wl\s*\(", re.IGNORECASE)
 
 
 SYMT_OPTIONS = ("model", "threads", "scale", "precision", "max_batch_atoms", "transform", "cache_estimates")
-"""The options of the plugin's ``symt()`` in its positional order (``fd_plugin/symt_evaluator.cc``
+"""The options of the plugin's ``symt()`` in its positional order (``fd_plugin/symt_plugin.cc``
 and Fast Downward's ``Heuristic``): checked here, where the error can name what the user wrote,
 instead of by Fast Downward's parser after translation (with the internal model key)."""
 

@@ -9,7 +9,7 @@
   wl(): `downward` does not link libpython, and configurations without wl() never load it.
 */
 
-#include "symt_evaluator.h"
+#include "plugin_support.h"
 
 #include "heuristic.h"
 #include "option_parser.h"
@@ -17,35 +17,22 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <memory>
 
 using namespace std;
 
 namespace symt {
-static const char *const WL_LIBRARY_NAME = "libsymt_wl.so";
-static const char *const WL_LIBRARY_ENV = "SYMT_WL_LIBRARY";
-static const char *const CREATE_WL_SYMBOL = "symt_create_wl_heuristic";
-
 static CreateHeuristicFunction load_wl_library() {
     static CreateHeuristicFunction create = nullptr;
-    if (create)
-        return create;
-    const char *override_path = getenv(WL_LIBRARY_ENV);
-    string path = override_path && *override_path ? string(override_path)
-                                                  : binary_folder() + "/" + WL_LIBRARY_NAME;
-    /*
-      RTLD_GLOBAL: the library brings libpython, whose symbols the extension modules that Python
-      imports later (WLPlan's core, NumPy) expect to find in the process's global namespace.
-    */
-    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
-    if (!handle)
-        fail("cannot load " + path + " (the embedded-Python part of wl()): " + dlerror() +
-             "; rebuild with `bash scripts/build_fd.sh`", utils::ExitCode::SEARCH_CRITICAL_ERROR);
-    create = reinterpret_cast<CreateHeuristicFunction>(dlsym(handle, CREATE_WL_SYMBOL));
     if (!create)
-        fail(path + " has no " + CREATE_WL_SYMBOL + ": not symt's WL library",
-             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        /*
+          RTLD_GLOBAL: the library brings libpython, whose symbols the extension modules that
+          Python imports later (WLPlan's core, NumPy) expect to find in the process's global
+          namespace.
+        */
+        create = load_heuristic_factory("SYMT_WL_LIBRARY", "libsymt_wl.so", RTLD_NOW | RTLD_GLOBAL,
+                                        "symt_create_wl_heuristic",
+                                        "the embedded-Python part of wl()");
     return create;
 }
 

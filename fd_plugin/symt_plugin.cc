@@ -1,4 +1,10 @@
-#include "symt_evaluator.h"
+/*
+  symt(): its registration and options, compiled into the `downward` binary without libtorch
+  (plugin_support.h says why). The heuristic itself (symt_heuristic.cc) is
+  libsymt_heuristic.so, loaded by the parse function below the first time a search uses symt().
+*/
+
+#include "plugin_support.h"
 
 #include "global_state.h"
 #include "heuristic.h"
@@ -10,46 +16,19 @@
 
 #include <dlfcn.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
-#include <cstdint>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 
 using namespace std;
 
 namespace symt {
-const char *const CREATE_HEURISTIC_SYMBOL = "symt_create_heuristic";
-const int MIN_ADDRESS_SPACE_MIB = 512;
-static const char *const LIBRARY_NAME = "libsymt_heuristic.so";
-static const char *const LIBRARY_ENV = "SYMT_HEURISTIC_LIBRARY";
-
-BatchEvaluator::~BatchEvaluator() {
-}
-
-void fail(const string &message, utils::ExitCode code) {
-    cout << flush;
-    cerr << "symt: error: " << message << endl;
-    exit(static_cast<int>(code));
-}
-
-// The folder of the running binary: libsymt_heuristic.so is built next to `downward`.
-string states_per_second(double states, double cpu_seconds) {
-    if (cpu_seconds < 0.01)
-        return "too short for a rate";
-    return to_string(static_cast<int64_t>(states / cpu_seconds)) + " states/s";
-}
-
-string binary_folder() {
-    char buffer[4096];
-    ssize_t length = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
-    if (length <= 0)
-        return ".";
-    string path(buffer, static_cast<size_t>(length));
-    size_t slash = path.rfind('/');
-    return slash == string::npos ? "." : path.substr(0, slash);
-}
+/*
+  The address space (MiB) below which symt() refuses to start, with one line that names it:
+  libtorch and a shipped model needed 440 MiB on Gripper-12 (torch 2.13 CPU), and larger tasks
+  need more; between 400 and 440 MiB the run failed in the allocator or in libtorch.
+*/
+static const int MIN_ADDRESS_SPACE_MIB = 512;
 
 // The address-space limit in MiB, or -1 when there is none.
 static long address_space_limit_mib() {
@@ -73,24 +52,14 @@ static CreateHeuristicFunction load_heuristic_library() {
              " MiB of address space (libtorch and the model), but the memory limit is " +
              to_string(limit) + " MiB: raise --search-memory-limit or --overall-memory-limit",
              utils::ExitCode::SEARCH_OUT_OF_MEMORY);
-    const char *override_path = getenv(LIBRARY_ENV);
-    string path = override_path && *override_path ? string(override_path)
-                                                  : binary_folder() + "/" + LIBRARY_NAME;
-    // The library stays loaded until the process ends: heuristics it created live that long.
-    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        string reason = dlerror();
-        if (limit >= 0 && reason.find("map") != string::npos)
-            fail("cannot load libtorch under the memory limit of " + to_string(limit) +
-                 " MiB (" + reason + "): raise --search-memory-limit or --overall-memory-limit",
-                 utils::ExitCode::SEARCH_OUT_OF_MEMORY);
-        fail("cannot load " + path + " (the libtorch part of symt()): " + reason +
-             "; rebuild with `bash scripts/build_fd.sh`", utils::ExitCode::SEARCH_CRITICAL_ERROR);
-    }
-    create = reinterpret_cast<CreateHeuristicFunction>(dlsym(handle, CREATE_HEURISTIC_SYMBOL));
-    if (!create)
-        fail(path + " has no " + CREATE_HEURISTIC_SYMBOL + ": not symt's heuristic library",
-             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    create = load_heuristic_factory(
+        "SYMT_HEURISTIC_LIBRARY", "libsymt_heuristic.so", RTLD_NOW | RTLD_LOCAL,
+        "symt_create_heuristic", "the libtorch part of symt()", [limit](const string &reason) {
+            if (limit >= 0 && reason.find("map") != string::npos)
+                fail("cannot load libtorch under the memory limit of " + to_string(limit) +
+                     " MiB (" + reason + "): raise --search-memory-limit or --overall-memory-limit",
+                     utils::ExitCode::SEARCH_OUT_OF_MEMORY);
+        });
     return create;
 }
 

@@ -1,0 +1,60 @@
+#include "batched_heuristic.h"
+
+#include "global_state.h"
+
+#include "task_utils/task_properties.h"
+
+using namespace std;
+
+namespace symt {
+BatchEvaluator::~BatchEvaluator() {
+}
+
+BatchedHeuristic::BatchedHeuristic(const options::Options &opts)
+    : Heuristic(opts),
+      batch_values(NO_BATCH_VALUE) {
+}
+
+BatchedHeuristic::~BatchedHeuristic() {
+}
+
+vector<int> BatchedHeuristic::variable_values(const State &state) {
+    vector<int> values(state.size());
+    for (size_t var = 0; var < state.size(); ++var)
+        values[var] = state[var].get_value();
+    return values;
+}
+
+int BatchedHeuristic::compute_heuristic(const GlobalState &global_state) {
+    int batch_value = batch_values[global_state];
+    if (batch_value != NO_BATCH_VALUE)
+        return batch_value;
+    State state = convert_global_state(global_state);
+    if (task_properties::is_goal_state(task_proxy, state))
+        return 0;
+    return evaluate({variable_values(state)})[0];
+}
+
+void BatchedHeuristic::evaluate_batch(const vector<GlobalState> &states) {
+    vector<vector<int>> to_model;
+    vector<const GlobalState *> model_states;
+    for (const GlobalState &global_state : states) {
+        if (batch_values[global_state] != NO_BATCH_VALUE)
+            continue;
+        State state = convert_global_state(global_state);
+        if (task_properties::is_goal_state(task_proxy, state)) {
+            batch_values[global_state] = 0;
+            continue;
+        }
+        // A placeholder until the pass below, so that a state listed twice is sent once.
+        batch_values[global_state] = 0;
+        model_states.push_back(&global_state);
+        to_model.push_back(variable_values(state));
+    }
+    if (!to_model.empty()) {
+        vector<int> h = evaluate(to_model);
+        for (size_t i = 0; i < h.size(); ++i)
+            batch_values[*model_states[i]] = h[i];
+    }
+}
+}

@@ -1,0 +1,57 @@
+#ifndef SYMT_BATCHED_HEURISTIC_H
+#define SYMT_BATCHED_HEURISTIC_H
+
+/*
+  The batching that symt() and wl() share, compiled into the `downward` binary (no libtorch, no
+  libpython): batch_eager_greedy hands a heuristic all new successors of an expansion at once
+  (BatchEvaluator), and the heuristic keeps their values for the compute_heuristic calls that
+  follow. A learned model pays per call far more than per state, so one call per expansion
+  instead of one per successor is most of its speed in search.
+*/
+
+#include "heuristic.h"
+#include "per_state_information.h"
+
+#include <vector>
+
+class GlobalState;
+class State;
+
+namespace symt {
+/*
+  Evaluates several states in one call and keeps the values for the compute_heuristic calls that
+  follow. batch_eager_greedy finds it with dynamic_cast among its evaluators.
+*/
+class BatchEvaluator {
+public:
+    virtual ~BatchEvaluator();
+    virtual void evaluate_batch(const std::vector<GlobalState> &states) = 0;
+};
+
+/*
+  A heuristic whose values come from a model, many states per call. Goal states get 0 without a
+  model call; each state is sent once, even if listed twice in a batch; a state evaluated in a
+  batch is not sent again. Subclasses implement evaluate().
+*/
+class BatchedHeuristic : public Heuristic, public BatchEvaluator {
+    // Values computed by evaluate_batch for compute_heuristic (NO_BATCH_VALUE: none yet).
+    static const int NO_BATCH_VALUE = -1;
+    PerStateInformation<int> batch_values;
+
+protected:
+    // The heuristic values of `states`, each given as its variables' values (no goal states).
+    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) = 0;
+    // The variables' values of `state`, as evaluate() takes them.
+    static std::vector<int> variable_values(const State &state);
+
+    virtual int compute_heuristic(const GlobalState &global_state) override final;
+
+public:
+    explicit BatchedHeuristic(const options::Options &opts);
+    virtual ~BatchedHeuristic() override;
+
+    virtual void evaluate_batch(const std::vector<GlobalState> &states) override final;
+};
+}
+
+#endif
