@@ -3,7 +3,7 @@ train on (issue 35: why a domain defeats the approach, with numbers).
 
 Per domain: the training problems of ``training/easy``, how many of them have a state space small
 enough to expand (the exhaustive datasets, ``data/ipc2023-<domain>-exhaustive/manifest.json``, made
-by ``benchmarks/training/train_ipc_new_models.sh`` or ``symt ipc-dataset --plan-time 0``), the
+by ``symt ipc-dataset --plan-time 0``, the data commands of ``benchmarks/training/models.toml``), the
 largest kept problem's objects and initial-state atoms, and the same for the test tasks of each
 level (median and largest). Objects and atoms come from symt's own PDDL parser; a symt model
 reads one token per atom, so atoms are what a state costs. With ``--dead-ends``, the kept problems'

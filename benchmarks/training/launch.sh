@@ -1,4 +1,4 @@
-# Shared by the training scripts (source it): start one training command in the background with
+# Sourced by recipe_study.sh: start one training command in the background with
 # the optional time limit, log it to $runs/<name>.log, and report its exit code and wall time.
 # Expects $runs and $limit (seconds, 0: none); appends the background pid to the array `pids`.
 pids=()

@@ -78,7 +78,7 @@ declare -A recipe=(
   # Steps: about 60 minutes each, two side by side (Blocksworld 2.5, Transport 0.9 steps/s).
   [ipc-bw-r4]="data/ipc2023-blocksworld $ipc_r4 --steps 8000"
   [ipc-tr-r4]="data/ipc2023-transport $ipc_r4 --steps 3000"
-  # Issue 15, direction 1: the shipped IPC models' recipe (train_ipc_models.sh, exhaustive data
+  # Issue 15, direction 1: the first shipped IPC models' recipe ($ipc_shipped, exhaustive data
   # only) with a state-independent context (static, type and goal atoms attend only among
   # themselves), so that search computes them once per task
   # Miconic states have about 200 atoms (Transport about 60): on this CPU the recipe is cut to

@@ -1,9 +1,10 @@
 """Record a shipped IPC model's training problems and curves (issue 35).
 
-For ``ipc2023-<domain>`` trained by ``train_ipc_new_models.sh`` on
-``data/ipc2023-<domain>-exhaustive``: writes its ``python/symt/models/training.json`` entry (every
-kept problem as ``[problem, objects, states]``, training and validation, and how many were over the
-state limit, from the dataset's ``manifest.json`` and ``skipped.json``) and copies the run's
+For ``ipc2023-<domain>`` trained on ``data/ipc2023-<domain>-exhaustive`` (the commands: its row of
+``models.toml``, run by ``train_models.py ipc2023-<domain>.pt``): writes its
+``python/symt/models/training.json`` entry (every kept problem as ``[problem, objects, states]``,
+training and validation, and how many were over the state limit, from the dataset's
+``manifest.json`` and ``skipped.json``) and copies the run's
 ``log.csv`` and ``curves.png`` to ``benchmarks/results/training/ipc_models/<model name without ipc2023->/``:
 
     .venv/bin/python benchmarks/training/record_ipc_model.py DOMAIN RUN_FOLDER [--name MODEL] \

@@ -47,7 +47,8 @@ RECIPE: dict[str, object] = dict(
     coverage_tasks=8, coverage_search="gbfs",
 )
 """The training options of ``symt learn`` (:class:`symt.training.config.TrainConfig` fields): the shipped IPC
-models' recipe (``benchmarks/training/train_ipc_new_models.sh``) with achieved-goal marks, and the
+models' recipe (issue 35's: the ``ipc2023-spanner.pt`` row of ``benchmarks/training/models.toml``, for
+one) with achieved-goal marks, and the
 contrastive terms switched on by half-way at the latest (``contrastive_by``), and the checkpoint
 chosen by greedy best-first search on the validation problems (``coverage_search``: greedy
 guidance solved none of them in any epoch on Driverlog and Zenotravel, leaving the choice to the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 33's measurements: the WL baseline (wl(), WL-GOOSE) beside SymT-E, ff and lama-first,
 # in the same runs, with the same limits as configs-paper / configs-ipc (60 s, 4 GiB per run).
-#   bash benchmarks/experiments/wl/run.sh models     # the shipped WL models (seconds each; datasets on first use)
+#   bash benchmarks/experiments/wl/run.sh models     # the shipped WL models, into runs/wl/ (seconds each; datasets on first use)
 #   bash benchmarks/experiments/wl/run.sh paper      # the paper's extrapolation split (74 tasks x 4 algorithms)
 #   bash benchmarks/experiments/wl/run.sh ipc        # IPC 2023 easy + medium, 3 tasks per domain and level
 #   bash benchmarks/experiments/wl/run.sh rankings   # where SymT-E and WL order successors differently
@@ -13,7 +13,7 @@ PY=${PY:-.venv/bin/python}
 RESULTS=benchmarks/results/wl
 ALGORITHMS=(wl symt-batch ff lama-first)
 case "${1:-}" in
-models) bash benchmarks/training/train_wl_models.sh ;;
+models) $PY benchmarks/training/train_models.py 'wl/*' ;;   # prints the cp lines that ship them
 paper)
     $SYMT experiment configs-paper --algorithms "${ALGORITHMS[@]}" --processes 1 \
         --out experiments/wl-configs-paper --results $RESULTS/paper ;;

@@ -5,8 +5,10 @@ The full experiments mirror the competitions' per-task limits scaled to this kin
 and 10 s per run, for development. Every field can be overridden on the command line.
 
 Models: the paper suite uses the shipped SymT-E models (``symt models``). The IPC suite uses the
-shipped ``ipc2023-<domain>`` model when there is one; otherwise it trains one first with the same
-recipe as ``benchmarks/training/train_ipc_models.sh`` (``symt ipc-dataset`` + ``symt train`` + ``symt export``).
+shipped ``ipc2023-<domain>`` model when there is one; otherwise it trains one first with the recipe
+of the first shipped IPC models (:data:`IPC_TRAIN_OPTIONS`: ``symt ipc-dataset`` + ``symt train`` +
+``symt export``). The shipped models' own commands are rows of ``benchmarks/training/models.toml``
+(``benchmarks/training/train_models.py NAME`` runs one).
 """
 
 from __future__ import annotations
@@ -191,7 +193,7 @@ def paper_model(domain: str, family: str = "symt-e") -> Path:
     models = shipped()
     if name not in models:
         raise SymtError(f"no shipped {family} model for the paper domain {domain} ({name} in {MODEL_DIR}); "
-                        "benchmarks/training/train_plan_models.sh and train_shipped_models.sh train them")
+                        "benchmarks/training/train_models.py NAME trains them (benchmarks/training/models.toml)")
     return models[name]
 
 
@@ -206,7 +208,7 @@ def wl_model(domain: str, suite: str, ipc_root: Path, models_dir: Path) -> Path:
         return wl_models()[name]
     if suite in PAPER_DOMAIN_SUITES:
         raise SymtError(f"no shipped WL model for the paper domain {domain}; "
-                        "benchmarks/training/train_wl_models.sh trains them")
+                        "benchmarks/training/train_models.py 'wl/*' trains them (benchmarks/training/models.toml)")
     target = Path(models_dir) / f"{name}-wl.json"
     if target.exists():
         return target
