@@ -32,9 +32,23 @@ def _dataset_dir(domain_or_dir: str, seed: int, quiet: bool) -> Path:
     )
 
 
-def cmd_train(args: argparse.Namespace) -> int:
+def _config_options(config: type, args: argparse.Namespace, data: Path, out: Path,
+                    defaults: dict | None = None) -> dict:
+    """The options of a training config (``config``'s fields) from the command line: the data and
+    run folders, ``defaults`` (a preset's), then every option the user gave (None: not given)."""
     from dataclasses import fields
 
+    options = {"data": str(data), "out": str(out), **(defaults or {})}
+    known = {f.name for f in fields(config)}
+    for key, value in vars(args).items():
+        if key in known and value is not None and key not in ("data", "out"):
+            options[key] = value
+    if args.no_contrastive:
+        options["contrastive"] = False
+    return options
+
+
+def cmd_train(args: argparse.Namespace) -> int:
     from ..training.config import TrainConfig
     from ..training.trainer import Trainer
 
@@ -42,15 +56,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         check_output_folder(args.out)
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     out = args.out or Path("runs") / f"{Path(data).name}-{args.preset}-s{args.seed}"
-    options = {"data": str(data), "out": str(out)}
-    if args.preset == "paper":
-        options.update(TrainConfig.paper_defaults())
-    known = {f.name for f in fields(TrainConfig)}
-    for key, value in vars(args).items():
-        if key in known and value is not None and key not in ("data", "out"):
-            options[key] = value
-    if args.no_contrastive:
-        options["contrastive"] = False
+    options = _config_options(TrainConfig, args, data, out,
+                              TrainConfig.paper_defaults() if args.preset == "paper" else {})
     if args.context_attention is not None:
         options["context_attention"] = True
         options["goals_with_state"] = args.context_attention == "static"
@@ -151,21 +158,13 @@ def cmd_retarget(args: argparse.Namespace) -> int:
 
 
 def cmd_train_plans(args: argparse.Namespace) -> int:
-    from dataclasses import fields
-
     from ..plangen.train import PlanTrainConfig, PlanTrainer
 
     if args.out:
         check_output_folder(args.out)
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     out = args.out or Path("runs") / f"{Path(data).name}-{args.kind}-{args.preset}-s{args.seed}"
-    options = {"data": str(data), "out": str(out)}
-    known = {f.name for f in fields(PlanTrainConfig)}
-    for key, value in vars(args).items():
-        if key in known and value is not None and key not in ("data", "out"):
-            options[key] = value
-    if args.no_contrastive:
-        options["contrastive"] = False
+    options = _config_options(PlanTrainConfig, args, data, out)
     options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff", "k")
                                   if getattr(args, k) is not None}
     if args.untied_objects:
