@@ -140,25 +140,27 @@ def test_goal_subsets_add_tasks_of_the_same_state_space(tmp_path: Path) -> None:
 def test_validation_on_optimal_plans_lets_every_expandable_problem_train(tmp_path: Path) -> None:
     """``validate_on_plans`` (what ``symt learn`` asks for): Gripper with 1, 2, 3, 5 and 6 balls
     and room for 300 states expands the first three (8, 28 and 88 states) and labels the 5- and
-    6-ball tasks by A* plans; the largest of those validates, every expandable one trains. The
+    6-ball tasks by A* plans; the largest of those validates (both, with ``plan_validation_share``
+    1, as ``symt learn`` asks), every expandable one trains. The
     validation states are the plan's, with exact h*: an optimal Gripper plan for n balls (n even)
     has 3n - 1 steps, so the 6-ball plan's states are 17 down to 0 steps from the goal."""
     from symt.data import fixed_validation_batches, load_dataset
     from symt.experiments.ipc import write_problem_dataset
 
     paths = gripper_problems(tmp_path / "problems", [1, 2, 3, 5, 6])
-    for validate_on_plans, validation, train in ((True, ["p05"], ["p01", "p02", "p03", "p04"]),
-                                                  (False, ["p03"], ["p01", "p02", "p04", "p05"])):
-        out = tmp_path / f"data-{validate_on_plans}"
+    for validate_on_plans, share, validation, train in ((True, 0.25, ["p05"], ["p01", "p02", "p03", "p04"]),
+                                                         (True, 1.0, ["p04", "p05"], ["p01", "p02", "p03"]),
+                                                         (False, 0.25, ["p03"], ["p01", "p02", "p04", "p05"])):
+        out = tmp_path / f"data-{validate_on_plans}-{share}"
         entries = json.loads(write_problem_dataset(domain_file("gripper"), paths, out, "gripper", max_states=300,
-                                                   progress=False, plan_time=60,
-                                                   validate_on_plans=validate_on_plans).read_text())
+                                                   progress=False, plan_time=60, validate_on_plans=validate_on_plans,
+                                                   plan_validation_share=share).read_text())
         assert sorted(e["name"] for e in entries if e["split"] == "validation") == validation
         assert sorted(e["name"] for e in entries if e["split"] == "train") == train
         labels = json.loads((out / "labels.json").read_text())
         assert labels["p05.pddl"]["labels"] == "optimal-plan"
         assert labels["p05.pddl"]["split"] == ("validation" if validate_on_plans else "train")
-    dataset = load_dataset(tmp_path / "data-True", progress=False)
+    dataset = load_dataset(tmp_path / "data-True-0.25", progress=False)
     (task,) = dataset.split("validation")
     assert task.plan is not None and task.plan.exact and task.plan.length == 3 * 6 - 1
     batches = fixed_validation_batches(dataset.split("validation"), 123, seed=0, samples=128, batch_size=64)

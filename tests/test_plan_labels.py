@@ -129,3 +129,17 @@ def test_wl_baseline_trains_on_plan_labelled_tasks(plan_dataset, tmp_path, learn
     assert meta["training"]["pair_accuracy"] > 0.9
     if learner == "gpr":
         assert np.isfinite(meta["training"]["mse"])
+
+
+@pytest.mark.train
+def test_wl_baseline_learns_from_the_validation_split_when_asked(plan_dataset, tmp_path):
+    """``with_validation`` (what ``symt learn`` asks for: WL chooses no checkpoint, so the problems
+    SymT-E validates on are WL's training data): the validation task joins the training tasks, and
+    the model learns from more states than without it."""
+    from symt.training.wl import WLTrainConfig, train_wl
+
+    without, with_validation = (train_wl(WLTrainConfig(data=str(plan_dataset), out=tmp_path / f"wl-{flag}.json",
+                                                       with_validation=flag, progress=False))
+                                for flag in (False, True))
+    assert with_validation["trained_on"]["tasks"] == [*without["trained_on"]["tasks"], "blocksworld-validation-n5-0"]
+    assert with_validation["trained_on"]["states"] > without["trained_on"]["states"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import re
 import shutil
@@ -300,7 +301,7 @@ def add_goal_subsets(out_dir: Path, per_problem: int, seed: int = 0) -> int:
 def write_problem_dataset(
     domain_file: Path, files: Sequence[Path], out_dir: Path, name: str, max_states: int = 1_000_000,
     validation: int | None = None, progress: bool = True, plan_time: int = 30, processes: int = 2,
-    writer: str = "symt dataset", validate_on_plans: bool = False,
+    writer: str = "symt dataset", validate_on_plans: bool = False, plan_validation_share: float = 0.25,
 ) -> Path:
     """Write a ``symt train`` dataset folder (``manifest.json`` + PDDL copies) from a domain file
     and problem files (``name``: the domain's name in the manifest).
@@ -310,8 +311,10 @@ def write_problem_dataset(
     are labelled by plans (``plan_time`` seconds per search, 0: not at all); ``labels.json`` says
     per problem which data it gave and why. Returns the manifest's path.
 
-    ``validate_on_plans``: where some problems get optimal plans, the largest of those (a quarter,
-    at least one) are the validation split instead, and every expandable problem trains. With
+    ``validate_on_plans``: where some problems get optimal plans, the largest of those
+    (``plan_validation_share`` of them, at least one; all of them only where some problem is
+    expandable, so that something trains) are the validation split instead, and every expandable
+    problem trains. With
     three expandable problems, validating on one of them costs a third of the exhaustive data and
     measures generalisation to a task no larger than training's; an optimal plan of a larger
     problem gives exact h* along it, and a search to judge the model by, at the size it is for.
@@ -335,7 +338,10 @@ def write_problem_dataset(
     if validate_on_plans:
         optimal = [(plan_objects[path], i, path) for i, (path, labels, _) in enumerate(results) if labels == "optimal-plan"]
         if optimal:
-            plan_validation = {path for _, _, path in sorted(optimal)[-max(1, len(optimal) // 4):]}
+            count = max(1, math.floor(len(optimal) * plan_validation_share + 1e-9))
+            if not (selection.train or selection.validation):
+                count = min(count, max(1, len(optimal) // 4))
+            plan_validation = {path for _, _, path in sorted(optimal)[-count:]}
             selection = TrainingSelection(selection.train + selection.validation, [], selection.skipped)
     entries = []
     sources: dict[str, dict] = {}

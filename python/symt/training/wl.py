@@ -76,6 +76,10 @@ class WLTrainConfig:
     that the WLPlan states (every one carries the task's static atoms) of a dataset with many tasks
     fit in memory (IPC Miconic: 87 tasks, hundreds of static atoms); None: no bound."""
     max_states: int = 2_000_000
+    with_validation: bool = False
+    """Learn from the validation split's tasks too. WL chooses no checkpoint, so a validation
+    split is data it would otherwise leave unused: ``symt learn`` validates SymT-E on the problems
+    with optimal plans, which WL then learns from, as it would if they were training problems."""
     progress: bool = True
 
 
@@ -206,7 +210,8 @@ def train_wl(config: WLTrainConfig) -> dict:
     root = Path(config.data)
     start = time.perf_counter()
     manifest_path = root / "manifest.json"
-    manifest = [e for e in read_manifest(root) if e["split"] == "train"]
+    splits = ("train", "validation") if config.with_validation else ("train",)
+    manifest = [e for e in read_manifest(root) if e["split"] in splits]
     if not manifest:
         raise SymtError(f"{root}: the dataset has no training tasks")
     domain = parse_domain(root / "domain.pddl")
