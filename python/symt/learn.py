@@ -94,7 +94,8 @@ class LearnConfig:
     validate_on_plans: bool = True
     """Validate on the problems with optimal plans (:data:`PLAN_VALIDATION_SHARE`) and train on
     every expandable problem (:func:`symt.experiments.ipc.write_problem_dataset`); off: the
-    largest expandable problems validate. Learnt from p01-p04 and judged on p05-p12
+    largest expandable problems validate (and the plan-labelled ones go unused: :data:`RECIPE`'s
+    ``plan_weight`` 0). Learnt from p01-p04 and judged on p05-p12
     (``benchmarks/results/learn/``), plain GBFS with the model solves 8/8 Driverlog and 8/8
     Zenotravel tasks with it and the checkpoint chosen by search (:data:`RECIPE`), 5/8 and 8/8
     with neither, 8/8 and 5/8 with it alone."""
