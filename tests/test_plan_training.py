@@ -206,3 +206,57 @@ def test_a_plan_checkpoint_from_before_the_shared_shape_still_resumes(gripper_da
     resumed.run()
     for (name, a), b in zip(straight.model.state_dict().items(), resumed.model.state_dict().values()):
         assert torch.equal(a, b), name
+
+
+def test_plan_prefix_targets_are_the_first_actions_of_the_plan(gripper_dataset, tmp_path):
+    """With ``plan_prefix`` 1 every target is one action (schema + its objects), with ``<EOS>`` only
+    where the plan ends there (a state one step from the goal) or is empty (a goal state), and
+    the same draw without the prefix starts with the same action."""
+    whole = PlanTrainer(plan_config(gripper_dataset, tmp_path / "w", contrastive=False), progress=False)
+    cut = PlanTrainer(plan_config(gripper_dataset, tmp_path / "c", contrastive=False, plan_prefix=1,
+                                  coverage_decoding="regrounding"), progress=False)
+    vocab = cut.vocab
+    arity = dict(enumerate(a for _, a in vocab.schemas))
+    a, b = whole.sampler.batch(7, 32), cut.sampler.batch(7, 32)
+    ended = 0
+    for full, first in zip(a.target.tolist(), b.target.tolist()):
+        full = [t for t in full if t != -100]
+        first = [t for t in first if t != -100]
+        if full == [vocab.eos]:
+            assert first == [vocab.eos]
+            continue
+        length = 1 + arity[full[0]]
+        assert first[:length] == full[:length]
+        assert first[length:] == ([vocab.eos] if full[length] == vocab.eos else [])
+        ended += full[length] == vocab.eos
+    assert ended < 32  # most plans go on: their targets have no <EOS>
+
+
+def test_plan_prefix_needs_regrounding_to_choose_checkpoints(gripper_dataset, tmp_path):
+    with pytest.raises(SymtError, match="regrounding"):
+        PlanTrainer(plan_config(gripper_dataset, tmp_path / "p", plan_prefix=1), progress=False)
+    with pytest.raises(SymtError, match="unknown decoding"):
+        PlanTrainer(plan_config(gripper_dataset, tmp_path / "q", coverage_decoding="beam"), progress=False)
+
+
+@pytest.mark.train
+def test_init_encoder_copies_a_symte_checkpoints_encoder(gripper_dataset, tmp_path):
+    """``init_encoder`` starts SymT-ED's encoder from a SymT-E checkpoint of the same sizes (weights
+    equal, readout left out); a SymT-E of another width is refused, naming a weight."""
+    from symt.training.config import TrainConfig
+    from symt.training.trainer import Trainer
+
+    sizes = {"d_model": 32, "n_heads": 2, "n_layers": 2, "d_ff": 64, "d_embed": 16, "k": 8}
+    common = dict(data=str(gripper_dataset), vocab_size=12, steps=10, batch_size=8, eval_every=10,
+                  val_samples=16, coverage_tasks=1, threads=1, device="cpu")
+    Trainer(TrainConfig(out=str(tmp_path / "e"), model_overrides=sizes, **common), progress=False).run()
+    trainer = PlanTrainer(plan_config(gripper_dataset, tmp_path / "d", init_encoder=str(tmp_path / "e" / "best.pt")),
+                          progress=False)
+    source = torch.load(tmp_path / "e" / "best.pt", weights_only=True)["model"]
+    for name, value in trainer.model.encoder.state_dict().items():
+        assert torch.equal(value, source[name]), name
+    Trainer(TrainConfig(out=str(tmp_path / "f"), model_overrides={**sizes, "d_model": 16}, **common),
+            progress=False).run()
+    with pytest.raises(SymtError, match="does not fit"):
+        PlanTrainer(plan_config(gripper_dataset, tmp_path / "g", init_encoder=str(tmp_path / "f" / "best.pt")),
+                    progress=False)

@@ -174,7 +174,7 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
           f"{len(trainer.sampler.tasks)} training tasks; output in {out}", file=sys.stderr)
     final = trainer.run()
     print(f"done: step {trainer.step}, validation loss {final.get('val_loss', float('nan')):.4f}, "
-          f"accuracy {final.get('val_accuracy', float('nan')):.3f}, greedy coverage "
+          f"accuracy {final.get('val_accuracy', float('nan')):.3f}, {trainer.config.coverage_decoding} coverage "
           f"{final.get('val_coverage', float('nan')):.2f}; best model {out / 'best.pt'} "
           "(a model file for `symt plan --model`)")
     return 0
@@ -334,6 +334,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--kind", choices=["symt-ed", "plangpt"], default="symt-ed")
     p.add_argument("--max-positions", type=int_in(1), help="PlanGPT's learned positions (2048)")
     p.add_argument("--k", type=int_in(1), help="contrastive hidden dimensions per layer (32, the paper's)")
+    p.add_argument("--plan-prefix", type=int_in(0), metavar="M",
+                   help="train on the first M actions of each optimal plan (0: whole plans, the paper's); "
+                   "such a model plans by regrounding only")
+    p.add_argument("--init-encoder", metavar="CHECKPOINT",
+                   help="SymT-ED: start the encoder from a SymT-E training checkpoint of the same domain "
+                   "(best.pt or last.pt of `symt train` with the same preset and sizes)")
+    p.add_argument("--coverage-decoding", choices=["greedy", "applicable", "regrounding"],
+                   help="the decoding whose validation coverage chooses best.pt (greedy, the paper's)")
     p.add_argument("--untied-objects", action="store_true",
                    help="SymT-ED: separate object embeddings for input atoms, decoder input and output "
                    "(the paper's variant; default: tied)")

@@ -39,11 +39,12 @@ from ..data import (
 )
 from ..errors import SymtError
 from ..folders import open_output_folder
+from ..model import AtomEncoder
 from ..model_config import PRESETS
 from ..tokens import collate, identity_assignment, rename
 from ..training.base import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
 from ..training.config import TrainConfig
-from .decoding import generate
+from .decoding import STRATEGIES, generate
 from .plangpt import PAD as GPT_PAD
 from .plangpt import PlanGPT, PlanGPTConfig, gpt_contrastive_terms, prompt_tokens
 from .planner import KINDS, Planner
@@ -66,6 +67,19 @@ class PlanTrainConfig(TrainConfig):
     val_samples: int = 256
     max_positions: int = 2048
     """PlanGPT's learned positions: prompt plus plan tokens."""
+    plan_prefix: int = 0
+    """Train on the first M actions of each sampled optimal plan, ``<EOS>`` only where the whole plan
+    fits (0: the whole plan, the paper's). Regrounding decoding reads only the first action of each
+    decode, so M = 1 spends the whole loss on what it uses, at a fraction of the decoder's cost; greedy
+    and applicability-filtered decoding need the whole plan."""
+    init_encoder: str | None = None
+    """A SymT-E training checkpoint of the same domain signature (``best.pt``/``last.pt`` of ``symt
+    train``) whose encoder weights start the run (the readout is dropped): the encoder's object
+    matching (which atoms share an object with a goal atom) took SymT-E thousands of steps, and a
+    decoder can read it at once instead of relearning it through the plan tokens."""
+    coverage_decoding: str = "greedy"
+    """The decoding that measures validation coverage for the checkpoint choice (greedy, the paper's;
+    applicable; regrounding: the one a ``plan_prefix`` model plans with)."""
 
 
 @dataclass
@@ -100,7 +114,7 @@ class PlanSampler:
     plan from it, under one or two object renamings, shaped for SymT-ED or PlanGPT."""
 
     def __init__(self, tasks: list[TaskData], vocab: PlanVocabulary, kind: str, mode: str, seed: int,
-                 num_predicates: int, max_positions: int, length_buckets: int = 1):
+                 num_predicates: int, max_positions: int, length_buckets: int = 1, plan_prefix: int = 0):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -108,6 +122,7 @@ class PlanSampler:
             raise SymtError("no training task has a reachable goal")
         self.vocab, self.kind, self.mode, self.seed = vocab, kind, mode, seed
         self.num_predicates, self.max_positions = num_predicates, max_positions
+        self.plan_prefix = plan_prefix
         self.object_index = [{o: i for i, o in enumerate(t.task.objects)} for t in self.tasks]
         # Length buckets (``symt.data.length_groups``): a batch's tasks from one group of similar
         # length, each task still drawn uniformly overall; 1: the paper's draw.
@@ -133,10 +148,14 @@ class PlanSampler:
             sampler = data.space.sampler(derive_seed(self.seed, "plan-state", step, slot))
             state = sampler.sample_state()
             plan = [data.task.actions[a] for a in sampler.random_optimal_plan(state)]
+            cut = 0 < self.plan_prefix < len(plan)
+            if cut:
+                plan = plan[: self.plan_prefix]
             rows = data.encoded.state_rows(data.space.state_facts(state))
             for view, assignment in enumerate(self._assignments(rng, data.encoded.num_objects)):
+                tokens = self.vocab.plan_tokens(plan, self.object_index[task_id], assignment)
                 views[view].append((rename(rows, assignment, self.vocab.vocab_size),
-                                    self.vocab.plan_tokens(plan, self.object_index[task_id], assignment)))
+                                    tokens[:-1] if cut else tokens))  # no <EOS>: the plan goes on
         build = self._symted if self.kind == "symt-ed" else self._plangpt
         first, target = build(views[0])
         second, target_renamed = build(views[1]) if views[1] else (None, None)
@@ -202,12 +221,17 @@ class PlanTrainer(TrainerBase):
     contrastive terms over two renamings of each batch; validated by token loss and accuracy and
     by greedy-decoding coverage (the best checkpoint is a plan-generator file, ``best.pt``)."""
 
-    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions")
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions", "plan_prefix")
     LOSS_LABEL = "ce"
     COMMAND = "symt train-plans"
 
     def __init__(self, config: PlanTrainConfig, resume: bool = False, progress: bool = True):
         self.config, self.progress, self.kind = config, progress, config.kind
+        if config.coverage_decoding not in STRATEGIES:
+            raise SymtError(f"unknown decoding '{config.coverage_decoding}' (choose from {', '.join(STRATEGIES)})")
+        if config.plan_prefix and config.coverage_decoding != "regrounding":
+            raise SymtError(f"a model trained on the first {config.plan_prefix} action(s) of each plan plans "
+                            "only by regrounding: pass --coverage-decoding regrounding")
         self.out = Path(config.out)
         self.run_lock = open_output_folder(self.out)
         self.check_schedule()
@@ -221,22 +245,46 @@ class PlanTrainer(TrainerBase):
         torch.manual_seed(derive_seed(config.seed, "init") % 2**31)
         self.model = build_model(config, signature.num_predicates, signature.max_arity, self.vocab).to(self.device)
         checkpoint = self.read_checkpoint(resume)
+        if config.init_encoder and checkpoint is None:
+            self.start_encoder(Path(config.init_encoder))
         self.planner = Planner(config.kind, self.model, signature, self.vocab)
         # The training forward pass, compiled on request (shapes vary with the padded lengths).
         self.train_model = torch.compile(self.model, dynamic=True) if config.compile else self.model
         mode = config.rename if config.contrastive else "off"
         self.sampler = PlanSampler(self.dataset.split("train"), self.vocab, config.kind, mode, config.seed,
-                                   signature.num_predicates, config.max_positions, config.length_buckets)
+                                   signature.num_predicates, config.max_positions, config.length_buckets,
+                                   config.plan_prefix)
         validation = self.dataset.split("validation")
         expandable = [t for t in validation if t.space is not None and t.space.max_finite_hstar >= 0]
         self.val_batches = []
         if expandable:
             val_sampler = PlanSampler(expandable, self.vocab, config.kind, "off",
                                       derive_seed(config.seed, "validation"), signature.num_predicates,
-                                      config.max_positions)
+                                      config.max_positions, plan_prefix=config.plan_prefix)
             self.val_batches = [val_sampler.batch(i, config.batch_size)
                                 for i in range(max(1, config.val_samples // config.batch_size))]
         self.start_run(checkpoint, plateau=self._token_entropy())
+
+    def start_encoder(self, path: Path) -> None:
+        """Copy the encoder of the SymT-E checkpoint ``path`` into the new SymT-ED model; a
+        :class:`~symt.errors.SymtError` when the file is no SymT-E checkpoint, was trained on another
+        domain signature, or its encoder's weights differ in name or shape."""
+        from ..export import load_checkpoint_model
+
+        if self.kind != "symt-ed":
+            raise SymtError("--init-encoder needs --kind symt-ed (PlanGPT has no encoder)")
+        source, checkpoint = load_checkpoint_model(path)
+        if checkpoint.get("signature") != self.dataset.signature.to_json():
+            raise SymtError(f"{path}: trained on another domain signature than {self.config.data}")
+        mine = self.model.encoder.state_dict()
+        head = set(source.state_dict()) - set(AtomEncoder(source.config).state_dict())  # readout, target scale
+        theirs = {name: value for name, value in source.state_dict().items() if name not in head}
+        misfits = sorted(set(mine) ^ set(theirs)) + sorted(
+            name for name in mine if name in theirs and theirs[name].shape != mine[name].shape)
+        if misfits:
+            raise SymtError(f"{path}: its encoder does not fit this model ({', '.join(misfits[:3])}); "
+                            "train both with the same preset, sizes and object identity")
+        self.model.encoder.load_state_dict(theirs)
 
     def upgrade_checkpoint(self, checkpoint: dict) -> dict:
         """A plan-trainer checkpoint from before the shared shape (no version; one optimiser
@@ -293,9 +341,9 @@ class PlanTrainer(TrainerBase):
 
     @torch.no_grad()
     def validate(self) -> dict[str, float]:
-        """Validation cross-entropy and token accuracy on the fixed batches, and greedy-decoding
-        coverage on the validation tasks with the shares that hit the token cap, wrote an
-        inapplicable action or a malformed plan."""
+        """Validation cross-entropy and token accuracy on the fixed batches, and coverage on the
+        validation tasks by ``coverage_decoding`` (greedy by default) with the shares that hit the
+        token cap, wrote an inapplicable action or a malformed plan."""
         self.model.eval()
         losses, correct, total = [], 0, 0
         for batch in self.val_batches:
@@ -307,11 +355,11 @@ class PlanTrainer(TrainerBase):
             losses.append(float(F.cross_entropy(logits[keep], batch.target[keep])))
             correct += int((logits.argmax(-1)[keep] == batch.target[keep]).sum())
             total += int(keep.sum())
-        reasons = {"cap": 0, "inapplicable": 0, "malformed": 0}
+        reasons = {"cap": 0, "inapplicable": 0, "malformed": 0}  # "loop" (regrounding) counts as none
         tasks = self.dataset.split("validation")[: self.config.coverage_tasks]
         solved = 0
         for data in tasks:
-            result = generate(self.planner, data.encoded, "greedy")
+            result = generate(self.planner, data.encoded, self.config.coverage_decoding)
             solved += result.solved
             for key in reasons:
                 if key in result.reason:  # "token cap (500) reached", "inapplicable action 3: ...", ...
