@@ -260,3 +260,32 @@ def test_init_encoder_copies_a_symte_checkpoints_encoder(gripper_dataset, tmp_pa
     with pytest.raises(SymtError, match="does not fit"):
         PlanTrainer(plan_config(gripper_dataset, tmp_path / "g", init_encoder=str(tmp_path / "f" / "best.pt")),
                     progress=False)
+
+
+@pytest.mark.train
+def test_symted_with_achieved_goals_and_object_bias_round_trips(gripper_dataset, tmp_path):
+    """A SymT-ED trained with achieved goals marked and the shared-object bias writes both into its
+    file: the loaded planner encodes tasks with achieved-goal predicates (3P embedding rows), its
+    encoder has the bias, and regrounding decodes with it; PlanGPT refuses both options."""
+    from symt.pddl import ground, parse_domain, parse_problem
+    from symt.plangen.decoding import generate
+    from symt.tokens import encode_task
+
+    overrides = {"d_model": 32, "n_heads": 2, "n_layers": 2, "d_ff": 64, "d_embed": 16, "k": 8,
+                 "attention_bias": "shared-object"}
+    PlanTrainer(plan_config(gripper_dataset, tmp_path / "a", achieved_goals=True, model_overrides=overrides,
+                            steps=10), progress=False).run()
+    planner = load_planner(tmp_path / "a" / "best.pt")
+    assert planner.signature.achieved_goals
+    assert planner.model.encoder.pred_embedding.num_embeddings == 3 * planner.signature.num_predicates
+    assert planner.model.encoder.layer.shared_object
+    domain = parse_domain(gripper_dataset / "domain.pddl")
+    problem = sorted((gripper_dataset / "validation").glob("*.pddl"))[0]
+    task = ground(domain, parse_problem(problem, domain))
+    encoded = encode_task(task, planner.signature, domain)
+    goal_ids = {row[0] for row in encoded.fluent_rows.tolist()}
+    assert max(goal_ids) >= 2 * planner.signature.num_predicates  # a ball's at-goal atom is marked
+    assert generate(planner, encoded, "regrounding").tokens > 0
+    with pytest.raises(SymtError, match="SymT-ED options"):
+        PlanTrainer(plan_config(gripper_dataset, tmp_path / "b", kind="plangpt", achieved_goals=True),
+                    progress=False)

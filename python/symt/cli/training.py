@@ -165,7 +165,8 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
     data = _dataset_dir(args.domain, args.data_seed, args.quiet)
     out = args.out or Path("runs") / f"{Path(data).name}-{args.kind}-{args.preset}-s{args.seed}"
     options = _config_options(PlanTrainConfig, args, data, out)
-    options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff", "k")
+    options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff", "k",
+                                                                "attention_bias")
                                   if getattr(args, k) is not None}
     if args.untied_objects:
         options["model_overrides"]["tie_objects"] = False
@@ -337,6 +338,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--plan-prefix", type=int_in(0), metavar="M",
                    help="train on the first M actions of each optimal plan (0: whole plans, the paper's); "
                    "such a model plans by regrounding only")
+    p.add_argument("--attention-bias", choices=["none", "shared-object", "object-slots"],
+                   help="SymT-ED's encoder: attend more to atoms that share an object (as `symt train`); "
+                   "none, the paper's, by default")
+    p.add_argument("--achieved-goals", action="store_true", default=None,
+                   help="SymT-ED: fluent atoms that are goal atoms read as their own predicates (as `symt train`)")
     p.add_argument("--init-encoder", metavar="CHECKPOINT",
                    help="SymT-ED: start the encoder from a SymT-E training checkpoint of the same domain "
                    "(best.pt or last.pt of `symt train` with the same preset and sizes)")

@@ -59,6 +59,14 @@ class SymTEDConfig:
     tied against 0.44 untied: no clear gain there; the larger vocabularies (123) are where it
     should matter. ``symt train-plans --untied-objects`` trains the paper's untied variant."""
 
+    attention_bias: str = "none"
+    """The encoder's shared-object or object-slots attention bias (:attr:`ModelConfig.attention_bias`):
+    an atom attends more to the atoms that share an object with it, the relation every plan step
+    reads (where the robot is against where the balls are)."""
+    achieved_goals: bool = False
+    """The encoder reads fluent atoms that are goal atoms as their own predicates
+    (:attr:`symt.tokens.Signature.achieved_goals`; the model file's signature says so too)."""
+
     def to_dict(self) -> dict:
         """The fields as a plain dict (``SymTEDConfig(**d)`` rebuilds the config)."""
         return asdict(self)
@@ -68,7 +76,8 @@ class SymTEDConfig:
         readout)."""
         return ModelConfig(self.num_predicates, self.max_arity, self.vocab_size, self.d_model,
                            self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
-                           layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init)
+                           layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init,
+                           attention_bias=self.attention_bias, achieved_goals=self.achieved_goals)
 
 
 def _heads(x: Tensor, n_heads: int) -> Tensor:

@@ -203,8 +203,12 @@ def build_model(
         keys = {f.name for f in fields(SymTEDConfig)}
         return SymTED(SymTEDConfig(num_predicates, max_arity, vocab.num_inputs, vocab.num_outputs,
                                    config.vocab_size, num_schemas=vocab.num_schemas,
+                                   achieved_goals=config.achieved_goals,
                                    **{k: v for k, v in size.items() if k in keys}))
     if config.kind == "plangpt":
+        if config.achieved_goals or size.get("attention_bias", "none") != "none":
+            raise SymtError("PlanGPT reads symbols, not atoms: --achieved-goals and --attention-bias are "
+                            "SymT-ED options")
         keys = {"d_model", "n_heads", "n_layers", "dropout", "k"}
         # GPT-2's block has no separate embedding width and a 4 x d_model MLP.
         ignored = sorted(k for k in ("d_ff", "d_embed") if k in config.model_overrides)
@@ -221,7 +225,7 @@ class PlanTrainer(TrainerBase):
     contrastive terms over two renamings of each batch; validated by token loss and accuracy and
     by greedy-decoding coverage (the best checkpoint is a plan-generator file, ``best.pt``)."""
 
-    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions", "plan_prefix")
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions", "plan_prefix", "achieved_goals")
     LOSS_LABEL = "ce"
     COMMAND = "symt train-plans"
 
@@ -239,7 +243,7 @@ class PlanTrainer(TrainerBase):
             torch.set_num_threads(config.threads)
         self.device = pick_device(config.device)
         self.dataset = load_dataset(Path(config.data), ("train", "validation"), config.max_states,
-                                    config.vocab_size, progress=progress)
+                                    config.vocab_size, progress=progress, achieved_goals=config.achieved_goals)
         signature = self.dataset.signature
         self.vocab = PlanVocabulary.for_domain(self.dataset.domain, config.vocab_size)
         torch.manual_seed(derive_seed(config.seed, "init") % 2**31)
