@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 import torch
 
+from symt.errors import SymtError
 from symt.generators import domain_file, generate_task
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.pddl.validate import validate_plan
-from symt.plangen.decoding import filtered, greedy
+from symt.plangen.decoding import filtered, generate, greedy
 from symt.plangen.plangpt import PlanGPT, PlanGPTConfig, prompt_tokens
 from symt.plangen.symted import SymTED, SymTEDConfig
 from symt.plangen.vocab import ActionTokenIndex, PlanVocabulary
@@ -68,8 +69,9 @@ def test_incremental_decoding_matches_one_pass(tie_objects: bool) -> None:
 class RandomLogits:
     """A 'model' whose next-token scores are random: masking alone must keep plans applicable."""
 
-    def __init__(self, vocab: PlanVocabulary, seed: int):
+    def __init__(self, vocab: PlanVocabulary, seed: int, plan_prefix: int = 0):
         self.vocab = vocab
+        self.plan_prefix = plan_prefix
         self.rng = np.random.default_rng(seed)
 
     def session(self, encoded, state):
@@ -199,3 +201,14 @@ def test_a_full_plangpt_context_stops_decoding_with_its_reason(tmp_path, strateg
     config.max_positions = len(prompt) - 1
     with pytest.raises(SymtError, match="prompt has"):
         generate(Planner("plangpt", PlanGPT(config).eval(), encoded.signature, vocab), encoded, strategy)
+
+
+def test_a_prefix_model_plans_by_regrounding_only(tmp_path) -> None:
+    """A generator trained on plan prefixes writes no whole plans: greedy and applicable decoding
+    are refused with the reason, regrounding runs."""
+    domain, encoded = _encoded("gripper", 2, 1, tmp_path)
+    model = RandomLogits(PlanVocabulary.for_domain(domain, 64), 0, plan_prefix=1)
+    for strategy in ("greedy", "applicable"):
+        with pytest.raises(SymtError, match="regrounding only"):
+            generate(model, encoded, strategy)
+    assert generate(model, encoded, "regrounding").tokens > 0

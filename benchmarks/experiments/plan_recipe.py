@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+import torch
+
 from symt.models import resolve
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.plangen.decoding import STRATEGIES, generate
@@ -42,7 +44,9 @@ def main() -> int:
     parser.add_argument("--splits", nargs="+", default=["validation", "interpolation", "extrapolation"])
     parser.add_argument("--max-tokens", type=int, default=500, help="token cap (500, the paper's)")
     parser.add_argument("--csv", type=Path, help="append one row per task to this file")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (1)")
     args = parser.parse_args()
+    torch.set_num_threads(args.threads)
 
     domain = parse_domain(args.dataset / "domain.pddl")
     manifest = json.loads((args.dataset / "manifest.json").read_text())

@@ -27,6 +27,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..errors import SymtError
 from ..pddl.task import GroundTask
 from ..tokens import EncodedTask
 from .vocab import ActionTokenIndex, PlanVocabulary
@@ -55,6 +56,8 @@ class PlanGenerator(Protocol):
     vocabulary and a decoder session on a state."""
 
     vocab: PlanVocabulary
+    plan_prefix: int
+    """Actions per training target (0: whole plans)."""
 
     def session(self, encoded: EncodedTask, state: frozenset[int]) -> DecoderSession:
         """A fresh decoder on ``state`` (true fluent indices) of ``encoded``'s task, before
@@ -184,7 +187,13 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
 
 def generate(generator: PlanGenerator, encoded: EncodedTask, strategy: str,
              max_tokens: int = MAX_TOKENS) -> GenerationResult:
-    """A plan for ``encoded``'s task by one of :data:`STRATEGIES`; ``ValueError`` for another."""
+    """A plan for ``encoded``'s task by one of :data:`STRATEGIES`; ``ValueError`` for another, a
+    :class:`~symt.errors.SymtError` for a strategy the model was not trained for (a model trained
+    on plan prefixes writes no whole plans)."""
+    prefix = generator.plan_prefix
+    if prefix and strategy in ("greedy", "applicable"):
+        raise SymtError(f"this model was trained on the first {prefix} action(s) of each plan and plans by "
+                        f"regrounding only, not by {strategy} decoding")
     if strategy == "greedy":
         return greedy(generator, encoded, max_tokens)
     if strategy in ("applicable", "regrounding"):

@@ -33,6 +33,9 @@ class Planner:
     model: SymTED | PlanGPT
     signature: Signature
     vocab: PlanVocabulary
+    plan_prefix: int = 0
+    """Trained on the first ``plan_prefix`` actions of each plan (0: whole plans); such a model
+    plans by regrounding only (:func:`symt.plangen.decoding.generate` refuses the others)."""
 
     @property
     def vocab_size(self) -> int:
@@ -59,6 +62,7 @@ class Planner:
         save_atomic({"format": PLANNER_FORMAT, "format_version": PLANNER_FORMAT_VERSION, "kind": self.kind,
                      "config": self.model.config.to_dict(), "state_dict": self.model.state_dict(),
                      "signature": self.signature.to_json(), "plan_vocab": self.vocab.to_json(),
+                     **({"plan_prefix": self.plan_prefix} if self.plan_prefix else {}),
                      **(extra or {})}, Path(path))
 
 
@@ -126,7 +130,11 @@ def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planne
         raise SymtError(f"{path}: unknown planner kind {kind!r}")
     model.load_state_dict(data["state_dict"])
     model.to(device).eval()
-    return Planner(kind, model, Signature.from_json(data["signature"]), PlanVocabulary.from_json(data["plan_vocab"]))
+    prefix = data.get("plan_prefix", 0)
+    if not isinstance(prefix, int) or prefix < 0:
+        raise SymtError(f"{path}: damaged plan_prefix {prefix!r}")
+    return Planner(kind, model, Signature.from_json(data["signature"]), PlanVocabulary.from_json(data["plan_vocab"]),
+                   prefix)
 
 
 __all__ = ["PAD", "Planner", "load_planner", "KINDS"]

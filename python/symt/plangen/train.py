@@ -251,7 +251,7 @@ class PlanTrainer(TrainerBase):
         checkpoint = self.read_checkpoint(resume)
         if config.init_encoder and checkpoint is None:
             self.start_encoder(Path(config.init_encoder))
-        self.planner = Planner(config.kind, self.model, signature, self.vocab)
+        self.planner = Planner(config.kind, self.model, signature, self.vocab, config.plan_prefix)
         # The training forward pass, compiled on request (shapes vary with the padded lengths).
         self.train_model = torch.compile(self.model, dynamic=True) if config.compile else self.model
         mode = config.rename if config.contrastive else "off"
