@@ -321,6 +321,8 @@ def test_plan_generation_table_puts_ours_beside_the_papers():
         run("symt-guidance", "p2", length=8, valid=True, best_known=6),
         run("symt-ed-regrounding", "p1", length=20, valid=True, best_known=10),
         run("symt-ed-regrounding", "p2", outcome="search-failed", best_known=6),
+        run("symt-ed-first-regrounding", "p1", length=10, valid=True, best_known=10),
+        run("symt-ed-first-regrounding", "p2", length=6, valid=True, best_known=6),
     ]
     rows = {metric: plan_generation_table(records, PLAN_GENERATION, metric, "base").splitlines()[2]
             for metric in ("coverage", "qs", "qs_s")}
@@ -331,6 +333,8 @@ def test_plan_generation_table_puts_ours_beside_the_papers():
     assert cells["coverage"][6] == "1.00 (1.00)" and cells["coverage"][9] == "0.50 (1.00)"
     assert cells["qs"][6] == f"{(1 + 6 / 8) / 2:.2f} (0.99)" and cells["qs"][9] == "0.25 (0.99)"
     assert cells["qs_s"][6] == f"{(1 + 6 / 8) / 2:.2f} (0.99)" and cells["qs_s"][9] == "0.50 (0.99)"
+    # symt's eighth column, which the paper does not have: "(–)"
+    assert cells["coverage"][10] == "1.00 (–)" and cells["qs"][10] == "1.00 (–)"
     assert plan_generation_table(records, ("ff",), "coverage", "base") == ""
 
 

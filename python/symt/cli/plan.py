@@ -29,7 +29,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         if args.strategy == "heuristic":
             path, reason = select_heuristic(args.domain, args.problem, use="--model MODEL.pt")
         else:
-            path, reason = select_planner(args.domain, args.problem)
+            path, reason = select_planner(args.domain, args.problem, args.strategy)
         print(f"symt: {reason}", file=sys.stderr)
     else:
         path = resolve(args.model)

@@ -91,8 +91,10 @@ _PLAN_TABLES = {
 PLAN_TABLE_HEADINGS: tuple[str, ...] = (
     "PlanGPT greedy", "PlanGPT applicable", "PlanGPT regrounding", "SymT-E guidance",
     "SymT-ED greedy", "SymT-ED applicable", "SymT-ED regrounding",
+    "SymT-ED first action, regrounding (symt's)",
 )
-"""Column headings of :func:`plan_generation_table`, one per :data:`PLAN_COLUMNS`."""
+"""Column headings of :func:`plan_generation_table`: the paper's seven columns, then symt's
+SymT-ED trained on first actions (no paper value)."""
 
 
 def plan_generation_table(
@@ -100,7 +102,8 @@ def plan_generation_table(
 ) -> str:
     """The paper's plan-generation table for ``metric`` (coverage, qs or qs_s), ours beside its.
 
-    ``algorithms`` are ours for the paper's seven columns, in its order (:data:`PLAN_TABLE_HEADINGS`);
+    ``algorithms`` are ours for the paper's seven columns, in its order (:data:`PLAN_TABLE_HEADINGS`),
+    and optionally symt's eighth, which the paper does not have;
     ``models`` is "base" or "ablation" and picks the paper's table. Cells: "ours (paper)", "–"
     where one side has no value (QS_S with nothing solved, a column we did not run). Best known
     plan lengths are taken over every record, as everywhere in this report. Returns "" when none
@@ -129,10 +132,10 @@ def plan_generation_table(
                 ours = sum(scores) / len(tasks)
             else:
                 ours = sum(scores) / len(solved) if solved else None
-            paper = theirs[column] if theirs else None
+            paper = theirs[column] if theirs and column < len(theirs) else None
             cells.append(f"{fraction(ours)} ({fraction(paper)})")
         table.append([domain, group, len(tasks), *cells])
-    return markdown_table(["domain", "split", "tasks", *PLAN_TABLE_HEADINGS], table)
+    return markdown_table(["domain", "split", "tasks", *PLAN_TABLE_HEADINGS[: len(algorithms)]], table)
 
 
 def ipc_comparison_table(

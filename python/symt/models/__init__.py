@@ -242,6 +242,9 @@ class ModelInfo:
     """Object tokens: the most objects a task may have."""
     schemas: tuple[tuple[str, int], ...] | None = None
     """A plan generator's action schemas (names and arities), in the domain's order."""
+    plan_prefix: int = 0
+    """A plan generator trained on the first ``plan_prefix`` actions of each plan (0: whole plans);
+    it plans by regrounding only."""
 
     @property
     def ablation(self) -> bool:
@@ -273,7 +276,7 @@ def model_info(path: Path, name: str | None = None) -> ModelInfo:
         return ModelInfo(
             name, path, PLANNER_KINDS.get(meta["kind"], str(meta["kind"])), str(signature["domain"]),
             tuple((p["name"], int(p["arity"])) for p in signature["predicates"]), int(vocab["vocab_size"]),
-            tuple((s["name"], int(s["arity"])) for s in vocab["schemas"]),
+            tuple((s["name"], int(s["arity"])) for s in vocab["schemas"]), int(meta.get("plan_prefix", 0)),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise SymtError(f"{path}: incomplete planner metadata ({error})") from None
@@ -458,8 +461,11 @@ def select_heuristic(domain_file: str | Path, problem_file: str | Path | None = 
     return _select(candidates, domain_file, problem_file, "heuristic", how)
 
 
-def select_planner(domain_file: str | Path, problem_file: str | Path | None = None) -> tuple[Path, str]:
-    """The shipped SymT-ED plan generator (``<domain>-ed``) for a task's domain, and why.
+def select_planner(domain_file: str | Path, problem_file: str | Path | None = None,
+                   strategy: str = "greedy") -> tuple[Path, str]:
+    """The shipped SymT-ED plan generator for a task's domain and a decoding ``strategy``, and why:
+    for ``regrounding`` the one trained on first actions (``<domain>-ed-first``) where one fits,
+    else the whole-plan one (``<domain>-ed``), which greedy and applicable decoding need.
 
     The rule of :func:`select_heuristic`, over the shipped SymT-ED models except the ablations
     (``-ed-nocl``; the PlanGPT baselines are never picked), where fitting also needs the domain's
@@ -467,6 +473,14 @@ def select_planner(domain_file: str | Path, problem_file: str | Path | None = No
     """
     candidates = [model_info(path, name) for name, path in planners().items()]
     candidates = [c for c in candidates if c.kind == "SymT-ED" and not c.ablation]
+    if strategy == "regrounding":
+        first = [c for c in candidates if c.plan_prefix]
+        try:
+            if first:
+                return _select(first, domain_file, problem_file, "plan-generation (SymT-ED)", "")
+        except SymtError:
+            pass  # no first-action model fits: a whole-plan one regrounds too
+    candidates = [c for c in candidates if not c.plan_prefix]
     how = ("train one with `symt train-plans DOMAIN_OR_DATASET --kind symt-ed` and pass its "
            "best.pt with --model")
     return _select(candidates, domain_file, problem_file, "plan-generation (SymT-ED)", how)
