@@ -157,9 +157,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--model", help="a shipped model's name (see `symt models`) or a path; default: the "
                    "shipped model for the domain (a SymT-E heuristic for --strategy heuristic, the "
                    "<domain>-ed SymT-ED model for the decoding strategies), chosen by its predicates")
-    p.add_argument("--strategy", choices=["heuristic", "greedy", "applicable", "regrounding"], default="heuristic",
+    p.add_argument("--strategy", choices=["heuristic", "greedy", "applicable", "regrounding", "regrounding-unvisited"],
+                   default="heuristic",
                    help="heuristic: the paper's greedy heuristic guidance (SymT-E model); greedy, applicable "
-                   "(applicability-filtered), regrounding: decoding of a SymT-ED or PlanGPT model")
+                   "(applicability-filtered), regrounding: decoding of a SymT-ED or PlanGPT model; "
+                   "regrounding-unvisited (symt's): regrounding that never returns to a visited state")
     p.add_argument("--max-steps", type=int_in(1), default=500,
                    help="cap on actions (heuristic) or generated tokens (decoding); 500, as in the paper")
     p.add_argument("--threads", type=machine_count("threads"), default=1, help="torch intra-op threads (1)")

@@ -337,7 +337,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--k", type=int_in(1), help="contrastive hidden dimensions per layer (32, the paper's)")
     p.add_argument("--plan-prefix", type=int_in(0), metavar="M",
                    help="train on the first M actions of each optimal plan (0: whole plans, the paper's); "
-                   "such a model plans by regrounding only")
+                   "such a model plans by regrounding only (--coverage-decoding regrounding or "
+                   "regrounding-unvisited)")
     p.add_argument("--attention-bias", choices=["none", "shared-object", "object-slots"],
                    help="SymT-ED's encoder: attend more to atoms that share an object (as `symt train`); "
                    "none, the paper's, by default")
@@ -346,7 +347,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--init-encoder", metavar="CHECKPOINT",
                    help="SymT-ED: start the encoder from a SymT-E training checkpoint of the same domain "
                    "(best.pt or last.pt of `symt train` with the same preset and sizes)")
-    p.add_argument("--coverage-decoding", choices=["greedy", "applicable", "regrounding"],
+    p.add_argument("--coverage-decoding", choices=["greedy", "applicable", "regrounding", "regrounding-unvisited"],
                    help="the decoding whose validation coverage chooses best.pt (greedy, the paper's)")
     p.add_argument("--untied-objects", action="store_true",
                    help="SymT-ED: separate object embeddings for input atoms, decoder input and output "

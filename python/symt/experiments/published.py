@@ -91,7 +91,7 @@ _PLAN_TABLES = {
 PLAN_TABLE_HEADINGS: tuple[str, ...] = (
     "PlanGPT greedy", "PlanGPT applicable", "PlanGPT regrounding", "SymT-E guidance",
     "SymT-ED greedy", "SymT-ED applicable", "SymT-ED regrounding",
-    "SymT-ED first action, regrounding (symt's)",
+    "SymT-ED first action, regrounding (symt's)", "SymT-ED first action, regrounding-unvisited (symt's)",
 )
 """Column headings of :func:`plan_generation_table`: the paper's seven columns, then symt's
 SymT-ED trained on first actions (no paper value)."""

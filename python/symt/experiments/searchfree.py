@@ -52,7 +52,7 @@ def _report(code: int, start: float, search_start: float | None) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", required=True, help="shipped model name or model file")
-    parser.add_argument("--strategy", default="heuristic", help="heuristic, greedy, applicable, regrounding")
+    parser.add_argument("--strategy", default="heuristic", help="heuristic, greedy, applicable, regrounding, regrounding-unvisited")
     parser.add_argument("--time-limit", type=float, default=0, help="seconds (0: none)")
     parser.add_argument("--memory-limit", type=int, default=0, help="MiB of address space (0: none)")
     parser.add_argument("--max-steps", type=int, default=500, help="action cap (heuristic) or token cap")

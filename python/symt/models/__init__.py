@@ -473,7 +473,7 @@ def select_planner(domain_file: str | Path, problem_file: str | Path | None = No
     """
     candidates = [model_info(path, name) for name, path in planners().items()]
     candidates = [c for c in candidates if c.kind == "SymT-ED" and not c.ablation]
-    if strategy == "regrounding":
+    if strategy.startswith("regrounding"):
         first = [c for c in candidates if c.plan_prefix]
         try:
             if first:

@@ -33,7 +33,10 @@ from ..tokens import EncodedTask
 from .vocab import ActionTokenIndex, PlanVocabulary
 
 MAX_TOKENS = 500
-STRATEGIES = ("greedy", "applicable", "regrounding")
+STRATEGIES = ("greedy", "applicable", "regrounding", "regrounding-unvisited")
+"""``regrounding-unvisited`` is symt's, not the paper's: regrounding that never returns to a state
+it has been in (the most likely applicable action whose successor is new), where the paper's
+regrounding would cycle to the token cap (here it stops at the first revisit)."""
 
 
 class ContextFull(Exception):
@@ -140,8 +143,9 @@ def greedy(generator: PlanGenerator, encoded: EncodedTask, max_tokens: int = MAX
 
 
 def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
-             max_tokens: int = MAX_TOKENS) -> GenerationResult:
-    """Applicability-filtered decoding; with ``reground`` the state is re-encoded after each action."""
+             max_tokens: int = MAX_TOKENS, unvisited: bool = False) -> GenerationResult:
+    """Applicability-filtered decoding; with ``reground`` the state is re-encoded after each action,
+    and with ``unvisited`` too only actions whose successor is a state not yet visited are allowed."""
     task = encoded.task
     vocab = generator.vocab
     index = ActionTokenIndex(task, vocab, encoded.assignment)
@@ -156,6 +160,11 @@ def filtered(generator: PlanGenerator, encoded: EncodedTask, reground: bool,
             applicable = index.applicable(state)
             if reground:
                 applicable = [a for a in applicable if task.apply(task.actions[a], state) != state]
+            if unvisited:
+                applicable = [a for a in applicable if task.apply(task.actions[a], state) not in visited]
+                if not applicable:
+                    return GenerationResult(actions, False, "dead end: every applicable action leads to a "
+                                            "visited state", count)
             if not applicable:
                 return GenerationResult(actions, False, "dead end: no applicable action", count)
             prefix: tuple[int, ...] = ()
@@ -191,11 +200,11 @@ def generate(generator: PlanGenerator, encoded: EncodedTask, strategy: str,
     :class:`~symt.errors.SymtError` for a strategy the model was not trained for (a model trained
     on plan prefixes writes no whole plans)."""
     prefix = generator.plan_prefix
-    if prefix and strategy in ("greedy", "applicable"):
+    if prefix and strategy in ("greedy", "applicable"):  # both regroundings read first actions only
         raise SymtError(f"this model was trained on the first {prefix} action(s) of each plan and plans by "
                         f"regrounding only, not by {strategy} decoding")
     if strategy == "greedy":
         return greedy(generator, encoded, max_tokens)
-    if strategy in ("applicable", "regrounding"):
-        return filtered(generator, encoded, strategy == "regrounding", max_tokens)
+    if strategy in ("applicable", "regrounding", "regrounding-unvisited"):
+        return filtered(generator, encoded, strategy != "applicable", max_tokens, strategy == "regrounding-unvisited")
     raise ValueError(f"unknown decoding strategy '{strategy}' (choose from {', '.join(STRATEGIES)})")

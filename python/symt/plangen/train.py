@@ -233,7 +233,7 @@ class PlanTrainer(TrainerBase):
         self.config, self.progress, self.kind = config, progress, config.kind
         if config.coverage_decoding not in STRATEGIES:
             raise SymtError(f"unknown decoding '{config.coverage_decoding}' (choose from {', '.join(STRATEGIES)})")
-        if config.plan_prefix and config.coverage_decoding != "regrounding":
+        if config.plan_prefix and not config.coverage_decoding.startswith("regrounding"):
             raise SymtError(f"a model trained on the first {config.plan_prefix} action(s) of each plan plans "
                             "only by regrounding: pass --coverage-decoding regrounding")
         self.out = Path(config.out)
