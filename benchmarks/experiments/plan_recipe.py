@@ -14,8 +14,8 @@ Usage (from the repository root)::
 
 Each plan is simulated on the grounded task by the decoder (:mod:`symt.plangen.decoding`); the
 committed tables come from ``symt experiment plans``, which also checks every plan with VAL. Prints
-one row per model, strategy and split (solved / tasks, QS over solved tasks: optimal length over
-plan length); ``--csv`` appends one row per task.
+one row per model, strategy and split (solved / tasks, QS_S: optimal length over plan length,
+averaged over the solved tasks whose optimum the manifest has); ``--csv`` appends one row per task.
 """
 
 from __future__ import annotations
@@ -61,18 +61,20 @@ def main() -> int:
                 task = ground(domain, parse_problem(args.dataset / entry["file"], domain))
                 grounded.append((entry, encode_task(task, planner.signature, domain)))
             for strategy in args.strategies:
-                solved, quality, start = 0, 0.0, time.perf_counter()
+                solved, known, quality, start = 0, 0, 0.0, time.perf_counter()
                 for entry, encoded in grounded:
                     result = generate(planner, encoded, strategy, args.max_tokens)
                     best = entry.get("optimal_plan_length")
                     if result.solved:
                         solved += 1
-                        quality += best / max(1, len(result.actions)) if best else 1.0
+                        if best:  # QS_S over the solved tasks whose optimal length the manifest has
+                            known += 1
+                            quality += best / max(1, len(result.actions))
                     rows.append({"model": label, "strategy": strategy, "split": split, "task": entry["name"],
                                  "solved": int(result.solved), "plan_length": len(result.actions) if result.solved else "",
                                  "optimal": best or "", "tokens": result.tokens, "reason": result.reason})
                 seconds = time.perf_counter() - start
-                qs = f"{quality / solved:.2f}" if solved else "-"
+                qs = f"{quality / known:.2f} ({known} with a known optimum)" if known else "- (no optimum known)"
                 print(f"{label:>16} {strategy:>12} {split:>14}: {solved:3d} / {len(grounded):3d}  "
                       f"QS_S {qs}  ({seconds:.0f} s)", flush=True)
     if args.csv and rows:
