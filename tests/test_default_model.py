@@ -128,6 +128,9 @@ def test_ablations_are_never_chosen() -> None:
     for domain in DOMAINS:
         assert not select_heuristic(domain_file(domain))[0].stem.endswith("-nocl")
         assert select_planner(domain_file(domain))[0].stem == f"{domain}-ed"
+        # Regrounding gets the model trained on first actions; the others need whole plans.
+        assert select_planner(domain_file(domain), strategy="regrounding")[0].stem == f"{domain}-ed-first"
+        assert select_planner(domain_file(domain), strategy="applicable")[0].stem == f"{domain}-ed"
 
 
 def info(name: str, predicates: list[tuple[str, int]], domain: str = "d", vocab: int = 100) -> ModelInfo:
@@ -266,6 +269,10 @@ def test_symt_plan_without_model(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=120)
     assert "symt: no model given; chose shipped plan-generation (SymT-ED) model 'gripper-ed'" in result.stderr
     assert "; strategy: applicable;" in result.stderr  # it decoded, whatever the outcome
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "plan", "--strategy", "regrounding",
+                             str(domain_file("gripper")), str(problem)], capture_output=True, text=True, timeout=120)
+    assert "chose shipped plan-generation (SymT-ED) model 'gripper-ed-first'" in result.stderr
+    assert result.returncode == 0, result.stderr  # 2 balls: the shipped model solves it (VAL-checked)
 
 
 @pytest.mark.slow
