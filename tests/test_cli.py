@@ -299,6 +299,10 @@ def test_plan_refuses_a_strategy_the_model_cannot_run(tmp_path):
     assert result.returncode == 2 and "generates plans" in result.stderr and "Traceback" not in result.stderr
     result = symt("plan", "--model", "gripper", "--strategy", "regrounding", domain_file("gripper"), problem)
     assert result.returncode == 2 and "SymT-E heuristic" in result.stderr and "Traceback" not in result.stderr
+    # A generator trained on first actions writes no whole plans: one line naming the file and the way out.
+    result = symt("plan", "--model", "gripper-ed-first", "--strategy", "greedy", domain_file("gripper"), problem)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "gripper-ed-first.pt: trained on the first 1 action(s)" in result.stderr and "regrounding" in result.stderr
 
 
 G = domain_file("gripper")
