@@ -5,7 +5,7 @@ for ``--resume``, a teacher for ``--teacher``) is given a copy of a real file wi
 entry whose pickle calls ``os.system`` to create a marker file; symt must refuse it in one line,
 exit with 2, and the marker must not exist. Truncated and mislabelled files are refused before any
 work. The shipped plan generators, rewritten as plain data, give the logits the old files gave
-(``tests/planner_golden.json``, recorded from the old files).
+(``tests/planner_golden.json``, recorded from the old files; the ``-ed-first`` entries from their files as shipped).
 """
 
 from __future__ import annotations
