@@ -45,12 +45,12 @@ def plan_with_model(
             raise SymtError(f"{path} generates plans; --strategy heuristic needs a SymT-E (heuristic) "
                             "model; use greedy, applicable or regrounding")
         planner = load_planner(path)
-        if planner.plan_prefix and strategy in ("greedy", "applicable"):
-            raise SymtError(f"{path}: trained on the first {planner.plan_prefix} action(s) of each plan, it writes "
-                            f"no whole plans; use --strategy regrounding or regrounding-unvisited, not {strategy}")
         encoded = encode_task(task, planner.signature, domain)
         planner.check_task(encoded, domain, f"task {where}")
-        result = generate(planner, encoded, strategy, max_steps)
+        try:
+            result = generate(planner, encoded, strategy, max_steps)
+        except SymtError as error:  # a strategy the model was not trained for: name the file
+            raise SymtError(f"{path}: {error}") from None
         return result, f"tokens {result.tokens}"
     from .export import load_exported
 

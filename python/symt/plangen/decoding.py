@@ -201,8 +201,8 @@ def generate(generator: PlanGenerator, encoded: EncodedTask, strategy: str,
     on plan prefixes writes no whole plans)."""
     prefix = generator.plan_prefix
     if prefix and strategy in ("greedy", "applicable"):  # both regroundings read first actions only
-        raise SymtError(f"this model was trained on the first {prefix} action(s) of each plan and plans by "
-                        f"regrounding only, not by {strategy} decoding")
+        raise SymtError(f"trained on the first {prefix} action(s) of each plan, it writes no whole plans: it "
+                        f"plans by regrounding only (regrounding or regrounding-unvisited), not by {strategy} decoding")
     if strategy == "greedy":
         return greedy(generator, encoded, max_tokens)
     if strategy in ("applicable", "regrounding", "regrounding-unvisited"):
