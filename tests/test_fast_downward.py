@@ -199,6 +199,15 @@ def models(tmp_path_factory) -> dict[str, Path]:
     models["logistics-context-achieved"] = random_model("logistics", out / "logistics-context-achieved.pt",
                                                         seed=18, context=True, readout="atoms",
                                                         attention_bias="object-slots", achieved_goals=True)
+    # Objects attention (symt.model_routed): its own cache of four tensors, or none.
+    models["visitall-context-objects"] = random_model("visitall", out / "visitall-context-objects.pt", seed=19,
+                                                      context=True, attention="objects")
+    models["logistics-context-objects"] = random_model("logistics", out / "logistics-context-objects.pt",
+                                                       seed=20, context=True, readout="atoms", attention="objects",
+                                                       object_identity="hashed", achieved_goals=True)
+    models["logistics-context-static-objects"] = random_model(
+        "logistics", out / "logistics-context-static-objects.pt", seed=21, context="static", attention="objects")
+    models["logistics-objects"] = random_model("logistics", out / "logistics-objects.pt", seed=22, attention="objects")
     return models
 
 
@@ -262,7 +271,9 @@ def model_stats(output: str) -> tuple[int, int]:
     ("logistics", 3, "logistics-context-atoms"), ("logistics", 3, "logistics-shared"),
     ("logistics", 3, "logistics-context-shared"), ("logistics", 3, "logistics-context-slots"),
     ("logistics", 3, "logistics-context-static"), ("logistics", 3, "logistics-achieved"),
-    ("logistics", 3, "logistics-context-achieved"),
+    ("logistics", 3, "logistics-context-achieved"), ("visitall", 6, "visitall-context-objects"),
+    ("logistics", 3, "logistics-context-objects"), ("logistics", 3, "logistics-context-static-objects"),
+    ("logistics", 3, "logistics-objects"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:
@@ -293,7 +304,7 @@ def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path
     assert ("cached once" in result.stdout) == context
     parsed_domain = parse_domain(domain_file(domain))
     task = ground(parsed_domain, parse_problem(problem, parsed_domain))
-    goal_atoms = len(task.goal_atoms) if model.endswith("-static") else 0
+    goal_atoms = len(task.goal_atoms) if "-static" in model else 0
     assert (atoms_per_state == pytest.approx(fluent_per_state + goal_atoms, rel=0.2)) == context
     # The initial state's h is the model's value, scaled, rounded, non-negative.
     h_line = next(line for line in result.stdout.splitlines() if "h(initial state) =" in line)

@@ -72,6 +72,7 @@ from .formats import (
 )
 from .model import SymTE
 from .model_config import ModelConfig
+from .model_routed import RoutedSymTE, heuristic_model
 
 
 def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
@@ -99,7 +100,7 @@ def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
     checkpoint = load_plain(path, "checkpoint")
     if not isinstance(checkpoint, dict) or "model_config" not in checkpoint:
         raise SymtError(f"{path}: not a symt training checkpoint")
-    model = SymTE(ModelConfig(**checkpoint["model_config"]))
+    model = heuristic_model(ModelConfig(**checkpoint["model_config"]))
     model.load_state_dict(checkpoint["model"])
     model.eval()
     return model, checkpoint
@@ -174,6 +175,27 @@ class ExportedContextSymTE(ExportedSymTE):
                                          pred, args, mask)
 
 
+class ExportedRoutedSymTE(ExportedSymTE):
+    """An objects-attention model's module (``symt.model_routed``): ``forward`` as above, plus
+    its own per-task cache (``encode_context``: four tensors) and per-state pass
+    (``forward_states``), which the plugin calls as any context model's, passing the cache whole."""
+
+    @torch.jit.export
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """The task's context cache (:meth:`RoutedSymTE.encode_context`); raises ``ValueError``
+        when an atom is not of a context predicate."""
+        if not bool(self.model.is_context[pred].all()):
+            raise ValueError("encode_context: an atom of the context is not of a context predicate")
+        return self.model.encode_context(pred, args)
+
+    @torch.jit.export
+    def forward_states(self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor,
+                       share: Tensor, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        """h [B] of states given by their fluent atoms (:meth:`RoutedSymTE.forward_states`)."""
+        return self.model.forward_states(context_keys, context_objects, context_globals, share,
+                                         pred, args, mask)
+
+
 def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None = None) -> dict:
     """Script the checkpoint's model and write it with its metadata; returns the metadata.
 
@@ -194,6 +216,8 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
         warnings.simplefilter("ignore", DeprecationWarning)
         attributes = module_attributes(meta)
         kind = ExportedContextSymTE if model.context_attention else ExportedSymTE
+        if isinstance(model, RoutedSymTE):
+            kind = ExportedRoutedSymTE if model.context_attention else ExportedSymTE
         exported = kind(model, attributes).eval()
         # Freezing inlines every attribute forward() does not read and drops other methods: keep
         # the metadata and the context-cache methods.

@@ -84,6 +84,15 @@ class ModelConfig:
     the layer starts near h = 400 +- 1000 (h* is about 20), and the first hundreds of steps went to
     shrinking it (issue 34's first paper-scale run)."""
 
+    attention: str = "full"
+    """``full``: every atom attends to every atom (the paper), a cost per state that grows with the
+    square of its atoms. ``objects``: atoms exchange information only through one token per object
+    and ``global_tokens`` global tokens (``symt.model_routed``), a cost linear in the atoms, with the
+    context (``context_predicates``) encoded once per task (issue 65)."""
+    global_tokens: int = 4
+    """With ``objects`` attention: the global tokens, which read every atom and are read by every
+    atom and object."""
+
     def to_dict(self) -> dict:
         """The fields as a plain dict (``ModelConfig(**d)`` rebuilds the config)."""
         return asdict(self)
@@ -97,6 +106,8 @@ ATTENTION_BIASES = ("none", "shared-object", "object-slots")
 """The values of :attr:`ModelConfig.attention_bias`."""
 LOG_LENGTH_REFERENCE = 64
 """``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""
+ATTENTIONS = ("full", "objects")
+"""The values of :attr:`ModelConfig.attention`."""
 READOUTS = ("pooled", "atoms")
 """The values of :attr:`ModelConfig.readout`."""
 

@@ -63,7 +63,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         options["goals_with_state"] = args.context_attention == "static"
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
-                "attention_scale", "attention_bias"):
+                "attention_scale", "attention_bias", "attention", "global_tokens"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -324,6 +324,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "what is at its place) hold on tasks of any size; object-slots: also a learned "
                    "c_h,ij * ln(n) per pair of argument slots (i of the query, j of the key) holding the "
                    "same object, so that on(a b) and on(b a) differ in the bias too")
+    p.add_argument("--attention", choices=["full", "objects"],
+                   help="full: every atom attends to every atom (the paper's, default; a state costs the "
+                   "square of its atoms); objects: atoms exchange information only through one token per "
+                   "object and a few global tokens, a cost linear in the atoms (with --context-attention "
+                   "the task's fixed atoms are encoded once per task)")
+    p.add_argument("--global-tokens", type=int_in(1), help="with --attention objects: global tokens (4)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",

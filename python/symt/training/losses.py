@@ -34,8 +34,10 @@ def contrastive_terms(
     """
     batch = mask.shape[0]
     # In fp32 whatever the forward pass's precision: the two copies' values are close, and their
-    # difference in bf16 would be mostly rounding.
-    pair_mask = (mask[:, None, :, None] & mask[:, None, None, :]).float()
+    # difference in bf16 would be mostly rounding. Padding queries are masked; padding keys have
+    # weight 0 in both copies. (Maps may have other keys than atoms: the objects attention's are an
+    # atom's arguments, itself and the global tokens.)
+    pair_mask = mask[:, None, :, None].float()
     token_mask = mask[..., None].float()
     att = sum(((a.float() - b.float()) ** 2 * pair_mask).sum() for a, b in zip(attentions, attentions_renamed))
     hid = sum((((a.float() - b.float()) ** 2) * token_mask).sum() for a, b in zip(hiddens, hiddens_renamed))

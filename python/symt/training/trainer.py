@@ -40,6 +40,7 @@ from ..folders import check_output_folder, open_output_folder
 from ..guidance import StateEvaluator, greedy_best_first, greedy_guidance_lockstep
 from ..model import SymTE
 from ..model_config import OBJECT_IDENTITIES, PRESETS, ModelConfig
+from ..model_routed import heuristic_model
 from ..tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
 from .base import TrainerBase, pick_device, save_atomic
 from .config import TrainConfig
@@ -175,7 +176,7 @@ class Trainer(TrainerBase):
 
         self.teacher = self.load_teacher(config.teacher) if config.teacher else None
         torch.manual_seed(derive_seed(config.seed, "init"))
-        self.model = SymTE(self.model_config).to(self.device)
+        self.model = heuristic_model(self.model_config).to(self.device)
         if config.init_from_teacher and checkpoint is None:
             self.start_from_teacher()
         self.train_model: torch.nn.Module = self.model

@@ -1,0 +1,330 @@
+"""SymT-E with object-routed attention: a cost per state linear in its atoms (issue 65).
+
+SymT-E's encoder lets every atom attend to every atom, so a state's cost grows with the square of
+its atoms (22 ms a state on Visitall 11x11, most of it attention). Here atoms never attend to each
+other directly. Each application of the shared layer routes information atom -> object -> atom
+through one token per object and a few global tokens:
+
+1. every object token attends to the atoms it is an argument of (the key carries the argument slot
+   it holds there), to its *context token* (below) and to the global tokens;
+2. every atom attends to its arguments' object tokens (again with their slots), to itself and to
+   the global tokens;
+3. every global token attends to every atom (and to the context's global tokens).
+
+Each kind of token (atom, object, global) has its own query/key/value projection, output
+projection and feed-forward; the one layer is applied ``n_layers`` times, as in SymT-E. A layer
+costs O(atom slots + objects + globals x atoms): linear in the state.
+
+*Context.* As with SymT-E's context attention, the atoms of context predicates (static, type and,
+unless they are read with the state, goal atoms) go through the same layers on their own, with
+their own object and global tokens. A state's pass reads that context only through each object's
+context token and the context's global tokens, at every layer, so the context is encoded once per
+task (:meth:`RoutedSymTE.encode_context`) and a state costs only its fluent atoms and their
+objects (:meth:`RoutedSymTE.forward_states`); :meth:`RoutedSymTE.forward` computes the same values
+from all atoms at once. An object that is in no context atom has no context token.
+
+*Symmetry.* Nothing depends on positions or on the order of atoms or objects; objects enter by their
+identity embeddings exactly as in SymT-E (a learned table or hashed codes), so the paper's
+contrastive loss applies unchanged: its attention maps are each atom's attention over its
+arguments, itself and the global tokens; its hidden states are the atoms'.
+
+The readout is SymT-E's (the sum over atoms of their first ``k`` hidden dimensions, or per atom
+then summed), over fluent and context atoms alike.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .model import SymTE
+from .model_config import ATTENTIONS, ModelConfig
+
+NEG_INF = -1e30
+"""A finite stand-in for -inf in the routing's own softmax: a masked score that never meets a real
+one (every softmax here has a global token among its keys) and never makes a NaN."""
+
+
+class FeedForward(nn.Module):
+    """The position-wise MLP of one kind of token."""
+
+    def __init__(self, d: int, d_ff: int):
+        super().__init__()
+        self.up = nn.Linear(d, d_ff)
+        self.down = nn.Linear(d_ff, d)
+
+    def forward(self, x: Tensor) -> Tensor:
+        """The MLP's output for ``x`` [..., d]."""
+        return self.down(F.gelu(self.up(x)))
+
+
+class Routes:
+    """Which object token each argument slot of a batch's atoms is: the object tokens are the
+    distinct (state, object token) pairs of the real atoms' arguments. ``slot_object`` [B,N,m]
+    (-1: padding or no argument); the edges (``edge_atom`` into the flattened B*N atoms,
+    ``edge_slot``, ``edge_object``); ``object_key`` [O] (state * space + token, sorted),
+    ``object_batch`` [O] and ``object_token`` [O]; ``has_context`` [O] (set by the caller)."""
+
+    def __init__(self, args: Tensor, mask: Tensor, vocab_size: int):
+        b, n, m = args.shape
+        space = vocab_size + 1
+        real = (args < vocab_size) & mask[:, :, None]
+        state = torch.arange(b, device=args.device)[:, None, None].expand(b, n, m)
+        keys = state * space + args
+        unique = torch.unique(keys[real], sorted=True, return_inverse=True)
+        inverse = unique[1]
+        self.object_key = unique[0]
+        self.object_batch = self.object_key // space
+        self.object_token = self.object_key % space
+        self.slot_object = torch.full_like(args, -1).masked_scatter(real, inverse)
+        where = real.nonzero()  # [E,3]: state, atom, slot
+        self.edge_atom = where[:, 0] * n + where[:, 1]
+        self.edge_slot = where[:, 2]
+        self.edge_object = inverse
+        self.has_context = torch.zeros(self.object_key.shape, dtype=torch.bool, device=args.device)
+
+
+class RoutedLayer(nn.Module):
+    """One application of the routed layer: objects gather from atoms, atoms from objects,
+    globals from atoms (see the module's docstring)."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        d, h, m = config.d_model, config.n_heads, config.max_arity
+        if d % h:
+            raise ValueError(f"d_model {d} is not divisible by n_heads {h}")
+        self.n_heads = h
+        self.head_dim = d // h
+        self.scale = 1.0 / math.sqrt(self.head_dim)
+        self.neg_inf = NEG_INF  # an attribute: TorchScript reads no globals
+        self.atom_qkv = nn.Linear(d, 3 * d)
+        self.object_qkv = nn.Linear(d, 3 * d)
+        self.global_qkv = nn.Linear(d, 3 * d)
+        self.atom_out = nn.Linear(d, d)
+        self.object_out = nn.Linear(d, d)
+        self.global_out = nn.Linear(d, d)
+        self.atom_ff = FeedForward(d, config.d_ff)
+        self.object_ff = FeedForward(d, config.d_ff)
+        self.global_ff = FeedForward(d, config.d_ff)
+        # Key and value offsets per argument slot, so that on(a b) reads a and b apart: the
+        # first pair for an object reading an atom it sits in, the second for an atom reading
+        # its argument. Small and random, so the slots differ from the first step.
+        self.slot_in = nn.Parameter(torch.randn(2, m, d) * 0.02)
+        self.slot_out = nn.Parameter(torch.randn(2, m, d) * 0.02)
+
+    def split(self, projected: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """Queries, keys and values [..., heads, head_dim] of a ``*_qkv`` projection [..., 3d], in
+        float32 (the routing's sums and softmaxes stay in full precision under bf16 autocast)."""
+        shape = list(projected.shape[:-1]) + [3, self.n_heads, self.head_dim]
+        qkv = projected.float().view(shape)
+        return qkv.select(-3, 0), qkv.select(-3, 1), qkv.select(-3, 2)
+
+    def slots(self, offsets: Tensor, which: int) -> Tensor:
+        """The key (0) or value (1) offsets [m, heads, head_dim] of ``offsets`` [2, m, d]."""
+        return offsets[which].float().view(-1, self.n_heads, self.head_dim)
+
+    def gather_objects(
+        self, y: Tensor, x: Tensor, z: Tensor, routes: Routes,
+        context_k: Tensor | None, context_v: Tensor | None,
+    ) -> Tensor:
+        """Object tokens ``y`` [O,d] after attending to their atoms (``x`` [B,N,d], through
+        ``routes``), to the global tokens ``z`` [B,G,d] of their state and to their context
+        tokens' keys and values [O,heads,head_dim] (``routes.has_context``; None: no context)."""
+        o = y.shape[0]
+        q, _, _ = self.split(self.object_qkv(y))
+        _, k_atoms, v_atoms = self.split(self.atom_qkv(x.reshape(-1, x.shape[-1])))
+        _, k_globals, v_globals = self.split(self.global_qkv(z))
+        k_edges = k_atoms[routes.edge_atom] + self.slots(self.slot_in, 0)[routes.edge_slot]
+        v_edges = v_atoms[routes.edge_atom] + self.slots(self.slot_in, 1)[routes.edge_slot]
+        s_edges = (q[routes.edge_object] * k_edges).sum(-1) * self.scale  # [E,heads]
+        k_g = k_globals[routes.object_batch]  # [O,G,heads,head_dim]
+        s_globals = (q[:, None] * k_g).sum(-1) * self.scale  # [O,G,heads]
+        top = s_globals.amax(dim=1)
+        s_context = torch.full_like(top, self.neg_inf)
+        if context_k is not None:
+            s_context = torch.where(routes.has_context[:, None], (q * context_k).sum(-1) * self.scale, s_context)
+            top = torch.maximum(top, s_context)
+        index = routes.edge_object[:, None].expand(-1, self.n_heads)
+        top = top.scatter_reduce(0, index, s_edges, reduce="amax", include_self=True)
+        w_edges = (s_edges - top[routes.edge_object]).exp()
+        w_globals = (s_globals - top[:, None]).exp()
+        w_context = (s_context - top).exp()
+        weight = (w_globals.sum(dim=1) + w_context).index_add(0, routes.edge_object, w_edges)
+        mixed = (w_globals[..., None] * v_globals[routes.object_batch]).sum(dim=1)
+        if context_v is not None:
+            mixed = mixed + w_context[..., None] * context_v
+        mixed = mixed.index_add(0, routes.edge_object, w_edges[..., None] * v_edges)
+        mixed = (mixed / weight[..., None]).reshape(o, y.shape[1]).to(y.dtype)
+        y = y + self.object_out(mixed)
+        return y + self.object_ff(y)
+
+    def gather_atoms(self, x: Tensor, y: Tensor, z: Tensor, routes: Routes) -> tuple[Tensor, Tensor]:
+        """Atom tokens ``x`` [B,N,d] after attending to their arguments' object tokens ``y``, to
+        themselves and to the global tokens ``z``; and that attention [B,heads,N,m+1+G]."""
+        b, n, d = x.shape
+        g = z.shape[1]
+        q, k_self, v_self = self.split(self.atom_qkv(x))  # [B,N,heads,head_dim]
+        _, k_objects, v_objects = self.split(self.object_qkv(y))
+        _, k_globals, v_globals = self.split(self.global_qkv(z))  # [B,G,heads,head_dim]
+        present = routes.slot_object >= 0
+        slot = routes.slot_object.clamp(min=0)
+        if k_objects.shape[0] == 0:  # no atom has an argument: every slot is empty
+            k_objects = torch.zeros(1, self.n_heads, self.head_dim, device=x.device)
+            v_objects = k_objects
+        k_args = k_objects[slot] + self.slots(self.slot_out, 0)[None, None]  # [B,N,m,heads,head_dim]
+        v_args = v_objects[slot] + self.slots(self.slot_out, 1)[None, None]
+        keys = torch.cat([k_args, k_self[:, :, None], k_globals[:, None].expand(b, n, g, -1, -1)], dim=2)
+        values = torch.cat([v_args, v_self[:, :, None], v_globals[:, None].expand(b, n, g, -1, -1)], dim=2)
+        scores = (q[:, :, None] * keys).sum(-1) * self.scale  # [B,N,m+1+G,heads]
+        open_keys = torch.cat([present, torch.ones(b, n, 1 + g, dtype=torch.bool, device=x.device)], dim=2)
+        scores = scores.masked_fill(~open_keys[..., None], self.neg_inf)
+        attention = scores.softmax(dim=2)
+        mixed = (attention[..., None] * values).sum(dim=2).reshape(b, n, d).to(x.dtype)
+        x = x + self.atom_out(mixed)
+        x = x + self.atom_ff(x)
+        return x, attention.permute(0, 3, 1, 2)
+
+    def gather_globals(self, z: Tensor, x: Tensor, mask: Tensor,
+                       context_k: Tensor | None, context_v: Tensor | None) -> Tensor:
+        """Global tokens ``z`` [B,G,d] after attending to the real atoms of ``x`` (``mask``
+        [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,head_dim])."""
+        b, g, d = z.shape
+        q, _, _ = self.split(self.global_qkv(z))
+        _, k_atoms, v_atoms = self.split(self.atom_qkv(x))
+        scores = torch.einsum("bghd,bnhd->bhgn", q, k_atoms) * self.scale
+        scores = scores.masked_fill(~mask[:, None, None, :], self.neg_inf)
+        values = v_atoms.transpose(1, 2)  # [B,heads,N,head_dim]
+        if context_k is not None and context_v is not None:
+            kc = context_k.expand(b, -1, -1, -1)
+            scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, kc) * self.scale], dim=3)
+            values = torch.cat([values, context_v.expand(b, -1, -1, -1).transpose(1, 2)], dim=2)
+        mixed = scores.softmax(dim=-1) @ values  # [B,heads,G,head_dim]
+        z = z + self.global_out(mixed.transpose(1, 2).reshape(b, g, d).to(z.dtype))
+        return z + self.global_ff(z)
+
+
+class RoutedSymTE(SymTE):
+    """SymT-E with the object-routed layer in place of full attention (``attention="objects"``);
+    the embedding of atoms and objects and the readout are SymT-E's."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__(config)
+        for option, value, plain in (("attention_bias", config.attention_bias, "none"),
+                                     ("attention_scale", config.attention_scale, "fixed"),
+                                     ("layer_norm", config.layer_norm, False)):
+            if value != plain:
+                raise ValueError(f"the objects attention has no {option} {value} "
+                                 "(it relates atoms only through their objects)")
+        if config.type_predicates:
+            raise ValueError("the objects attention does not fold types (type atoms stay atoms)")
+        if config.global_tokens < 1:
+            raise ValueError(f"the objects attention needs at least one global token, not {config.global_tokens}")
+        self.layer = RoutedLayer(config)  # type: ignore[assignment]
+        self.object_projection = nn.Linear(config.d_embed, config.d_model)
+        # Row 0: the context pass's global tokens at the start; row 1: a state's.
+        self.global_start = nn.Parameter(torch.randn(2, config.global_tokens, config.d_model) * 0.02)
+
+    def start_objects(self, routes: Routes) -> Tensor:
+        """The object tokens [O,d] before the first layer: their identity embeddings."""
+        return self.object_projection(self.object_embedding(routes.object_token))
+
+    def run(
+        self, pred: Tensor, args: Tensor, mask: Tensor, context: int,
+        context_keys: Tensor | None, context_objects: list[Tensor], context_globals: list[Tensor],
+        collect: bool,
+    ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor], list[Tensor]]:
+        """One pass of the routed layers over the atoms ``mask`` selects. ``context``: 0 for the
+        context pass; 1 for a state pass against a context cache shared by every state (keys
+        ``context_keys`` are tokens), 2 against one context per state (keys are state * space +
+        token). ``context_objects`` / ``context_globals``: per layer, the context's object and
+        global keys and values stacked [2,...] (empty for the context pass). Returns the atom
+        states, and per layer the object and global keys and values stacked [2,...] (what a state
+        pass reads of a context), the atoms' attention maps and hidden[:k] (with ``collect``)."""
+        routes = Routes(args, mask, self.vocab_size)
+        context_rows = torch.zeros_like(routes.object_key)
+        has_context = context != 0 and context_keys is not None and context_keys.numel() > 0
+        if has_context and context_keys is not None:
+            lookup = routes.object_token if context == 1 else routes.object_key
+            context_rows = torch.searchsorted(context_keys, lookup).clamp(max=context_keys.numel() - 1)
+            routes.has_context = context_keys[context_rows] == lookup
+        x = self.embed(pred, args)
+        y = self.start_objects(routes)
+        z = self.global_start[min(context, 1)][None].expand(pred.shape[0], -1, -1)
+        objects_kv: list[Tensor] = []
+        globals_kv: list[Tensor] = []
+        attentions: list[Tensor] = []
+        hiddens: list[Tensor] = []
+        for layer in range(self.n_layers):
+            if context == 0:
+                _, k_o, v_o = self.layer.split(self.layer.object_qkv(y))
+                _, k_g, v_g = self.layer.split(self.layer.global_qkv(z))
+                objects_kv.append(torch.stack([k_o, v_o]))
+                globals_kv.append(torch.stack([k_g, v_g]))
+                y = self.layer.gather_objects(y, x, z, routes, None, None)
+            elif has_context:
+                kv = context_objects[layer][:, context_rows]
+                y = self.layer.gather_objects(y, x, z, routes, kv[0], kv[1])
+            else:
+                y = self.layer.gather_objects(y, x, z, routes, None, None)
+            x, attention = self.layer.gather_atoms(x, y, z, routes)
+            if context == 0 or len(context_globals) == 0:
+                z = self.layer.gather_globals(z, x, mask, None, None)
+            else:
+                z = self.layer.gather_globals(z, x, mask, context_globals[layer][0], context_globals[layer][1])
+            if collect:
+                attentions.append(attention)
+                hiddens.append(x[..., : self.k])
+        return x, objects_kv, globals_kv, attentions, hiddens
+
+    def forward(
+        self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
+    ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
+        """h for each state ([B]) from all its atoms: the context pass on each state's context
+        atoms, then the state pass on its other atoms; with ``return_internals`` also the atoms'
+        attention maps and hidden[:k], context and state atoms each from their own pass."""
+        context = self.is_context[pred] & mask
+        fluent = mask & ~context
+        x_context, objects_kv, globals_kv, att_c, hid_c = self.run(
+            pred, args, context, 0, None, [], [], return_internals)
+        keys = Routes(args, context, self.vocab_size).object_key
+        x_state, _, _, att_s, hid_s = self.run(pred, args, fluent, 2, keys, objects_kv, globals_kv,
+                                               return_internals)
+        x = torch.where(context[..., None], x_context, x_state)
+        at = context[:, None, :, None]
+        attentions = [torch.where(at, a, b) for a, b in zip(att_c, att_s)]
+        hiddens = [torch.where(context[..., None], a, b) for a, b in zip(hid_c, hid_s)]
+        return self.pool_and_read_out(x, mask, None), attentions, hiddens
+
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:  # type: ignore[override]
+        """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m]): the object tokens
+        that are in them [Oc] (sorted), their keys and values at every layer [L,2,Oc,heads,
+        head_dim], the context's global tokens' [L,2,G,heads,head_dim], and the context atoms'
+        share of the readout's sum. Computed once per task; see :meth:`forward_states`."""
+        mask = torch.ones(1, pred.shape[0], dtype=torch.bool, device=pred.device)
+        x, objects_kv, globals_kv, _, _ = self.run(pred[None], args[None], mask, 0, None, [], [], False)
+        keys = Routes(args[None], mask, self.vocab_size).object_key  # state 0: the keys are the tokens
+        features = x[0, :, : self.k]
+        share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
+        return keys, torch.stack(objects_kv), torch.stack(globals_kv)[:, :, 0], share
+
+    def forward_states(  # type: ignore[override]
+        self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor, share: Tensor,
+        pred: Tensor, args: Tensor, mask: Tensor,
+    ) -> Tensor:
+        """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
+        :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values as
+        :meth:`forward` on fluent and context atoms together."""
+        objects = [context_objects[layer] for layer in range(context_objects.shape[0])]
+        globals_ = [context_globals[layer][:, None] for layer in range(context_globals.shape[0])]
+        x, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False)
+        return self.pool_and_read_out(x, mask, share)
+
+
+def heuristic_model(config: ModelConfig) -> SymTE:
+    """The SymT-E network that ``config.attention`` names: full attention (the paper) or routed."""
+    if config.attention not in ATTENTIONS:
+        raise ValueError(f"unknown attention '{config.attention}' (choose from {', '.join(ATTENTIONS)})")
+    return RoutedSymTE(config) if config.attention == "objects" else SymTE(config)
