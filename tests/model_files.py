@@ -10,8 +10,8 @@ import torch
 
 from symt.export import export
 from symt.generators import domain_file
-from symt.model_routed import heuristic_model
 from symt.model_config import ModelConfig
+from symt.model_routed import heuristic_model
 from symt.pddl import parse_domain
 from symt.tokens import context_predicate_ids, domain_signature, type_predicate_ids
 

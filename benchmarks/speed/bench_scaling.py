@@ -1,7 +1,8 @@
 """How the cost of one heuristic evaluation grows with the task's size (issue 65): microseconds per
 evaluated state against atoms per state, for ``symt()`` (the shipped SymT-E models: the paper's
-architecture, attention over all atoms), ``wl()`` (the WL baseline, WLPlan) and ``ff()``, inside
-Fast Downward.
+architecture, attention over all atoms), ``symt()`` with a SymT-E of objects attention
+(``symt-objects``: ``symt.model_routed``, the files of ``--objects-models``), ``wl()`` (the WL
+baseline, WLPlan) and ``ff()``, inside Fast Downward.
 
 Tasks (generated with a fixed seed into a temporary folder, or read from the IPC 2023 set):
 
@@ -109,6 +110,7 @@ IPC_ROOT = REPO.parent / "shared" / "benchmarks" / "ipc2023-learning"
 KEEP_ALL_FACTS = ["--keep-unimportant-variables", "--keep-unreachable-facts"]
 SEARCHES = {
     "symt": "batch_eager_greedy([symt(model={m}, scale=0, precision={p})], max_time={t})",
+    "symt-objects": "batch_eager_greedy([symt(model={m}, scale=0, precision={p})], max_time={t})",
     "wl": "batch_eager_greedy([wl(model={m}, scale=0.000000001)], max_time={t})",
     "ff": "eager_greedy([weight(ff(), 0)], max_time={t})",
 }
@@ -231,7 +233,8 @@ def status_of(code: int | None, out: str) -> str:
 
 
 def run(task: Task, atoms: int, heuristic: str, options: argparse.Namespace, workdir: Path) -> Result:
-    search = SEARCHES[heuristic].format(m=task.model, t=f"{options.seconds:g}", p=options.precision)
+    model = objects_model(task, options) if heuristic == "symt-objects" else task.model
+    search = SEARCHES[heuristic].format(m=model, t=f"{options.seconds:g}", p=options.precision)
     command = [str(FAST_DOWNWARD), "--overall-time-limit", f"{options.cap}s",
                "--overall-memory-limit", f"{options.memory_mib}M", str(task.domain), str(task.problem)]
     if heuristic == "ff":  # symt and wl: the wrapper adds the same options
@@ -309,7 +312,7 @@ def plot(results: list[Result], families: list[str], heuristics: list[str], path
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    colors = {"symt": "tab:red", "wl": "tab:blue", "ff": "tab:green"}
+    colors = {"symt": "tab:red", "symt-objects": "tab:purple", "wl": "tab:blue", "ff": "tab:green"}
     markers = ["o", "s", "^", "D", "v"]
     styles = ["-", "--", ":", "-."]
     figure, axes = plt.subplots(figsize=(8, 6))
@@ -386,6 +389,11 @@ def markdown(results: list[Result], tasks: list[tuple[Task, int]], heuristics: l
     return lines
 
 
+def objects_model(task: Task, options: argparse.Namespace) -> str:
+    """The objects-attention model file of ``task`` (``--objects-models DIR``: DIR/<model>.pt)."""
+    return str((options.objects_models / f"{task.model}.pt").resolve())
+
+
 def build_tasks(options: argparse.Namespace, workdir: Path) -> list[Task]:
     tasks: list[Task] = []
     for n in options.visitall:
@@ -427,7 +435,19 @@ def main() -> None:
     parser.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "auto"])
     parser.add_argument("--seed", type=int, default=7, help="generator seed (Visitall: the first tried)")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "speed" / "scaling")
+    parser.add_argument("--objects-models", type=Path, metavar="DIR",
+                        help="symt-objects: SymT-E models with objects attention (symt train --attention "
+                        "objects), DIR/<model>.pt for each family's model (visitall.pt, logistics.pt, "
+                        "ipc2023-ferry.pt)")
     options = parser.parse_args()
+    if "symt-objects" in options.heuristics:
+        if options.objects_models is None:
+            parser.error("--heuristics symt-objects needs --objects-models DIR")
+        tasks_models = ["visitall"] * bool(options.visitall) + ["logistics"] * bool(options.logistics) + \
+            [f"ipc2023-{options.ipc_domain}"] * bool(options.ipc_levels and options.ipc_problems)
+        missing = [name for name in tasks_models if not (options.objects_models / f"{name}.pt").is_file()]
+        if missing:
+            parser.error(f"{options.objects_models}: no {', '.join(m + '.pt' for m in missing)}")
 
     options.out.mkdir(parents=True, exist_ok=True)
     results: list[Result] = []

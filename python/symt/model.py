@@ -275,7 +275,7 @@ class AtomEncoder(nn.Module):
         if types is not None:
             objects = objects + types
         parts = [self.pred_embedding(pred).unsqueeze(2), objects]
-        return self.atom_projection(torch.cat(parts, dim=2).reshape(b, n, -1))
+        return self.atom_projection(torch.cat(parts, dim=2).reshape(b, n, self.atom_projection.in_features))
 
     def encode(
         self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False

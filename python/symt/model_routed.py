@@ -9,7 +9,8 @@ through one token per object and a few global tokens:
    it holds there), to its *context token* (below) and to the global tokens;
 2. every atom attends to its arguments' object tokens (again with their slots), to itself and to
    the global tokens;
-3. every global token attends to every atom (and to the context's global tokens).
+3. every global token attends to every atom, to the global tokens and to the context's global
+   tokens.
 
 Each kind of token (atom, object, global) has its own query/key/value projection, output
 projection and feed-forward; the one layer is applied ``n_layers`` times, as in SymT-E. A layer
@@ -189,14 +190,16 @@ class RoutedLayer(nn.Module):
 
     def gather_globals(self, z: Tensor, x: Tensor, mask: Tensor,
                        context_k: Tensor | None, context_v: Tensor | None) -> Tensor:
-        """Global tokens ``z`` [B,G,d] after attending to the real atoms of ``x`` (``mask``
-        [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,head_dim])."""
+        """Global tokens ``z`` [B,G,d] after attending to each other, to the real atoms of ``x``
+        (``mask`` [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,
+        head_dim]). The global tokens among the keys keep the softmax defined without atoms."""
         b, g, d = z.shape
-        q, _, _ = self.split(self.global_qkv(z))
+        q, k_globals, v_globals = self.split(self.global_qkv(z))
         _, k_atoms, v_atoms = self.split(self.atom_qkv(x))
         scores = torch.einsum("bghd,bnhd->bhgn", q, k_atoms) * self.scale
         scores = scores.masked_fill(~mask[:, None, None, :], self.neg_inf)
-        values = v_atoms.transpose(1, 2)  # [B,heads,N,head_dim]
+        scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, k_globals) * self.scale], dim=3)
+        values = torch.cat([v_atoms, v_globals], dim=1).transpose(1, 2)  # [B,heads,N+G,head_dim]
         if context_k is not None and context_v is not None:
             kc = context_k.expand(b, -1, -1, -1)
             scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, kc) * self.scale], dim=3)

@@ -1,0 +1,167 @@
+"""SymT-E with objects attention (``symt.model_routed``, issue 65): the per-task cache gives the
+full pass's values, the values do not depend on the order of atoms or on padding, the exported
+module computes what the Python one does, the work per state grows linearly with its atoms (counted
+in floating-point operations, not timed), and options it cannot honour are refused."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_leaves
+
+from symt.export import ExportedRoutedSymTE
+from symt.model import SymTE
+from symt.model_config import ModelConfig
+from symt.model_routed import RoutedSymTE, heuristic_model
+
+P = 4  # state predicates; goal versions P..2P-1
+CONTEXT = [0, P, P + 1, P + 2, P + 3]  # predicate 0 static, every goal predicate
+
+
+def model(seed: int = 0, **options) -> RoutedSymTE:
+    torch.manual_seed(seed)
+    config = ModelConfig(num_predicates=P, max_arity=2, d_model=16, n_heads=2, n_layers=3, d_ff=32, d_embed=8,
+                         k=8, readout_hidden=16,
+                         **{"attention": "objects", "vocab_size": 64, "context_predicates": CONTEXT,
+                            "global_tokens": 2, **options})
+    built = heuristic_model(config).eval()
+    assert isinstance(built, RoutedSymTE)
+    return built
+
+
+def batch(seed: int, states: int = 3, atoms: int = 12) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Random states over 10 objects; the last state padded; unary predicate 3 has a padded slot."""
+    generator = torch.Generator().manual_seed(seed)
+    pred = torch.randint(0, 2 * P, (states, atoms), generator=generator)
+    args = torch.randint(0, 10, (states, atoms, 2), generator=generator)
+    args[..., 1][pred % P == 3] = 64
+    mask = torch.ones(states, atoms, dtype=torch.bool)
+    mask[-1, atoms - 4:] = False
+    pred[~mask] = 0
+    args[~mask] = 64
+    return pred, args, mask
+
+
+def cached_values(net: RoutedSymTE, pred, args, mask) -> list[float]:
+    """Each state's h through encode_context (its context atoms) and forward_states (the rest)."""
+    values = []
+    for b in range(pred.shape[0]):
+        p, a = pred[b][mask[b]], args[b][mask[b]]
+        context = net.is_context[p]
+        cache = net.encode_context(p[context], a[context])
+        fluent = torch.ones(1, int((~context).sum()), dtype=torch.bool)
+        values.append(float(net.forward_states(*cache, p[~context][None], a[~context][None], fluent)[0]))
+    return values
+
+
+@pytest.mark.parametrize("options", [{}, {"readout": "atoms", "object_identity": "hashed"},
+                                     {"context_predicates": None}])
+def test_cache_gives_the_full_pass_values(options: dict) -> None:
+    net = model(**options)
+    pred, args, mask = batch(1)
+    with torch.no_grad():
+        full, _, _ = net(pred, args, mask)
+        assert cached_values(net, pred, args, mask) == pytest.approx(full.tolist(), abs=1e-5)
+
+
+def test_values_ignore_atom_order_and_padding() -> None:
+    net = model(seed=2)
+    pred, args, mask = batch(3)
+    order = torch.randperm(pred.shape[1], generator=torch.Generator().manual_seed(0))
+    padded = (torch.cat([pred, torch.zeros(3, 5, dtype=torch.long)], dim=1),
+              torch.cat([args, torch.full((3, 5, 2), 64)], dim=1),
+              torch.cat([mask, torch.zeros(3, 5, dtype=torch.bool)], dim=1))
+    with torch.no_grad():
+        h, _, _ = net(pred, args, mask)
+        shuffled, _, _ = net(pred[:2, order], args[:2, order], mask[:2, order])
+        with_padding, _, _ = net(*padded)
+    assert shuffled.tolist() == pytest.approx(h[:2].tolist(), abs=1e-5)
+    assert with_padding.tolist() == pytest.approx(h.tolist(), abs=1e-5)
+
+
+def test_values_depend_on_the_state() -> None:
+    """Not a constant: two states that differ in one fluent atom get different values, and the
+    internals the contrastive loss compares have one map and one hidden state per layer."""
+    net = model(seed=4)
+    pred, args, mask = batch(5, states=2)
+    pred[1], args[1], mask[1] = pred[0], args[0], mask[0]
+    fluent = (~net.is_context[pred[1]]).nonzero()[0, 0]
+    args[1, fluent, 0] = (args[1, fluent, 0] + 1) % 10
+    with torch.no_grad():
+        h, attentions, hiddens = net(pred, args, mask, return_internals=True)
+    assert abs(float(h[0] - h[1])) > 1e-4
+    assert len(attentions) == len(hiddens) == 3
+    assert attentions[0].shape == (2, 2, pred.shape[1], 2 + 1 + 2)  # slots, itself, globals
+    assert hiddens[0].shape == (2, pred.shape[1], 8)
+
+
+def test_exported_module_computes_the_same_values() -> None:
+    net = model(seed=6)
+    scripted = torch.jit.script(ExportedRoutedSymTE(net).eval())
+    pred, args, mask = batch(7)
+    with torch.no_grad():
+        assert scripted(pred, args, mask).tolist() == pytest.approx(net(pred, args, mask)[0].tolist(), abs=1e-5)
+        p, a = pred[0], args[0]
+        context = net.is_context[p]
+        cache = scripted.encode_context(p[context], a[context])
+        fluent = torch.ones(1, int((~context).sum()), dtype=torch.bool)
+        value = scripted.forward_states(*cache, p[~context][None], a[~context][None], fluent)
+        expected = float(net(pred, args, mask)[0][0])
+    assert float(value[0]) == pytest.approx(expected, abs=1e-5)
+
+
+def grid_state(n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """A Visitall-like state on an n x n grid as fluent atoms only: visited(c) for half the cells
+    (predicate 1) and at-robot(c) (predicate 2), objects 0..n*n-1."""
+    cells = n * n
+    visited = torch.arange(0, cells, 2)
+    pred = torch.cat([torch.ones(len(visited), dtype=torch.long), torch.tensor([2])])
+    args = torch.stack([torch.cat([visited, torch.tensor([0])]), torch.full((len(visited) + 1,), cells)], dim=1)
+    return pred[None], args[None], torch.ones(1, len(pred), dtype=torch.bool)
+
+
+class ElementCounter(TorchDispatchMode):
+    """Counts the elements of every tensor that every operation writes: a measure of a pass's work
+    that sees elementwise products and softmaxes too (a FLOP counter sees matrix products only)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        self.elements += sum(t.numel() for t in tree_leaves(out) if isinstance(t, torch.Tensor))
+        return out
+
+
+def elements(function, *inputs) -> int:
+    with torch.no_grad(), ElementCounter() as counter:
+        function(*inputs)
+    return counter.elements
+
+
+def test_work_per_state_grows_linearly_with_its_atoms() -> None:
+    """Four times the atoms: about four times the elements written by a state's pass with objects
+    attention; full attention's scores (written out with the internals) grow sixteenfold."""
+    routed = model(seed=8, vocab_size=4096)
+    small, large = grid_state(16), grid_state(32)
+    routed_ratio = elements(routed, *large) / elements(routed, *small)
+    assert 3.5 <= routed_ratio <= 4.5
+    torch.manual_seed(8)
+    full = SymTE(ModelConfig(num_predicates=P, max_arity=2, vocab_size=4096, d_model=16, n_heads=2, n_layers=3,
+                             d_ff=32, d_embed=8, k=8, readout_hidden=16)).eval()
+    assert elements(full, *large, True) / elements(full, *small, True) > 8
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"attention_bias": "shared-object"}, "no attention_bias shared-object"),
+    ({"attention_scale": "log-length"}, "no attention_scale log-length"),
+    ({"layer_norm": True}, "no layer_norm True"),
+    ({"type_predicates": [1]}, "does not fold types"),
+    ({"global_tokens": 0}, "at least one global token"),
+    ({"attention": "sparse"}, "unknown attention 'sparse'"),
+])
+def test_options_it_cannot_honour_are_refused(options: dict, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        model(**options)
