@@ -128,21 +128,20 @@ class RoutedLayer(nn.Module):
         return offsets[which].float().view(-1, self.n_heads, self.head_dim)
 
     def gather_objects(
-        self, y: Tensor, x: Tensor, z: Tensor, routes: Routes,
-        context_k: Tensor | None, context_v: Tensor | None,
+        self, y: Tensor, q: Tensor, k_atoms: Tensor, v_atoms: Tensor, k_globals: Tensor, v_globals: Tensor,
+        routes: Routes, context_k: Tensor | None, context_v: Tensor | None,
     ) -> Tensor:
-        """Object tokens ``y`` [O,d] after attending to their atoms (``x`` [B,N,d], through
-        ``routes``), to the global tokens ``z`` [B,G,d] of their state and to their context
-        tokens' keys and values [O,heads,head_dim] (``routes.has_context``; None: no context)."""
+        """Object tokens ``y`` [O,d] (queries ``q`` [O,heads,head_dim]) after attending to their
+        atoms (keys and values [B,N,heads,head_dim], through ``routes``), to their state's global
+        tokens (keys and values [B,G,heads,head_dim]) and to their context tokens' keys and
+        values [O,heads,head_dim] (where ``routes.has_context``; None: no context)."""
         o = y.shape[0]
-        q, _, _ = self.split(self.object_qkv(y))
-        _, k_atoms, v_atoms = self.split(self.atom_qkv(x.reshape(-1, x.shape[-1])))
-        _, k_globals, v_globals = self.split(self.global_qkv(z))
+        k_atoms = k_atoms.reshape(-1, self.n_heads, self.head_dim)
+        v_atoms = v_atoms.reshape(-1, self.n_heads, self.head_dim)
         k_edges = k_atoms[routes.edge_atom] + self.slots(self.slot_in, 0)[routes.edge_slot]
         v_edges = v_atoms[routes.edge_atom] + self.slots(self.slot_in, 1)[routes.edge_slot]
         s_edges = (q[routes.edge_object] * k_edges).sum(-1) * self.scale  # [E,heads]
-        k_g = k_globals[routes.object_batch]  # [O,G,heads,head_dim]
-        s_globals = (q[:, None] * k_g).sum(-1) * self.scale  # [O,G,heads]
+        s_globals = (q[:, None] * k_globals[routes.object_batch]).sum(-1) * self.scale  # [O,G,heads]
         top = s_globals.amax(dim=1)
         s_context = torch.full_like(top, self.neg_inf)
         if context_k is not None:
@@ -162,14 +161,17 @@ class RoutedLayer(nn.Module):
         y = y + self.object_out(mixed)
         return y + self.object_ff(y)
 
-    def gather_atoms(self, x: Tensor, y: Tensor, z: Tensor, routes: Routes) -> tuple[Tensor, Tensor]:
-        """Atom tokens ``x`` [B,N,d] after attending to their arguments' object tokens ``y``, to
-        themselves and to the global tokens ``z``; and that attention [B,heads,N,m+1+G]."""
+    def gather_atoms(
+        self, x: Tensor, q: Tensor, k_self: Tensor, v_self: Tensor, k_objects: Tensor, v_objects: Tensor,
+        k_globals: Tensor, v_globals: Tensor, routes: Routes,
+    ) -> tuple[Tensor, Tensor]:
+        """Atom tokens ``x`` [B,N,d] (queries, keys and values [B,N,heads,head_dim]) after
+        attending to their arguments' object tokens (keys and values [O,heads,head_dim]), to
+        themselves and to the global tokens ([B,G,heads,head_dim]); and that attention
+        [B,heads,N,m+1+G]. Scores per kind of key, one softmax over all: no [B,N,m+1+G,d] tensor."""
         b, n, d = x.shape
-        g = z.shape[1]
-        q, k_self, v_self = self.split(self.atom_qkv(x))  # [B,N,heads,head_dim]
-        _, k_objects, v_objects = self.split(self.object_qkv(y))
-        _, k_globals, v_globals = self.split(self.global_qkv(z))  # [B,G,heads,head_dim]
+        m = routes.slot_object.shape[2]
+        g = k_globals.shape[1]
         present = routes.slot_object >= 0
         slot = routes.slot_object.clamp(min=0)
         if k_objects.shape[0] == 0:  # no atom has an argument: every slot is empty
@@ -177,25 +179,25 @@ class RoutedLayer(nn.Module):
             v_objects = k_objects
         k_args = k_objects[slot] + self.slots(self.slot_out, 0)[None, None]  # [B,N,m,heads,head_dim]
         v_args = v_objects[slot] + self.slots(self.slot_out, 1)[None, None]
-        keys = torch.cat([k_args, k_self[:, :, None], k_globals[:, None].expand(b, n, g, -1, -1)], dim=2)
-        values = torch.cat([v_args, v_self[:, :, None], v_globals[:, None].expand(b, n, g, -1, -1)], dim=2)
-        scores = (q[:, :, None] * keys).sum(-1) * self.scale  # [B,N,m+1+G,heads]
+        scores = torch.cat([(q[:, :, None] * k_args).sum(-1), (q * k_self).sum(-1)[:, :, None],
+                            torch.einsum("bnhd,bghd->bngh", q, k_globals)], dim=2) * self.scale
         open_keys = torch.cat([present, torch.ones(b, n, 1 + g, dtype=torch.bool, device=x.device)], dim=2)
-        scores = scores.masked_fill(~open_keys[..., None], self.neg_inf)
-        attention = scores.softmax(dim=2)
-        mixed = (attention[..., None] * values).sum(dim=2).reshape(b, n, d).to(x.dtype)
-        x = x + self.atom_out(mixed)
+        attention = scores.masked_fill(~open_keys[..., None], self.neg_inf).softmax(dim=2)  # [B,N,m+1+G,heads]
+        mixed = (attention[:, :, :m, :, None] * v_args).sum(dim=2) + attention[:, :, m, :, None] * v_self
+        mixed = mixed + torch.einsum("bngh,bghd->bnhd", attention[:, :, m + 1:], v_globals)
+        x = x + self.atom_out(mixed.reshape(b, n, d).to(x.dtype))
         x = x + self.atom_ff(x)
         return x, attention.permute(0, 3, 1, 2)
 
-    def gather_globals(self, z: Tensor, x: Tensor, mask: Tensor,
-                       context_k: Tensor | None, context_v: Tensor | None) -> Tensor:
-        """Global tokens ``z`` [B,G,d] after attending to each other, to the real atoms of ``x``
-        (``mask`` [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,
+    def gather_globals(
+        self, z: Tensor, q: Tensor, k_globals: Tensor, v_globals: Tensor, k_atoms: Tensor, v_atoms: Tensor,
+        mask: Tensor, context_k: Tensor | None, context_v: Tensor | None,
+    ) -> Tensor:
+        """Global tokens ``z`` [B,G,d] (queries, keys and values [B,G,heads,head_dim]) after
+        attending to each other, to the real atoms (keys and values [B,N,heads,head_dim],
+        ``mask`` [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,
         head_dim]). The global tokens among the keys keep the softmax defined without atoms."""
         b, g, d = z.shape
-        q, k_globals, v_globals = self.split(self.global_qkv(z))
-        _, k_atoms, v_atoms = self.split(self.atom_qkv(x))
         scores = torch.einsum("bghd,bnhd->bhgn", q, k_atoms) * self.scale
         scores = scores.masked_fill(~mask[:, None, None, :], self.neg_inf)
         scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, k_globals) * self.scale], dim=3)
@@ -256,30 +258,40 @@ class RoutedSymTE(SymTE):
         x = self.embed(pred, args)
         y = self.start_objects(routes)
         z = self.global_start[min(context, 1)][None].expand(pred.shape[0], -1, -1)
+        layer_ = self.layer
+        # Each token's queries, keys and values are computed once per update and read by every
+        # gather that follows, until the token changes.
+        qa, ka, va = layer_.split(layer_.atom_qkv(x))
+        qo, ko, vo = layer_.split(layer_.object_qkv(y))
+        qg, kg, vg = layer_.split(layer_.global_qkv(z))
         objects_kv: list[Tensor] = []
         globals_kv: list[Tensor] = []
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         for layer in range(self.n_layers):
             if context == 0:
-                _, k_o, v_o = self.layer.split(self.layer.object_qkv(y))
-                _, k_g, v_g = self.layer.split(self.layer.global_qkv(z))
-                objects_kv.append(torch.stack([k_o, v_o]))
-                globals_kv.append(torch.stack([k_g, v_g]))
-                y = self.layer.gather_objects(y, x, z, routes, None, None)
+                objects_kv.append(torch.stack([ko, vo]))
+                globals_kv.append(torch.stack([kg, vg]))
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None)
             elif has_context:
                 kv = context_objects[layer][:, context_rows]
-                y = self.layer.gather_objects(y, x, z, routes, kv[0], kv[1])
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, kv[0], kv[1])
             else:
-                y = self.layer.gather_objects(y, x, z, routes, None, None)
-            x, attention = self.layer.gather_atoms(x, y, z, routes)
-            if context == 0 or len(context_globals) == 0:
-                z = self.layer.gather_globals(z, x, mask, None, None)
-            else:
-                z = self.layer.gather_globals(z, x, mask, context_globals[layer][0], context_globals[layer][1])
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None)
+            qo, ko, vo = layer_.split(layer_.object_qkv(y))
+            x, attention = layer_.gather_atoms(x, qa, ka, va, ko, vo, kg, vg, routes)
             if collect:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
+            if layer + 1 == self.n_layers:
+                break  # the readout reads the atoms: the last global update would go unread
+            qa, ka, va = layer_.split(layer_.atom_qkv(x))
+            if context == 0 or len(context_globals) == 0:
+                z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, None, None)
+            else:
+                z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, context_globals[layer][0],
+                                          context_globals[layer][1])
+            qg, kg, vg = layer_.split(layer_.global_qkv(z))
         return x, objects_kv, globals_kv, attentions, hiddens
 
     def forward(
