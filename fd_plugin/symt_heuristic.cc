@@ -413,6 +413,9 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
         if (achieved_goals == 1)
             mark_achieved_goals(static_cast<int64_t>(context.predicate_names.size()));
     }
+    // Optional (absent from models that predate it, which all attend over all atoms).
+    if (module.hasattr("symt_linear_cost") && module.attr("symt_linear_cost").isInt())
+        linear_cost = module.attr("symt_linear_cost").toInt() == 1;
     split_fixed_rows(context.fixed_rows, cache_mode,
                      static_cast<int64_t>(context.predicate_names.size()));
     if (cache_mode != 0)
@@ -623,8 +626,8 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
             int64_t padded = max(n, atoms[end]);
             int64_t count = static_cast<int64_t>(end - begin) + 1;
             if (end > begin && (count * padded > max_batch_atoms ||
-                                count * padded * (padded + context_atoms) >
-                                    ATTENTION_PER_ATOM * max_batch_atoms))
+                                (!linear_cost && count * padded * (padded + context_atoms) >
+                                                     ATTENTION_PER_ATOM * max_batch_atoms)))
                 break;
             n = padded;
             ++end;

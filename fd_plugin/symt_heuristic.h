@@ -60,6 +60,9 @@ class SymtHeuristic : public BatchedHeuristic {
     // as many attention scores per head; halved whenever a pass runs out of memory.
     int64_t max_batch_atoms = 1;
     static constexpr int64_t ATTENTION_PER_ATOM = 128;
+    // A model whose work and memory per state are linear in its atoms (symt_linear_cost = 1,
+    // objects attention): only the atom budget bounds a pass, not the attention scores.
+    bool linear_cost = false;
     bool use_bf16 = false;      // forward pass under bf16 autocast (symt(precision=...))
 
     // Format-4 context-attention models: the cached atoms' keys and values at every layer and

@@ -165,3 +165,15 @@ def test_work_per_state_grows_linearly_with_its_atoms() -> None:
 def test_options_it_cannot_honour_are_refused(options: dict, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         model(**options)
+
+
+def test_exported_file_says_its_cost_is_linear(tmp_path) -> None:
+    """symt_linear_cost tells the plugin to bound a batch by atoms alone: 1 for objects attention,
+    0 for the paper's full attention."""
+    from model_files import random_model
+    from symt.export import load_exported
+
+    for attention, expected in (("objects", 1), ("full", 0)):
+        module, meta = load_exported(random_model("logistics", tmp_path / f"{attention}.pt", context=True,
+                                                  attention=attention))
+        assert module.symt_linear_cost == expected and meta["model"]["attention"] == attention

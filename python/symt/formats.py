@@ -279,7 +279,9 @@ def module_attributes(meta: dict) -> dict[str, object]:
     ``encode_context`` once per task and then ``forward_states`` for the fluent atoms of states,
     and 2 where the goal atoms are not cached (:func:`context_cache_mode`). ``symt_achieved_goals``
     (read from format 6 on) is 1 where a fluent atom that is a goal atom takes the predicate id
-    2P + p (``symt.tokens``)."""
+    2P + p (``symt.tokens``). ``symt_linear_cost`` is 1 for an objects-attention model
+    (``ModelConfig.attention``), whose work per state is linear in its atoms: the plugin then bounds
+    a batch by its atoms alone, not by their attention scores (absent: 0)."""
     return {
         "symt_format": meta["format"],
         "symt_format_version": int(meta["format_version"]),
@@ -290,6 +292,7 @@ def module_attributes(meta: dict) -> dict[str, object]:
         "symt_vocab_size": int(meta["vocab_size"]),
         "symt_context_cache": context_cache_mode(meta),
         "symt_achieved_goals": int(bool(meta.get("achieved_goals", False))),
+        "symt_linear_cost": int(meta.get("model", {}).get("attention", "full") == "objects"),
     }
 
 
