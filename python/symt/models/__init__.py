@@ -2,6 +2,8 @@
 
 * ``<domain>.pt``: SymT-E heuristics (TorchScript, for Fast Downward and greedy guidance);
   ``<domain>-nocl.pt`` the same trained without the contrastive loss (the paper's ablation);
+  ``<domain>-objects.pt`` a SymT-E with objects attention (``symt.model_routed``: a state costs
+  time linear in its fluent atoms), picked by name or, where it is the only fitting model, by default;
 * ``<domain>-ed.pt`` / ``<domain>-plangpt.pt``: plan generators (SymT-ED, the PlanGPT baseline);
   ``-ed-nocl`` / ``-plangpt-cl`` their ablations (contrastive loss inverted).
 
