@@ -240,14 +240,15 @@ class RoutedSymTE(SymTE):
         self, pred: Tensor, args: Tensor, mask: Tensor, context: int,
         context_keys: Tensor | None, context_objects: list[Tensor], context_globals: list[Tensor],
         collect: bool,
-    ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor], list[Tensor]]:
+    ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor], list[Tensor], list[Tensor]]:
         """One pass of the routed layers over the atoms ``mask`` selects. ``context``: 0 for the
         context pass; 1 for a state pass against a context cache shared by every state (keys
         ``context_keys`` are tokens), 2 against one context per state (keys are state * space +
         token). ``context_objects`` / ``context_globals``: per layer, the context's object and
         global keys and values stacked [2,...] (empty for the context pass). Returns the atom
         states, and per layer the object and global keys and values stacked [2,...] (what a state
-        pass reads of a context), the atoms' attention maps and hidden[:k] (with ``collect``)."""
+        pass reads of a context), the atoms' attention maps and hidden[:k] (with ``collect``); after the
+        atom states, the pass's object keys (``Routes.object_key``, what a state pass looks up)."""
         routes = Routes(args, mask, self.vocab_size)
         context_rows = torch.zeros_like(routes.object_key)
         has_context = context != 0 and context_keys is not None and context_keys.numel() > 0
@@ -292,7 +293,7 @@ class RoutedSymTE(SymTE):
                 z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, context_globals[layer][0],
                                           context_globals[layer][1])
             qg, kg, vg = layer_.split(layer_.global_qkv(z))
-        return x, objects_kv, globals_kv, attentions, hiddens
+        return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens
 
     def forward(
         self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
@@ -302,10 +303,9 @@ class RoutedSymTE(SymTE):
         attention maps and hidden[:k], context and state atoms each from their own pass."""
         context = self.is_context[pred] & mask
         fluent = mask & ~context
-        x_context, objects_kv, globals_kv, att_c, hid_c = self.run(
+        x_context, keys, objects_kv, globals_kv, att_c, hid_c = self.run(
             pred, args, context, 0, None, [], [], return_internals)
-        keys = Routes(args, context, self.vocab_size).object_key
-        x_state, _, _, att_s, hid_s = self.run(pred, args, fluent, 2, keys, objects_kv, globals_kv,
+        x_state, _, _, _, att_s, hid_s = self.run(pred, args, fluent, 2, keys, objects_kv, globals_kv,
                                                return_internals)
         x = torch.where(context[..., None], x_context, x_state)
         at = context[:, None, :, None]
@@ -319,8 +319,8 @@ class RoutedSymTE(SymTE):
         head_dim], the context's global tokens' [L,2,G,heads,head_dim], and the context atoms'
         share of the readout's sum. Computed once per task; see :meth:`forward_states`."""
         mask = torch.ones(1, pred.shape[0], dtype=torch.bool, device=pred.device)
-        x, objects_kv, globals_kv, _, _ = self.run(pred[None], args[None], mask, 0, None, [], [], False)
-        keys = Routes(args[None], mask, self.vocab_size).object_key  # state 0: the keys are the tokens
+        # One state (0), so its object keys are the object tokens.
+        x, keys, objects_kv, globals_kv, _, _ = self.run(pred[None], args[None], mask, 0, None, [], [], False)
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
         return keys, torch.stack(objects_kv), torch.stack(globals_kv)[:, :, 0], share
@@ -334,7 +334,7 @@ class RoutedSymTE(SymTE):
         :meth:`forward` on fluent and context atoms together."""
         objects = [context_objects[layer] for layer in range(context_objects.shape[0])]
         globals_ = [context_globals[layer][:, None] for layer in range(context_globals.shape[0])]
-        x, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False)
+        x, _, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False)
         return self.pool_and_read_out(x, mask, share)
 
 
