@@ -5,6 +5,8 @@ in floating-point operations, not timed), and options it cannot honour are refus
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -56,7 +58,7 @@ def cached_values(net: RoutedSymTE, pred, args, mask) -> list[float]:
 
 
 @pytest.mark.parametrize("options", [{}, {"readout": "atoms", "object_identity": "hashed"},
-                                     {"context_predicates": None}])
+                                     {"context_predicates": None}, {"attention_scale": "log-length"}])
 def test_cache_gives_the_full_pass_values(options: dict) -> None:
     net = model(**options)
     pred, args, mask = batch(1)
@@ -65,8 +67,9 @@ def test_cache_gives_the_full_pass_values(options: dict) -> None:
         assert cached_values(net, pred, args, mask) == pytest.approx(full.tolist(), abs=1e-5)
 
 
-def test_values_ignore_atom_order_and_padding() -> None:
-    net = model(seed=2)
+@pytest.mark.parametrize("scale", ["fixed", "log-length"])
+def test_values_ignore_atom_order_and_padding(scale: str) -> None:
+    net = model(seed=2, attention_scale=scale)
     pred, args, mask = batch(3)
     order = torch.randperm(pred.shape[1], generator=torch.Generator().manual_seed(0))
     padded = (torch.cat([pred, torch.zeros(3, 5, dtype=torch.long)], dim=1),
@@ -96,8 +99,9 @@ def test_values_depend_on_the_state() -> None:
     assert hiddens[0].shape == (2, pred.shape[1], 8)
 
 
-def test_exported_module_computes_the_same_values() -> None:
-    net = model(seed=6)
+@pytest.mark.parametrize("scale", ["fixed", "log-length"])
+def test_exported_module_computes_the_same_values(scale: str) -> None:
+    net = model(seed=6, attention_scale=scale)
     scripted = torch.jit.script(ExportedRoutedSymTE(net).eval())
     pred, args, mask = batch(7)
     with torch.no_grad():
@@ -109,6 +113,50 @@ def test_exported_module_computes_the_same_values() -> None:
         value = scripted.forward_states(*cache, p[~context][None], a[~context][None], fluent)
         expected = float(net(pred, args, mask)[0][0])
     assert float(value[0]) == pytest.approx(expected, abs=1e-5)
+
+
+def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
+    """With ``log-length`` an object's and a global token's queries are multiplied by s_h · ln(n),
+    n the keys each may attend to: with s_h = 1/ln(n) a layer gathers what the plain layer does
+    where every object (every state's globals) has n keys, and something else where they differ."""
+    plain, scaled = model(seed=9).layer, model(seed=9, attention_scale="log-length").layer
+    assert {"object_length_scale", "global_length_scale"} <= set(dict(scaled.named_parameters()))
+    from symt.model_routed import Routes
+    generator = torch.Generator().manual_seed(10)
+
+    def gathered(layer, pred_args: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
+        args = torch.tensor([pred_args])
+        mask = torch.ones(1, len(pred_args), dtype=torch.bool)
+        routes = Routes(args, mask, 64)
+        o, n = routes.object_key.numel(), len(pred_args)
+        y = torch.randn(o, 16, generator=generator)
+        q, kv_atoms = torch.randn(o, 2, 8, generator=generator), torch.randn(2, 1, n, 2, 8, generator=generator)
+        kv_globals = torch.randn(3, 1, 2, 2, 8, generator=generator)  # queries, keys, values of 2 globals
+        z = torch.randn(1, 2, 16, generator=generator)
+        objects = layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[1], kv_globals[2], routes, None, None)
+        globals_ = layer.gather_globals(z, kv_globals[0], kv_globals[1], kv_globals[2], kv_atoms[0], kv_atoms[1],
+                                        mask, None, None)
+        return objects, globals_
+
+    def both(pred_args: list[list[int]]) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        seed = int(torch.randint(0, 1000, (1,), generator=generator))
+        results = []
+        for layer in (plain, scaled):
+            generator.manual_seed(seed)
+            results.append(gathered(layer, pred_args))
+        return results
+
+    with torch.no_grad():
+        # Objects 0 and 1 in one atom each, 2 globals: every object and the globals have 3 keys.
+        scaled.object_length_scale.fill_(1 / math.log(3))
+        scaled.global_length_scale.fill_(1 / math.log(3))
+        (o_plain, g_plain), (o_scaled, g_scaled) = both([[0, 1]])
+        assert torch.allclose(o_plain, o_scaled, atol=1e-5) and torch.allclose(g_plain, g_scaled, atol=1e-5)
+        # Object 0 in two atoms (4 keys), object 1 in one (3 keys); the globals have 4 keys.
+        (o_plain, g_plain), (o_scaled, g_scaled) = both([[0, 1], [0, 64]])
+        assert torch.allclose(o_plain[1], o_scaled[1], atol=1e-5)
+        assert not torch.allclose(o_plain[0], o_scaled[0], atol=1e-4)
+        assert not torch.allclose(g_plain, g_scaled, atol=1e-4)
 
 
 def grid_state(n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -156,7 +204,6 @@ def test_work_per_state_grows_linearly_with_its_atoms() -> None:
 
 @pytest.mark.parametrize(("options", "words"), [
     ({"attention_bias": "shared-object"}, "no attention_bias shared-object"),
-    ({"attention_scale": "log-length"}, "no attention_scale log-length"),
     ({"layer_norm": True}, "no layer_norm True"),
     ({"type_predicates": [1]}, "does not fold types"),
     ({"global_tokens": 0}, "at least one global token"),

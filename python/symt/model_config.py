@@ -51,7 +51,10 @@ class ModelConfig:
     learned factor per head (scalable softmax, Nakanishi 2025; Chiang and Cholak 2022): without
     it a query's share of attention on one matching atom falls as 1/n on tasks with more atoms than
     any training task. Tried on IPC Ferry (``benchmarks/results/ipc/readout/``): with the ``atoms``
-    readout, 0.76x the shipped model's expansions, but the plateaus on moves stayed."""
+    readout, 0.76x the shipped model's expansions, but the plateaus on moves stayed. With
+    ``objects`` attention it scales the queries of object and global tokens, n their keys (an
+    object's atoms, the global tokens and its context token; a global's atoms and global tokens):
+    their keys grow with the task, an atom's (its arguments, itself, the globals) do not."""
     attention_bias: str = "none"
     """``none``: attention reads only the atoms' embeddings (the paper). ``shared-object``: a
     query's logit for every atom that shares an object with it (an argument token in common,

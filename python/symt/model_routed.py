@@ -16,6 +16,11 @@ Each kind of token (atom, object, global) has its own query/key/value projection
 projection and feed-forward; the one layer is applied ``n_layers`` times, as in SymT-E. A layer
 costs O(atom slots + objects + globals x atoms): linear in the state.
 
+With ``attention_scale="log-length"`` the queries of object and global tokens are multiplied by
+s_h · ln(n), n the keys each may attend to (scalable softmax): a room of Gripper reads every ball
+in it, so without it the share of attention the robot's atom gets in that room falls as 1/balls on
+tasks larger than any training task.
+
 *Context.* As with SymT-E's context attention, the atoms of context predicates (static, type and,
 unless they are read with the state, goal atoms) go through the same layers on their own, with
 their own object and global tokens. A state's pass reads that context only through each object's
@@ -42,7 +47,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .model import SymTE
-from .model_config import ATTENTIONS, ModelConfig
+from .model_config import ATTENTIONS, LOG_LENGTH_REFERENCE, ModelConfig
 
 NEG_INF = -1e30
 """A finite stand-in for -inf in the routing's own softmax: a masked score that never meets a real
@@ -115,6 +120,17 @@ class RoutedLayer(nn.Module):
         # its argument. Small and random, so the slots differ from the first step.
         self.slot_in = nn.Parameter(torch.randn(2, m, d) * 0.02)
         self.slot_out = nn.Parameter(torch.randn(2, m, d) * 0.02)
+        # ``log-length``: an object's and a global token's queries times s_h · ln(n), n the keys
+        # they may attend to, which grow with the task (a room holds every ball of Gripper); an
+        # atom's keys are its arguments, itself and the globals, the same number at every size.
+        self.log_length = config.attention_scale == "log-length"
+        start = 1.0 / math.log(LOG_LENGTH_REFERENCE)
+        if self.log_length:
+            self.object_length_scale = nn.Parameter(torch.full((h,), start))
+            self.global_length_scale = nn.Parameter(torch.full((h,), start))
+        else:  # unused; not persistent, so checkpoints of fixed attention stay as they were
+            self.register_buffer("object_length_scale", torch.zeros(h), persistent=False)
+            self.register_buffer("global_length_scale", torch.zeros(h), persistent=False)
 
     def split(self, projected: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """Queries, keys and values [..., heads, head_dim] of a ``*_qkv`` projection [..., 3d], in
@@ -136,6 +152,12 @@ class RoutedLayer(nn.Module):
         tokens (keys and values [B,G,heads,head_dim]) and to their context tokens' keys and
         values [O,heads,head_dim] (where ``routes.has_context``; None: no context)."""
         o = y.shape[0]
+        if self.log_length:
+            keys = torch.full((o,), float(k_globals.shape[1]), device=y.device)
+            keys = keys.index_add(0, routes.edge_object, torch.ones_like(routes.edge_object, dtype=keys.dtype))
+            if context_k is not None:
+                keys = keys + routes.has_context.to(keys.dtype)
+            q = q * (self.object_length_scale[None, :] * keys.log()[:, None])[..., None]
         k_atoms = k_atoms.reshape(-1, self.n_heads, self.head_dim)
         v_atoms = v_atoms.reshape(-1, self.n_heads, self.head_dim)
         k_edges = k_atoms[routes.edge_atom] + self.slots(self.slot_in, 0)[routes.edge_slot]
@@ -198,6 +220,11 @@ class RoutedLayer(nn.Module):
         ``mask`` [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,
         head_dim]). The global tokens among the keys keep the softmax defined without atoms."""
         b, g, d = z.shape
+        if self.log_length:
+            keys = mask.sum(dim=1).to(q.dtype) + k_globals.shape[1]
+            if context_k is not None:
+                keys = keys + context_k.shape[1]
+            q = q * (self.global_length_scale[None, :] * keys.log()[:, None])[:, None, :, None]
         scores = torch.einsum("bghd,bnhd->bhgn", q, k_atoms) * self.scale
         scores = scores.masked_fill(~mask[:, None, None, :], self.neg_inf)
         scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, k_globals) * self.scale], dim=3)
@@ -218,7 +245,6 @@ class RoutedSymTE(SymTE):
     def __init__(self, config: ModelConfig):
         super().__init__(config)
         for option, value, plain in (("attention_bias", config.attention_bias, "none"),
-                                     ("attention_scale", config.attention_scale, "fixed"),
                                      ("layer_norm", config.layer_norm, False)):
             if value != plain:
                 raise ValueError(f"the objects attention has no {option} {value} "
