@@ -247,6 +247,9 @@ class ModelInfo:
     plan_prefix: int = 0
     """A plan generator trained on the first ``plan_prefix`` actions of each plan (0: whole plans);
     it plans by regrounding only."""
+    attention: str = "full"
+    """A SymT-E model's attention (``ModelConfig.attention``): ``full`` (the paper's; a cost per
+    state that grows with the square of its atoms) or ``objects`` (linear in them)."""
 
     @property
     def ablation(self) -> bool:
@@ -268,7 +271,9 @@ def model_info(path: Path, name: str | None = None) -> ModelInfo:
         meta = read_model_meta(path)
         try:
             predicates = tuple((p["name"], int(p["arity"])) for p in meta["predicates"])
-            return ModelInfo(name, path, "SymT-E", str(meta["domain"]), predicates, int(meta["vocab_size"]))
+            attention = str(meta.get("model", {}).get("attention", "full"))
+            return ModelInfo(name, path, "SymT-E", str(meta["domain"]), predicates, int(meta["vocab_size"]),
+                             attention=attention)
         except (KeyError, TypeError, ValueError) as error:
             raise SymtError(f"{path}: incomplete symt.json ({error})") from None
     meta = read_planner_meta(path)
@@ -406,10 +411,11 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
                         "(`symt models` lists the shipped ones)")
     objects = len(problem.objects) if problem is not None else None
 
-    def rank(item: tuple[ModelInfo, DomainMatch | None]) -> tuple[int, int, int, str]:
+    def rank(item: tuple[ModelInfo, DomainMatch | None]) -> tuple[int, int, int, int, str]:
         c, match = item
         how = (0 if not match.renamed() else 1) if match is not None else (2 if set(c.predicates) == ours else 3)
-        return (int(objects is not None and objects > c.vocab_size), how, int(c.domain != signature.domain), c.name)
+        return (int(objects is not None and objects > c.vocab_size), how, int(c.domain != signature.domain),
+                int(c.attention != "objects"), c.name)
 
     fitting.sort(key=rank)
     chosen, match = fitting[0]
@@ -423,8 +429,11 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
         why.append(f"its hashed object codes take the task's {objects} objects"
                    if chosen.hashed_objects else
                    f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
+    if rank(fitting[0])[3] == 0:
+        why.append("its cost per state is linear in the task's atoms (objects attention)")
     reasons_against = (f"its vocabulary is smaller than the task's {objects} objects", "its domain matches {how}",
-                       "its PDDL domain name is '{domain}'", "later by name")
+                       "its PDDL domain name is '{domain}'",
+                       "its cost per state grows with the square of the atoms (full attention)", "later by name")
     others = []
     for other in fitting[1:]:
         criterion = next(i for i, (a, b) in enumerate(zip(rank(fitting[0]), rank(other))) if a != b)
@@ -448,8 +457,10 @@ def select_heuristic(domain_file: str | Path, problem_file: str | Path | None = 
     redundant may be dropped). Among the fitting ones, the first by: (1) when ``problem_file`` is
     given, a vocabulary large enough for the problem's objects; (2) the domain as written before
     one up to names (and, for a model that does not say its domain, the same predicates before a
-    superset); (3) the model's PDDL domain name equal to the task domain's; (4) the model's name
-    in sort order.
+    superset); (3) the model's PDDL domain name equal to the task domain's; (4) objects attention
+    (a cost per state linear in the atoms) before full attention: an objects model is shipped only
+    where it was measured to guide as well as the full one (issue 65); (5) the model's name in sort
+    order.
 
     Where none fits: a one-line :class:`SymtError` naming the domain and its file, the closest
     shipped heuristic and why it does not fit, and how to learn and pass one (``use``: how a model file is
