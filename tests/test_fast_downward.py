@@ -199,7 +199,7 @@ def models(tmp_path_factory) -> dict[str, Path]:
     models["logistics-context-achieved"] = random_model("logistics", out / "logistics-context-achieved.pt",
                                                         seed=18, context=True, readout="atoms",
                                                         attention_bias="object-slots", achieved_goals=True)
-    # Objects attention (symt.model_routed): its own cache of four tensors, or none.
+    # Objects attention (symt.model_routed): its own cache of five tensors, or none.
     models["visitall-context-objects"] = random_model("visitall", out / "visitall-context-objects.pt", seed=19,
                                                       context=True, attention="objects")
     models["logistics-context-objects"] = random_model("logistics", out / "logistics-context-objects.pt",
@@ -208,6 +208,11 @@ def models(tmp_path_factory) -> dict[str, Path]:
     models["logistics-context-static-objects"] = random_model(
         "logistics", out / "logistics-context-static-objects.pt", seed=21, context="static", attention="objects")
     models["logistics-objects"] = random_model("logistics", out / "logistics-objects.pt", seed=22, attention="objects")
+    # Object links: a state's objects hear the objects they share a context atom with (in-city,
+    # the goal's at), with log-length scaling.
+    models["logistics-context-objects-links"] = random_model(
+        "logistics", out / "logistics-context-objects-links.pt", seed=23, context=True, attention="objects",
+        object_links=True, attention_scale="log-length")
     return models
 
 
@@ -273,7 +278,7 @@ def model_stats(output: str) -> tuple[int, int]:
     ("logistics", 3, "logistics-context-static"), ("logistics", 3, "logistics-achieved"),
     ("logistics", 3, "logistics-context-achieved"), ("visitall", 6, "visitall-context-objects"),
     ("logistics", 3, "logistics-context-objects"), ("logistics", 3, "logistics-context-static-objects"),
-    ("logistics", 3, "logistics-objects"),
+    ("logistics", 3, "logistics-objects"), ("logistics", 3, "logistics-context-objects-links"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:

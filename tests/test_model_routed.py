@@ -15,7 +15,7 @@ from torch.utils._pytree import tree_leaves
 from symt.export import ExportedRoutedSymTE
 from symt.model import SymTE
 from symt.model_config import ModelConfig
-from symt.model_routed import RoutedSymTE, heuristic_model
+from symt.model_routed import RoutedSymTE, Routes, context_links, heuristic_model
 
 P = 4  # state predicates; goal versions P..2P-1
 CONTEXT = [0, P, P + 1, P + 2, P + 3]  # predicate 0 static, every goal predicate
@@ -58,7 +58,8 @@ def cached_values(net: RoutedSymTE, pred, args, mask) -> list[float]:
 
 
 @pytest.mark.parametrize("options", [{}, {"readout": "atoms", "object_identity": "hashed"},
-                                     {"context_predicates": None}, {"attention_scale": "log-length"}])
+                                     {"context_predicates": None}, {"attention_scale": "log-length"},
+                                     {"object_links": True}, {"object_links": True, "attention_scale": "log-length"}])
 def test_cache_gives_the_full_pass_values(options: dict) -> None:
     net = model(**options)
     pred, args, mask = batch(1)
@@ -67,9 +68,9 @@ def test_cache_gives_the_full_pass_values(options: dict) -> None:
         assert cached_values(net, pred, args, mask) == pytest.approx(full.tolist(), abs=1e-5)
 
 
-@pytest.mark.parametrize("scale", ["fixed", "log-length"])
-def test_values_ignore_atom_order_and_padding(scale: str) -> None:
-    net = model(seed=2, attention_scale=scale)
+@pytest.mark.parametrize(("scale", "links"), [("fixed", False), ("log-length", False), ("fixed", True)])
+def test_values_ignore_atom_order_and_padding(scale: str, links: bool) -> None:
+    net = model(seed=2, attention_scale=scale, object_links=links)
     pred, args, mask = batch(3)
     order = torch.randperm(pred.shape[1], generator=torch.Generator().manual_seed(0))
     padded = (torch.cat([pred, torch.zeros(3, 5, dtype=torch.long)], dim=1),
@@ -99,9 +100,9 @@ def test_values_depend_on_the_state() -> None:
     assert hiddens[0].shape == (2, pred.shape[1], 8)
 
 
-@pytest.mark.parametrize("scale", ["fixed", "log-length"])
-def test_exported_module_computes_the_same_values(scale: str) -> None:
-    net = model(seed=6, attention_scale=scale)
+@pytest.mark.parametrize(("scale", "links"), [("fixed", False), ("log-length", True)])
+def test_exported_module_computes_the_same_values(scale: str, links: bool) -> None:
+    net = model(seed=6, attention_scale=scale, object_links=links)
     scripted = torch.jit.script(ExportedRoutedSymTE(net).eval())
     pred, args, mask = batch(7)
     with torch.no_grad():
@@ -121,7 +122,6 @@ def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
     where every object (every state's globals) has n keys, and something else where they differ."""
     plain, scaled = model(seed=9).layer, model(seed=9, attention_scale="log-length").layer
     assert {"object_length_scale", "global_length_scale"} <= set(dict(scaled.named_parameters()))
-    from symt.model_routed import Routes
     generator = torch.Generator().manual_seed(10)
 
     def gathered(layer, pred_args: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -133,7 +133,9 @@ def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
         q, kv_atoms = torch.randn(o, 2, 8, generator=generator), torch.randn(2, 1, n, 2, 8, generator=generator)
         kv_globals = torch.randn(3, 1, 2, 2, 8, generator=generator)  # queries, keys, values of 2 globals
         z = torch.randn(1, 2, 16, generator=generator)
-        objects = layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[1], kv_globals[2], routes, None, None)
+        no_links = torch.zeros(3, 0, dtype=torch.long)
+        objects = layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[1], kv_globals[2], routes, None, None,
+                                       no_links, q, q)
         globals_ = layer.gather_globals(z, kv_globals[0], kv_globals[1], kv_globals[2], kv_atoms[0], kv_atoms[1],
                                         mask, None, None)
         return objects, globals_
@@ -157,6 +159,65 @@ def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
         assert torch.allclose(o_plain[1], o_scaled[1], atol=1e-5)
         assert not torch.allclose(o_plain[0], o_scaled[0], atol=1e-4)
         assert not torch.allclose(g_plain, g_scaled, atol=1e-4)
+
+
+def test_context_links_are_every_ordered_pair_of_argument_slots() -> None:
+    """context_links against a plain enumeration: per context atom and ordered pair of slots with two
+    different objects, (receiving key, sending key, type), sorted by the receiving key."""
+    pred, args, mask = batch(11)
+    context = mask & torch.isin(pred, torch.tensor(CONTEXT))
+    links = context_links(pred, args, context, 64)
+    expected = sorted((b * 65 + int(args[b, n, s]), b * 65 + int(args[b, n, t]), (int(pred[b, n]) * 2 + s) * 2 + t)
+                      for b in range(pred.shape[0]) for n in range(pred.shape[1]) if context[b, n]
+                      for s in range(2) for t in range(2)
+                      if s != t and args[b, n, s] < 64 and args[b, n, t] < 64 and args[b, n, s] != args[b, n, t])
+    assert sorted(map(tuple, links.t().tolist())) == expected
+    assert links[0].tolist() == sorted(links[0].tolist())
+    assert len(expected) > 5
+
+
+def test_a_states_objects_are_linked_where_they_share_a_context_atom() -> None:
+    """In a state's pass an object receives a link from each other object of the same state that
+    shares a context atom with it (as the task's cache names them by tokens), and only from those."""
+    net = model(seed=12, object_links=True)
+    context_pred = torch.tensor([0, 0, P + 1])  # static 0(1 2), 0(2 3) and a goal atom 1(5 1)
+    context_args = torch.tensor([[1, 2], [2, 3], [5, 1]])
+    cache = net.encode_context(context_pred, context_args)
+    # Two states: the first holds objects 1, 2 and 5; the second 2 and 3.
+    args = torch.tensor([[[1, 64], [2, 5], [5, 64]], [[2, 64], [3, 64], [64, 64]]])
+    mask = torch.tensor([[True, True, True], [True, True, False]])
+    routes = Routes(args, mask, 64)
+    links = net.resolve_links(routes, 1, cache[4])
+    named = sorted((int(routes.object_batch[i]), int(routes.object_token[i]), int(routes.object_token[j]), int(k))
+                   for i, j, k in links.t().tolist())
+    assert named == sorted([(0, 1, 2, 1), (0, 2, 1, 2), (0, 5, 1, ((P + 1) * 2) * 2 + 1), (0, 1, 5, ((P + 1) * 2 + 1) * 2),
+                            (1, 2, 3, 1), (1, 3, 2, 2)])
+
+
+def test_links_carry_the_sending_objects_keys_and_values() -> None:
+    """An object's update reads the keys and values of the objects linked to it: changing a linked
+    sender's key and value changes the receiver; changing an unlinked object's does not."""
+    layer = model(seed=13, object_links=True).layer
+    args, mask = torch.tensor([[[0, 64], [1, 64], [2, 64]]]), torch.ones(1, 3, dtype=torch.bool)
+    routes = Routes(args, mask, 64)
+    generator = torch.Generator().manual_seed(14)
+    y, q = torch.randn(3, 16, generator=generator), torch.randn(3, 2, 8, generator=generator)
+    kv_atoms, kv_globals = torch.randn(2, 1, 3, 2, 8, generator=generator), torch.randn(2, 1, 2, 2, 8, generator=generator)
+    k_objects, v_objects = torch.randn(3, 2, 8, generator=generator), torch.randn(3, 2, 8, generator=generator)
+    links = torch.tensor([[0], [1], [3]])  # object 0 hears object 1 (link type 3); object 2 is linked to none
+
+    def update(k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            return layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[0], kv_globals[1], routes, None, None,
+                                        links, k, v)
+
+    before = update(k_objects, v_objects)
+    sender, other = k_objects.clone(), k_objects.clone()
+    sender[1] += 1.0
+    other[2] += 1.0
+    assert not torch.allclose(update(sender, v_objects)[0], before[0], atol=1e-5)
+    assert torch.allclose(update(other, v_objects)[0], before[0], atol=1e-6)
+    assert torch.allclose(update(sender, v_objects)[2], before[2], atol=1e-6)
 
 
 def grid_state(n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -207,6 +268,7 @@ def test_work_per_state_grows_linearly_with_its_atoms() -> None:
     ({"layer_norm": True}, "no layer_norm True"),
     ({"type_predicates": [1]}, "does not fold types"),
     ({"global_tokens": 0}, "at least one global token"),
+    ({"object_links": True, "context_predicates": None}, "object links read the task's context atoms"),
     ({"attention": "sparse"}, "unknown attention 'sparse'"),
 ])
 def test_options_it_cannot_honour_are_refused(options: dict, words: str) -> None:

@@ -177,11 +177,11 @@ class ExportedContextSymTE(ExportedSymTE):
 
 class ExportedRoutedSymTE(ExportedSymTE):
     """An objects-attention model's module (``symt.model_routed``): ``forward`` as above, plus
-    its own per-task cache (``encode_context``: four tensors) and per-state pass
+    its own per-task cache (``encode_context``: five tensors) and per-state pass
     (``forward_states``), which the plugin calls as any context model's, passing the cache whole."""
 
     @torch.jit.export
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The task's context cache (:meth:`RoutedSymTE.encode_context`); raises ``ValueError``
         when an atom is not of a context predicate."""
         if not bool(self.model.is_context[pred].all()):
@@ -190,9 +190,9 @@ class ExportedRoutedSymTE(ExportedSymTE):
 
     @torch.jit.export
     def forward_states(self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor,
-                       share: Tensor, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+                       share: Tensor, links: Tensor, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
         """h [B] of states given by their fluent atoms (:meth:`RoutedSymTE.forward_states`)."""
-        return self.model.forward_states(context_keys, context_objects, context_globals, share,
+        return self.model.forward_states(context_keys, context_objects, context_globals, share, links,
                                          pred, args, mask)
 
 

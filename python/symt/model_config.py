@@ -95,6 +95,15 @@ class ModelConfig:
     global_tokens: int = 4
     """With ``objects`` attention: the global tokens, which read every atom and are read by every
     atom and object."""
+    object_links: bool = False
+    """With ``objects`` attention and a context: in a state's pass every object token also attends
+    to the object tokens of the state's other objects it shares a context atom with (``connected``
+    cells, a package and its goal location), the key and value offset by that atom's predicate and
+    the two argument slots. Without it a state's objects exchange information only through the
+    global tokens, since the relations between them are in the cached context: a Visitall model
+    could not tell which visited neighbour leads towards an unvisited cell
+    (``benchmarks/results/paper/guidance-failures/``). Cost per state: the context atoms among the
+    state's objects, still linear in the state."""
 
     def to_dict(self) -> dict:
         """The fields as a plain dict (``ModelConfig(**d)`` rebuilds the config)."""

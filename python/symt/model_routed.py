@@ -29,6 +29,14 @@ task (:meth:`RoutedSymTE.encode_context`) and a state costs only its fluent atom
 objects (:meth:`RoutedSymTE.forward_states`); :meth:`RoutedSymTE.forward` computes the same values
 from all atoms at once. An object that is in no context atom has no context token.
 
+*Object links* (``object_links``). A state's objects are related by context atoms (``connected``
+cells, a package and its goal location), which a state's pass does not see: without links its
+objects exchange information only through the global tokens. With links, each object token also
+attends to the state's other objects it shares a context atom with, the key and value offset by
+the atom's predicate and the two argument slots (:func:`context_links`, cached with the context;
+:meth:`RoutedSymTE.resolve_links` per state). A state then costs also the context atoms among its
+objects, still linear in the state.
+
 *Symmetry.* Nothing depends on positions or on the order of atoms or objects; objects enter by their
 identity embeddings exactly as in SymT-E (a learned table or hashed codes), so the paper's
 contrastive loss applies unchanged: its attention maps are each atom's attention over its
@@ -93,6 +101,27 @@ class Routes:
         self.has_context = torch.zeros(self.object_key.shape, dtype=torch.bool, device=args.device)
 
 
+def context_links(pred: Tensor, args: Tensor, mask: Tensor, vocab_size: int) -> Tensor:
+    """The object links of context atoms ``pred`` [B,N], ``args`` [B,N,m] where ``mask``: for every
+    atom and every ordered pair of its argument slots (s, t) holding two different objects, a link
+    (receiving object's key, sending object's key, type ``(pred·m + s)·m + t``), keys ``state ·
+    (vocab_size + 1) + token`` as in :class:`Routes`. [3,L], sorted by the receiving key."""
+    b, n, m = args.shape
+    space = vocab_size + 1
+    real = (args < vocab_size) & mask[:, :, None]
+    keys = torch.arange(b, device=args.device)[:, None, None] * space + args
+    parts: list[Tensor] = [torch.zeros(3, 0, dtype=torch.long, device=args.device)]
+    for s in range(m):
+        for t in range(m):
+            if s != t:
+                linked = real[:, :, s] & real[:, :, t] & (args[:, :, s] != args[:, :, t])
+                kind = (pred[linked] * m + s) * m + t
+                parts.append(torch.stack([keys[:, :, s][linked], keys[:, :, t][linked], kind]))
+    links = torch.cat(parts, dim=1)
+    order = torch.sort(links[0], stable=True)[1]
+    return links[:, order]
+
+
 class RoutedLayer(nn.Module):
     """One application of the routed layer: objects gather from atoms, atoms from objects,
     globals from atoms (see the module's docstring)."""
@@ -123,6 +152,14 @@ class RoutedLayer(nn.Module):
         # ``log-length``: an object's and a global token's queries times s_h · ln(n), n the keys
         # they may attend to, which grow with the task (a room holds every ball of Gripper); an
         # atom's keys are its arguments, itself and the globals, the same number at every size.
+        # Object links (``object_links``): key and value offsets per link type (the context atom's
+        # predicate id and the two slots), so that connected(a b) and on(b a) read apart.
+        num_ids = (3 if config.achieved_goals else 2) * config.num_predicates
+        if config.object_links:
+            self.link_offsets = nn.Parameter(torch.randn(2, num_ids * m * m, d) * 0.02)
+        else:  # unused; not persistent, so checkpoints without links stay as they were. One row, not
+            # none: frozen TorchScript folds a view of an empty tensor into a file it cannot load.
+            self.register_buffer("link_offsets", torch.zeros(2, 1, d), persistent=False)
         self.log_length = config.attention_scale == "log-length"
         start = 1.0 / math.log(LOG_LENGTH_REFERENCE)
         if self.log_length:
@@ -140,21 +177,27 @@ class RoutedLayer(nn.Module):
         return qkv.select(-3, 0), qkv.select(-3, 1), qkv.select(-3, 2)
 
     def slots(self, offsets: Tensor, which: int) -> Tensor:
-        """The key (0) or value (1) offsets [m, heads, head_dim] of ``offsets`` [2, m, d]."""
+        """The key (0) or value (1) offsets [n, heads, head_dim] of ``offsets`` [2, n, d] (per
+        argument slot, or per link type)."""
         return offsets[which].float().view(-1, self.n_heads, self.head_dim)
 
     def gather_objects(
         self, y: Tensor, q: Tensor, k_atoms: Tensor, v_atoms: Tensor, k_globals: Tensor, v_globals: Tensor,
         routes: Routes, context_k: Tensor | None, context_v: Tensor | None,
+        links: Tensor, k_objects: Tensor, v_objects: Tensor,
     ) -> Tensor:
         """Object tokens ``y`` [O,d] (queries ``q`` [O,heads,head_dim]) after attending to their
         atoms (keys and values [B,N,heads,head_dim], through ``routes``), to their state's global
-        tokens (keys and values [B,G,heads,head_dim]) and to their context tokens' keys and
-        values [O,heads,head_dim] (where ``routes.has_context``; None: no context)."""
+        tokens (keys and values [B,G,heads,head_dim]), to their context tokens' keys and
+        values [O,heads,head_dim] (where ``routes.has_context``; None: no context) and to the
+        objects ``links`` [3,L] names (receiving object, sending object, link type; keys and values
+        ``k_objects``, ``v_objects`` [O,heads,head_dim] plus the type's offsets)."""
         o = y.shape[0]
+        receiving, sending, kind = links[0], links[1], links[2]
         if self.log_length:
             keys = torch.full((o,), float(k_globals.shape[1]), device=y.device)
             keys = keys.index_add(0, routes.edge_object, torch.ones_like(routes.edge_object, dtype=keys.dtype))
+            keys = keys.index_add(0, receiving, torch.ones_like(receiving, dtype=keys.dtype))
             if context_k is not None:
                 keys = keys + routes.has_context.to(keys.dtype)
             q = q * (self.object_length_scale[None, :] * keys.log()[:, None])[..., None]
@@ -171,14 +214,22 @@ class RoutedLayer(nn.Module):
             top = torch.maximum(top, s_context)
         index = routes.edge_object[:, None].expand(-1, self.n_heads)
         top = top.scatter_reduce(0, index, s_edges, reduce="amax", include_self=True)
+        k_links = k_objects[sending] + self.slots(self.link_offsets, 0)[kind]
+        v_links = v_objects[sending] + self.slots(self.link_offsets, 1)[kind]
+        s_links = (q[receiving] * k_links).sum(-1) * self.scale  # [L,heads]
+        top = top.scatter_reduce(0, receiving[:, None].expand(-1, self.n_heads), s_links, reduce="amax",
+                                 include_self=True)
         w_edges = (s_edges - top[routes.edge_object]).exp()
         w_globals = (s_globals - top[:, None]).exp()
         w_context = (s_context - top).exp()
+        w_links = (s_links - top[receiving]).exp()
         weight = (w_globals.sum(dim=1) + w_context).index_add(0, routes.edge_object, w_edges)
+        weight = weight.index_add(0, receiving, w_links)
         mixed = (w_globals[..., None] * v_globals[routes.object_batch]).sum(dim=1)
         if context_v is not None:
             mixed = mixed + w_context[..., None] * context_v
         mixed = mixed.index_add(0, routes.edge_object, w_edges[..., None] * v_edges)
+        mixed = mixed.index_add(0, receiving, w_links[..., None] * v_links)
         mixed = (mixed / weight[..., None]).reshape(o, y.shape[1]).to(y.dtype)
         y = y + self.object_out(mixed)
         return y + self.object_ff(y)
@@ -253,6 +304,10 @@ class RoutedSymTE(SymTE):
             raise ValueError("the objects attention does not fold types (type atoms stay atoms)")
         if config.global_tokens < 1:
             raise ValueError(f"the objects attention needs at least one global token, not {config.global_tokens}")
+        if config.object_links and config.context_predicates is None:
+            raise ValueError("object links read the task's context atoms: they need a context "
+                             "(without one, the context atoms are in the state's pass already)")
+        self.object_links = config.object_links
         self.layer = RoutedLayer(config)  # type: ignore[assignment]
         self.object_projection = nn.Linear(config.d_embed, config.d_model)
         # Row 0: the context pass's global tokens at the start; row 1: a state's.
@@ -262,10 +317,30 @@ class RoutedSymTE(SymTE):
         """The object tokens [O,d] before the first layer: their identity embeddings."""
         return self.object_projection(self.object_embedding(routes.object_token))
 
+    def resolve_links(self, routes: Routes, context: int, links: Tensor) -> Tensor:
+        """The context's object links ``links`` [3,L] (:func:`context_links`; keys are tokens for
+        ``context`` 1, state · space + token for 2) between objects of this pass: [3,L'] of
+        (receiving object, sending object, type), objects as rows of ``routes``."""
+        none = torch.zeros(3, 0, dtype=torch.long, device=links.device)
+        if context == 0 or links.shape[1] == 0 or routes.object_key.numel() == 0:
+            return none
+        lookup = routes.object_token if context == 1 else routes.object_key
+        start = torch.searchsorted(links[0], lookup)
+        counts = torch.searchsorted(links[0], lookup, right=True) - start
+        receiving = torch.repeat_interleave(torch.arange(lookup.numel(), device=links.device), counts)
+        first = torch.cumsum(counts, dim=0) - counts
+        row = start[receiving] + torch.arange(receiving.numel(), device=links.device) - first[receiving]
+        sender = links[1][row]
+        if context == 1:
+            sender = routes.object_batch[receiving] * (self.vocab_size + 1) + sender
+        position = torch.searchsorted(routes.object_key, sender).clamp(max=routes.object_key.numel() - 1)
+        present = routes.object_key[position] == sender
+        return torch.stack([receiving[present], position[present], links[2][row][present]])
+
     def run(
         self, pred: Tensor, args: Tensor, mask: Tensor, context: int,
         context_keys: Tensor | None, context_objects: list[Tensor], context_globals: list[Tensor],
-        collect: bool,
+        collect: bool, links: Tensor,
     ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor], list[Tensor], list[Tensor]]:
         """One pass of the routed layers over the atoms ``mask`` selects. ``context``: 0 for the
         context pass; 1 for a state pass against a context cache shared by every state (keys
@@ -274,8 +349,10 @@ class RoutedSymTE(SymTE):
         global keys and values stacked [2,...] (empty for the context pass). Returns the atom
         states, and per layer the object and global keys and values stacked [2,...] (what a state
         pass reads of a context), the atoms' attention maps and hidden[:k] (with ``collect``); after the
-        atom states, the pass's object keys (``Routes.object_key``, what a state pass looks up)."""
+        atom states, the pass's object keys (``Routes.object_key``, what a state pass looks up).
+        ``links``: the context's object links (:func:`context_links`; [3,0] for none)."""
         routes = Routes(args, mask, self.vocab_size)
+        object_links = self.resolve_links(routes, context, links)
         context_rows = torch.zeros_like(routes.object_key)
         has_context = context != 0 and context_keys is not None and context_keys.numel() > 0
         if has_context and context_keys is not None:
@@ -299,12 +376,12 @@ class RoutedSymTE(SymTE):
             if context == 0:
                 objects_kv.append(torch.stack([ko, vo]))
                 globals_kv.append(torch.stack([kg, vg]))
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None)
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo)
             elif has_context:
                 kv = context_objects[layer][:, context_rows]
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, kv[0], kv[1])
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, kv[0], kv[1], object_links, ko, vo)
             else:
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None)
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo)
             qo, ko, vo = layer_.split(layer_.object_qkv(y))
             x, attention = layer_.gather_atoms(x, qa, ka, va, ko, vo, kg, vg, routes)
             if collect:
@@ -330,37 +407,49 @@ class RoutedSymTE(SymTE):
         context = self.is_context[pred] & mask
         fluent = mask & ~context
         x_context, keys, objects_kv, globals_kv, att_c, hid_c = self.run(
-            pred, args, context, 0, None, [], [], return_internals)
+            pred, args, context, 0, None, [], [], return_internals, self.no_links(pred))
+        links = context_links(pred, args, context, self.vocab_size) if self.object_links else self.no_links(pred)
         x_state, _, _, _, att_s, hid_s = self.run(pred, args, fluent, 2, keys, objects_kv, globals_kv,
-                                               return_internals)
+                                               return_internals, links)
         x = torch.where(context[..., None], x_context, x_state)
         at = context[:, None, :, None]
         attentions = [torch.where(at, a, b) for a, b in zip(att_c, att_s)]
         hiddens = [torch.where(context[..., None], a, b) for a, b in zip(hid_c, hid_s)]
         return self.pool_and_read_out(x, mask, None), attentions, hiddens
 
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:  # type: ignore[override]
+    def no_links(self, like: Tensor) -> Tensor:
+        """No object links ([3,0] on ``like``'s device)."""
+        return torch.zeros(3, 0, dtype=torch.long, device=like.device)
+
+    def encode_context(  # type: ignore[override]
+        self, pred: Tensor, args: Tensor
+    ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m]): the object tokens
         that are in them [Oc] (sorted), their keys and values at every layer [L,2,Oc,heads,
-        head_dim], the context's global tokens' [L,2,G,heads,head_dim], and the context atoms'
-        share of the readout's sum. Computed once per task; see :meth:`forward_states`."""
+        head_dim], the context's global tokens' [L,2,G,heads,head_dim], the context atoms'
+        share of the readout's sum, and the object links of the context atoms [3,L] (tokens;
+        :func:`context_links`; [3,0] without ``object_links``). Computed once per task; see
+        :meth:`forward_states`."""
         mask = torch.ones(1, pred.shape[0], dtype=torch.bool, device=pred.device)
         # One state (0), so its object keys are the object tokens.
-        x, keys, objects_kv, globals_kv, _, _ = self.run(pred[None], args[None], mask, 0, None, [], [], False)
+        x, keys, objects_kv, globals_kv, _, _ = self.run(pred[None], args[None], mask, 0, None, [], [], False,
+                                                         self.no_links(pred))
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
-        return keys, torch.stack(objects_kv), torch.stack(globals_kv)[:, :, 0], share
+        links = context_links(pred[None], args[None], mask, self.vocab_size) if self.object_links \
+            else self.no_links(pred)
+        return keys, torch.stack(objects_kv), torch.stack(globals_kv)[:, :, 0], share, links
 
     def forward_states(  # type: ignore[override]
         self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor, share: Tensor,
-        pred: Tensor, args: Tensor, mask: Tensor,
+        links: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
         :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values as
         :meth:`forward` on fluent and context atoms together."""
         objects = [context_objects[layer] for layer in range(context_objects.shape[0])]
         globals_ = [context_globals[layer][:, None] for layer in range(context_globals.shape[0])]
-        x, _, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False)
+        x, _, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False, links)
         return self.pool_and_read_out(x, mask, share)
 
 

@@ -63,7 +63,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         options["goals_with_state"] = args.context_attention == "static"
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
-                "attention_scale", "attention_bias", "attention", "global_tokens"):
+                "attention_scale", "attention_bias", "attention", "global_tokens", "object_links"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -330,6 +330,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "object and a few global tokens, a cost linear in the atoms (with --context-attention "
                    "the task's fixed atoms are encoded once per task)")
     p.add_argument("--global-tokens", type=int_in(1), help="with --attention objects: global tokens (4)")
+    p.add_argument("--object-links", action="store_true",
+                   help="with --attention objects --context-attention: a state's objects also attend to "
+                   "each other where they share a context atom (a static relation or a goal), so that "
+                   "information moves along the task's static graph among the state's objects")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("train-plans", help="train a plan generator (SymT-ED or the PlanGPT baseline)",
