@@ -214,22 +214,27 @@ class RoutedLayer(nn.Module):
             top = torch.maximum(top, s_context)
         index = routes.edge_object[:, None].expand(-1, self.n_heads)
         top = top.scatter_reduce(0, index, s_edges, reduce="amax", include_self=True)
-        k_links = k_objects[sending] + self.slots(self.link_offsets, 0)[kind]
-        v_links = v_objects[sending] + self.slots(self.link_offsets, 1)[kind]
-        s_links = (q[receiving] * k_links).sum(-1) * self.scale  # [L,heads]
-        top = top.scatter_reduce(0, receiving[:, None].expand(-1, self.n_heads), s_links, reduce="amax",
-                                 include_self=True)
+        has_links = links.shape[1] > 0  # none in a model without object links: skip their gathers
+        s_links = torch.zeros(0, self.n_heads, device=y.device)
+        v_links = torch.zeros(0, self.n_heads, self.head_dim, device=y.device)
+        if has_links:
+            k_links = k_objects[sending] + self.slots(self.link_offsets, 0)[kind]
+            v_links = v_objects[sending] + self.slots(self.link_offsets, 1)[kind]
+            s_links = (q[receiving] * k_links).sum(-1) * self.scale  # [L,heads]
+            top = top.scatter_reduce(0, receiving[:, None].expand(-1, self.n_heads), s_links, reduce="amax",
+                                     include_self=True)
         w_edges = (s_edges - top[routes.edge_object]).exp()
         w_globals = (s_globals - top[:, None]).exp()
         w_context = (s_context - top).exp()
-        w_links = (s_links - top[receiving]).exp()
         weight = (w_globals.sum(dim=1) + w_context).index_add(0, routes.edge_object, w_edges)
-        weight = weight.index_add(0, receiving, w_links)
         mixed = (w_globals[..., None] * v_globals[routes.object_batch]).sum(dim=1)
         if context_v is not None:
             mixed = mixed + w_context[..., None] * context_v
         mixed = mixed.index_add(0, routes.edge_object, w_edges[..., None] * v_edges)
-        mixed = mixed.index_add(0, receiving, w_links[..., None] * v_links)
+        if has_links:
+            w_links = (s_links - top[receiving]).exp()
+            weight = weight.index_add(0, receiving, w_links)
+            mixed = mixed.index_add(0, receiving, w_links[..., None] * v_links)
         mixed = (mixed / weight[..., None]).reshape(o, y.shape[1]).to(y.dtype)
         y = y + self.object_out(mixed)
         return y + self.object_ff(y)
@@ -321,9 +326,8 @@ class RoutedSymTE(SymTE):
         """The context's object links ``links`` [3,L] (:func:`context_links`; keys are tokens for
         ``context`` 1, state · space + token for 2) between objects of this pass: [3,L'] of
         (receiving object, sending object, type), objects as rows of ``routes``."""
-        none = torch.zeros(3, 0, dtype=torch.long, device=links.device)
         if context == 0 or links.shape[1] == 0 or routes.object_key.numel() == 0:
-            return none
+            return self.no_links(links)
         lookup = routes.object_token if context == 1 else routes.object_key
         start = torch.searchsorted(links[0], lookup)
         counts = torch.searchsorted(links[0], lookup, right=True) - start
