@@ -134,10 +134,17 @@ def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
         kv_globals = torch.randn(3, 1, 2, 2, 8, generator=generator)  # queries, keys, values of 2 globals
         z = torch.randn(1, 2, 16, generator=generator)
         no_links = torch.zeros(3, 0, dtype=torch.long)
+        object_keys = layer.object_log_keys(routes, no_links, 2, False)
+        global_keys = layer.global_log_keys(mask, 2)
+        # The counts against the atoms as written: each object's atoms plus the 2 globals; every atom
+        # plus the 2 globals for the state's global tokens.
+        counts = [sum(int(routes.object_token[i]) in atom for atom in pred_args) + 2 for i in range(o)]
+        assert object_keys.exp().round().tolist() == counts
+        assert global_keys.exp().round().tolist() == [n + 2]
         objects = layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[1], kv_globals[2], routes, None, None,
-                                       no_links, q, q)
+                                       no_links, q, q, object_keys)
         globals_ = layer.gather_globals(z, kv_globals[0], kv_globals[1], kv_globals[2], kv_atoms[0], kv_atoms[1],
-                                        mask, None, None)
+                                        mask, None, None, global_keys)
         return objects, globals_
 
     def both(pred_args: list[list[int]]) -> list[tuple[torch.Tensor, torch.Tensor]]:
@@ -209,7 +216,7 @@ def test_links_carry_the_sending_objects_keys_and_values() -> None:
     def update(k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         with torch.no_grad():
             return layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[0], kv_globals[1], routes, None, None,
-                                        links, k, v)
+                                        links, k, v, layer.object_log_keys(routes, links, 2, False))
 
     before = update(k_objects, v_objects)
     sender, other = k_objects.clone(), k_objects.clone()

@@ -181,26 +181,39 @@ class RoutedLayer(nn.Module):
         argument slot, or per link type)."""
         return offsets[which].float().view(-1, self.n_heads, self.head_dim)
 
+    def object_log_keys(self, routes: Routes, links: Tensor, globals_: int, with_context: bool) -> Tensor:
+        """ln of the number of keys [O] each object token attends to in :meth:`gather_objects`:
+        its atoms (edges), the objects ``links`` sends it, its context token (``with_context``,
+        where it has one) and the ``globals_`` global tokens. Fixed within a pass: computed once."""
+        o = routes.object_key.shape[0]
+        keys = torch.full((o,), float(globals_), device=routes.object_key.device)
+        keys = keys.index_add(0, routes.edge_object, torch.ones_like(routes.edge_object, dtype=keys.dtype))
+        keys = keys.index_add(0, links[0], torch.ones_like(links[0], dtype=keys.dtype))
+        if with_context:
+            keys = keys + routes.has_context.to(keys.dtype)
+        return keys.log()
+
+    def global_log_keys(self, mask: Tensor, globals_: int) -> Tensor:
+        """ln of the number of keys [B] a state's global tokens attend to in :meth:`gather_globals`:
+        its real atoms (``mask`` [B,N]) and ``globals_`` global tokens (its own and the context's)."""
+        return (mask.sum(dim=1).float() + globals_).log()
+
     def gather_objects(
         self, y: Tensor, q: Tensor, k_atoms: Tensor, v_atoms: Tensor, k_globals: Tensor, v_globals: Tensor,
         routes: Routes, context_k: Tensor | None, context_v: Tensor | None,
-        links: Tensor, k_objects: Tensor, v_objects: Tensor,
+        links: Tensor, k_objects: Tensor, v_objects: Tensor, log_keys: Tensor,
     ) -> Tensor:
         """Object tokens ``y`` [O,d] (queries ``q`` [O,heads,head_dim]) after attending to their
         atoms (keys and values [B,N,heads,head_dim], through ``routes``), to their state's global
         tokens (keys and values [B,G,heads,head_dim]), to their context tokens' keys and
         values [O,heads,head_dim] (where ``routes.has_context``; None: no context) and to the
         objects ``links`` [3,L] names (receiving object, sending object, link type; keys and values
-        ``k_objects``, ``v_objects`` [O,heads,head_dim] plus the type's offsets)."""
+        ``k_objects``, ``v_objects`` [O,heads,head_dim] plus the type's offsets). ``log_keys`` [O]:
+        ln of each object's number of keys (:meth:`object_log_keys`; read with ``log-length``)."""
         o = y.shape[0]
         receiving, sending, kind = links[0], links[1], links[2]
         if self.log_length:
-            keys = torch.full((o,), float(k_globals.shape[1]), device=y.device)
-            keys = keys.index_add(0, routes.edge_object, torch.ones_like(routes.edge_object, dtype=keys.dtype))
-            keys = keys.index_add(0, receiving, torch.ones_like(receiving, dtype=keys.dtype))
-            if context_k is not None:
-                keys = keys + routes.has_context.to(keys.dtype)
-            q = q * (self.object_length_scale[None, :] * keys.log()[:, None])[..., None]
+            q = q * (self.object_length_scale[None, :] * log_keys[:, None])[..., None]
         k_atoms = k_atoms.reshape(-1, self.n_heads, self.head_dim)
         v_atoms = v_atoms.reshape(-1, self.n_heads, self.head_dim)
         k_edges = k_atoms[routes.edge_atom] + self.slots(self.slot_in, 0)[routes.edge_slot]
@@ -269,18 +282,17 @@ class RoutedLayer(nn.Module):
 
     def gather_globals(
         self, z: Tensor, q: Tensor, k_globals: Tensor, v_globals: Tensor, k_atoms: Tensor, v_atoms: Tensor,
-        mask: Tensor, context_k: Tensor | None, context_v: Tensor | None,
+        mask: Tensor, context_k: Tensor | None, context_v: Tensor | None, log_keys: Tensor,
     ) -> Tensor:
         """Global tokens ``z`` [B,G,d] (queries, keys and values [B,G,heads,head_dim]) after
         attending to each other, to the real atoms (keys and values [B,N,heads,head_dim],
         ``mask`` [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,
-        head_dim]). The global tokens among the keys keep the softmax defined without atoms."""
+        head_dim]). The global tokens among the keys keep the softmax defined without atoms.
+        ``log_keys`` [B]: ln of each state's global tokens' number of keys (:meth:`global_log_keys`;
+        read with ``log-length``)."""
         b, g, d = z.shape
         if self.log_length:
-            keys = mask.sum(dim=1).to(q.dtype) + k_globals.shape[1]
-            if context_k is not None:
-                keys = keys + context_k.shape[1]
-            q = q * (self.global_length_scale[None, :] * keys.log()[:, None])[:, None, :, None]
+            q = q * (self.global_length_scale[None, :] * log_keys[:, None])[:, None, :, None]
         scores = torch.einsum("bghd,bnhd->bhgn", q, k_atoms) * self.scale
         scores = scores.masked_fill(~mask[:, None, None, :], self.neg_inf)
         scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, k_globals) * self.scale], dim=3)
@@ -376,16 +388,28 @@ class RoutedSymTE(SymTE):
         globals_kv: list[Tensor] = []
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
+        read_context_globals = context != 0 and len(context_globals) > 0
+        # ``log-length``: the number of keys each token attends to is fixed within the pass.
+        object_log_keys = torch.zeros(0, device=pred.device)
+        global_log_keys = torch.zeros(0, device=pred.device)
+        if layer_.log_length:
+            g = z.shape[1]
+            object_log_keys = layer_.object_log_keys(routes, object_links, g, has_context)
+            global_log_keys = layer_.global_log_keys(
+                mask, g + (context_globals[0].shape[2] if read_context_globals else 0))
         for layer in range(self.n_layers):
             if context == 0:
                 objects_kv.append(torch.stack([ko, vo]))
                 globals_kv.append(torch.stack([kg, vg]))
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo)
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo,
+                                          object_log_keys)
             elif has_context:
                 kv = context_objects[layer][:, context_rows]
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, kv[0], kv[1], object_links, ko, vo)
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, kv[0], kv[1], object_links, ko, vo,
+                                          object_log_keys)
             else:
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo)
+                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo,
+                                          object_log_keys)
             qo, ko, vo = layer_.split(layer_.object_qkv(y))
             x, attention = layer_.gather_atoms(x, qa, ka, va, ko, vo, kg, vg, routes)
             if collect:
@@ -394,11 +418,11 @@ class RoutedSymTE(SymTE):
             if layer + 1 == self.n_layers:
                 break  # the readout reads the atoms: the last global update would go unread
             qa, ka, va = layer_.split(layer_.atom_qkv(x))
-            if context == 0 or len(context_globals) == 0:
-                z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, None, None)
+            if not read_context_globals:
+                z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, None, None, global_log_keys)
             else:
                 z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, context_globals[layer][0],
-                                          context_globals[layer][1])
+                                          context_globals[layer][1], global_log_keys)
             qg, kg, vg = layer_.split(layer_.global_qkv(z))
         return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens
 
