@@ -398,18 +398,16 @@ class RoutedSymTE(SymTE):
             global_log_keys = layer_.global_log_keys(
                 mask, g + (context_globals[0].shape[2] if read_context_globals else 0))
         for layer in range(self.n_layers):
+            context_k: Tensor | None = None
+            context_v: Tensor | None = None
             if context == 0:
                 objects_kv.append(torch.stack([ko, vo]))
                 globals_kv.append(torch.stack([kg, vg]))
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo,
-                                          object_log_keys)
             elif has_context:
                 kv = context_objects[layer][:, context_rows]
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, kv[0], kv[1], object_links, ko, vo,
-                                          object_log_keys)
-            else:
-                y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, None, None, object_links, ko, vo,
-                                          object_log_keys)
+                context_k, context_v = kv[0], kv[1]
+            y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, context_k, context_v, object_links, ko, vo,
+                                      object_log_keys)
             qo, ko, vo = layer_.split(layer_.object_qkv(y))
             x, attention = layer_.gather_atoms(x, qa, ka, va, ko, vo, kg, vg, routes)
             if collect:
@@ -418,11 +416,11 @@ class RoutedSymTE(SymTE):
             if layer + 1 == self.n_layers:
                 break  # the readout reads the atoms: the last global update would go unread
             qa, ka, va = layer_.split(layer_.atom_qkv(x))
-            if not read_context_globals:
-                z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, None, None, global_log_keys)
-            else:
-                z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, context_globals[layer][0],
-                                          context_globals[layer][1], global_log_keys)
+            globals_k: Tensor | None = None
+            globals_v: Tensor | None = None
+            if read_context_globals:
+                globals_k, globals_v = context_globals[layer][0], context_globals[layer][1]
+            z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, globals_k, globals_v, global_log_keys)
             qg, kg, vg = layer_.split(layer_.global_qkv(z))
         return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens
 
