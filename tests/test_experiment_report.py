@@ -29,14 +29,14 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 def run(algorithm, problem, *, group="validation", suite="paper", domain="gripper", size=4,
         length=None, valid=None, outcome=None, best_known=None, expansions=None,
-        search_time=None, total_time=None, detail=None):
+        search_time=None, total_time=None, detail=None, cost=None):
     """A record; solved exactly when a valid plan was found, as the runner writes them."""
     if outcome is None:
         outcome = "solved" if valid else "timeout"
     return {
         "suite": suite, "domain": domain, "group": group, "problem": problem, "size": size,
         "algorithm": algorithm, "solved": outcome == "solved", "plan_valid": valid,
-        "plan_length": length, "best_known": best_known, "expansions": expansions,
+        "plan_length": length, "best_known": best_known, "plan_cost": cost, "expansions": expansions,
         "evaluations": None if expansions is None else 2 * expansions,
         "search_time": search_time, "total_time": total_time, "outcome": outcome,
         "error_detail": detail,
@@ -115,6 +115,16 @@ def test_quality_scores_per_run(records):
     assert scores[("lama-first", "p2")] == 0.0  # invalid plan: unsolved
     assert scores[("symt", "p2")] == 0.0
     assert scores[("ff", "p3")] == pytest.approx(5 / 7)
+
+
+def test_quality_is_measured_in_plan_cost_where_runs_record_one():
+    # Transport-like costs: ff's plan is shorter (4 actions) but dearer (60) than lama-first's
+    # (6 actions, 54). Quality follows cost: lama-first's plan is the best known.
+    runs = [run("ff", "t", length=4, cost=60, valid=True), run("lama-first", "t", length=6, cost=54, valid=True)]
+    assert best_known_lengths(runs) == {("paper", "gripper", "validation", "t"): 54}
+    assert quality_scores(runs) == [pytest.approx(54 / 60), 1.0]
+    (ff_row,) = [row for row in summary_rows(runs) if row["algorithm"] == "ff"]
+    assert ff_row["qs"] == pytest.approx(54 / 60) and ff_row["mean_plan_length"] == 4
 
 
 def test_summary_coverage_and_quality(records):

@@ -113,8 +113,38 @@ def test_plan_check_rejects_an_invalid_plan_loudly(tmp_path: Path, monkeypatch, 
     assert code == 0
     result = json.loads((run_dir / CHECK_FILE).read_text())
     assert result["plan_found"] and result["plan_valid"] is False and result["plan_steps"] == 1
+    assert result["plan_cost"] is None and runner.plan_check_properties(json.dumps(result))["plan_cost"] is None
     assert "INVALID PLAN" in capsys.readouterr().err
     assert runner.outcome_of({"plan_found": True, "plan_valid": False, "error": "success"})[0] == "invalid-plan"
+
+
+TRANSPORT = Path(__file__).parent / "classical_ipc" / "transport-sat08-strips"
+# A plan for IPC 2008's Transport p01, as lama-first wrote it.
+TRANSPORT_P01_PLAN = """(pick-up truck-1 city-loc-4 package-1 capacity-1 capacity-2)
+(pick-up truck-1 city-loc-4 package-2 capacity-0 capacity-1)
+(drive truck-1 city-loc-4 city-loc-5)
+(drop truck-1 city-loc-5 package-1 capacity-0 capacity-1)
+(drive truck-1 city-loc-5 city-loc-2)
+(drop truck-1 city-loc-2 package-2 capacity-1 capacity-2)
+"""
+
+
+def test_plan_check_records_the_plan_cost_val_computes(tmp_path: Path, monkeypatch) -> None:
+    # Transport's drives cost their road's length (p01: 32 from city-loc-4 to -5, 18 from -5 to
+    # -2), pick-ups and drops 1 each: 54 for a plan of 6 actions.
+    monkeypatch.chdir(tmp_path)
+    writer = f"open('sas_plan', 'w').write({TRANSPORT_P01_PLAN!r})"
+    assert check_plan_main([str(TRANSPORT / "domain.pddl"), str(TRANSPORT / "p01.pddl"), "--",
+                            sys.executable, "-c", writer]) == 0
+    content = (tmp_path / CHECK_FILE).read_text()
+    result = json.loads(content)
+    assert (result["plan_valid"], result["plan_steps"], result["plan_cost"]) == (True, 6, 54)
+    props = runner.plan_check_properties(content)
+    assert (props["plan_steps"], props["plan_cost"]) == (6, 54)
+    # A check written before the key existed: the cost is read from VAL's output it kept.
+    del result["plan_cost"]
+    assert runner.plan_check_properties(json.dumps(result))["plan_cost"] == 54
+    assert runner.plan_check_properties("") == {"plan_found": None}
 
 
 def test_plan_check_passes_the_planner_exit_code(tmp_path: Path, monkeypatch) -> None:
@@ -146,6 +176,7 @@ def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:
             assert record["plan_valid"] is True
             # No plan is shorter than the optimum the expander computed (Gripper-12: 35).
             assert record["best_known"] is None or record["plan_length"] >= record["best_known"]
+            assert record["plan_cost"] == record["plan_length"]  # no action costs: VAL's value is the length
     assert by[("gripper", "ff")]["best_known"] == 35
     # Gripper-12 from the extrapolation split: the shipped model solves it optimally (35 steps),
     # by search and by greedy guidance alone.

@@ -7,6 +7,7 @@ the library uses at run time.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -34,6 +35,26 @@ def validate_binary() -> Path:
 class ValVerdict:
     valid: bool
     output: str
+
+    @property
+    def value(self) -> int | None:
+        """The plan's cost as VAL computes it ("Final value": the sum of action costs under the
+        task's ``total-cost`` metric, the number of actions without one); None for a plan VAL
+        does not accept or an output without the line."""
+        return final_value(self.output) if self.valid else None
+
+
+def final_value(output: str) -> int | None:
+    """The whole number after VAL's ``Final value:`` in ``output``; None where it is missing or not
+    whole (Fast Downward's action costs are whole numbers)."""
+    match = re.search(r"^Final value:\s*(\S+)", output, re.MULTILINE)
+    if match is None:
+        return None
+    try:
+        value = float(match.group(1))
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() else None
 
 
 def run_val(domain: str | Path, problem: str | Path, plan: str | Path, timeout: float = 60) -> ValVerdict:

@@ -28,15 +28,15 @@ def check(domain: Path, problem: Path, run_dir: Path) -> dict:
 
     plan = run_dir / PLAN_FILE
     if not plan.exists():
-        return {"plan_found": False, "plan_valid": None, "plan_steps": None, "val": None}
+        return {"plan_found": False, "plan_valid": None, "plan_steps": None, "plan_cost": None, "val": None}
     steps = sum(1 for line in plan.read_text().splitlines() if line.strip().startswith("("))
     try:
         verdict = run_val(domain, problem, plan, timeout=120)
-        valid, output = verdict.valid, verdict.output
+        valid, output, cost = verdict.valid, verdict.output, verdict.value
     except Exception as error:  # noqa: BLE001 -- VAL missing or hanging: the plan stays unconfirmed
-        valid, output = False, f"VAL could not run: {error}"
+        valid, output, cost = False, f"VAL could not run: {error}", None
     tail = "\n".join(output.strip().splitlines()[-6:])
-    return {"plan_found": True, "plan_valid": valid, "plan_steps": steps, "val": tail}
+    return {"plan_found": True, "plan_valid": valid, "plan_steps": steps, "plan_cost": cost, "val": tail}
 
 
 def _exit_code(returncode: int) -> int:

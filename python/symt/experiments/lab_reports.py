@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .metrics import is_solved
+from .metrics import is_solved, plan_quality
 
 ABSOLUTE_REPORT = "lab_absolute.html"
 ABSOLUTE_ATTRIBUTES = ("coverage", "expansions", "cost", "search_time", "total_time")
@@ -49,7 +49,7 @@ def lab_properties(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, 
             "problem": record["problem"],
             "coverage": int(solved),
             "expansions": record["expansions"] if solved else None,
-            "cost": record["plan_length"] if solved else None,  # unit costs in every symt domain
+            "cost": plan_quality(record) if solved else None,
             "search_time": record["search_time"] if solved else None,
             "total_time": record["total_time"] if solved else None,
             "error": "success" if solved else record["outcome"],

@@ -219,8 +219,8 @@ def render_markdown(
         + _scope_table(rows, order, _coverage_cell)
     )
     parts.append(
-        "## Plan quality\n\nQS / QS_S: QS averages best known length / plan length over all tasks "
-        "(unsolved 0); QS_S over solved tasks only. Best known = min of the published bound and "
+        "## Plan quality\n\nQS / QS_S: QS averages best known / plan cost over all tasks (cost: VAL's value "
+        "of the plan, its length in a domain without action costs; unsolved 0); QS_S over solved tasks only. Best known = min of the published bound and "
         "every valid plan in these runs.\n\n" + _scope_table(rows, order, _quality_cell)
     )
     parts.append(

@@ -52,8 +52,18 @@ def is_invalid_plan(record: Mapping[str, Any]) -> bool:
     return record.get("outcome") == "invalid-plan" or record.get("plan_valid") is False
 
 
+def plan_quality(record: Mapping[str, Any]) -> int | None:
+    """What plan quality is measured in: the plan's cost as VAL computed it (``plan_cost``) where
+    the record has one, else its length (runs checked before costs were recorded; the same
+    number in a domain without action costs). ``best_known`` bounds come from suites without
+    action costs (the paper's datasets, the IPC 2023 track), where cost is length."""
+    cost = record.get("plan_cost")
+    return record.get("plan_length") if cost is None else cost
+
+
 def best_known_lengths(records: Iterable[Mapping[str, Any]]) -> dict[TaskKey, int | None]:
-    """Best known plan length per task: min of every ``best_known`` bound and every valid plan.
+    """Best known plan quality per task (:func:`plan_quality`: cost, which is length without
+    action costs): min of every ``best_known`` bound and every valid plan.
 
     Plans of any algorithm count, solved or not (a valid plan is an upper bound however it was
     found); invalid plans never do. None where a task has neither a bound nor a valid plan.
@@ -63,21 +73,22 @@ def best_known_lengths(records: Iterable[Mapping[str, Any]]) -> dict[TaskKey, in
         key = task_key(record)
         candidates = [best.get(key), record.get("best_known")]
         if record.get("plan_valid") is True:
-            candidates.append(record.get("plan_length"))
+            candidates.append(plan_quality(record))
         known = [value for value in candidates if value is not None]
         best[key] = min(known) if known else None
     return best
 
 
 def quality_score(record: Mapping[str, Any], best_length: int | None) -> float:
-    """QS of one run: best known length / plan length if solved, else 0.
+    """QS of one run: best known / its plan's :func:`plan_quality` (cost; length without action
+    costs) if solved, else 0.
 
     ``best_length`` must come from :func:`best_known_lengths` over records including this one,
     so that it is never above this run's own plan length (QS <= 1).
     """
     if not is_solved(record):
         return 0.0
-    length = record.get("plan_length")
+    length = plan_quality(record)
     if length is None or best_length is None:
         raise ValueError(
             f"solved run without a plan length: {record['algorithm']} on {task_key(record)}"

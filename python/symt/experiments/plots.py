@@ -16,6 +16,7 @@ from .metrics import (
     in_preferred_order,
     index_runs,
     is_solved,
+    plan_quality,
     task_key,
 )
 from .records import SUITE_ORDER, TaskKey
@@ -174,7 +175,7 @@ def _plot_plan_length(
     for record in records:
         reference = best[task_key(record)]
         if record["algorithm"] in order and is_solved(record) and reference is not None:
-            points.setdefault(record["algorithm"], []).append((reference, record["plan_length"]))
+            points.setdefault(record["algorithm"], []).append((reference, plan_quality(record)))
     if not points:
         return False
     figure, axis = plt.subplots(figsize=(5.5, 5))
@@ -193,9 +194,10 @@ def _plot_plan_length(
             )
     longest = max(max(pair) for pairs in points.values() for pair in pairs)
     axis.plot([0, longest], [0, longest], color="grey", linewidth=0.8, label="optimal (y = x)")
-    axis.set_xlabel("best known plan length")
-    axis.set_ylabel("plan length")
-    axis.set_title("Plan length of solved runs", fontsize=9)
+    # Cost where the runs recorded one (the length in domains without action costs).
+    axis.set_xlabel("best known plan cost")
+    axis.set_ylabel("plan cost")
+    axis.set_title("Plan cost of solved runs (length without action costs)", fontsize=9)
     axis.legend(fontsize="x-small")
     axis.grid(alpha=0.3)
     figure.tight_layout()
@@ -215,8 +217,8 @@ def write_plots(
 
     coverage_vs_size.png: one panel per domain, fraction of the tasks of each size solved, one
     line per algorithm. expansions_scatter.png: expansions of ``learned`` (default: the first
-    "symt*" algorithm that reports expansions) against ``baseline``, per task. plan_length.png: plan length against best known
-    length per solved run. A plot without data is skipped, and a file of its name left by an
+    "symt*" algorithm that reports expansions) against ``baseline``, per task. plan_length.png: plan cost (length without action costs)
+    against best known cost per solved run. A plot without data is skipped, and a file of its name left by an
     earlier report in ``out_dir`` is removed so that it cannot be mistaken for this one's.
     """
     import matplotlib

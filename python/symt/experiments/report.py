@@ -9,14 +9,16 @@ Fast Downward Lab import needed). By concern: :mod:`.records` (schema, order, CS
     report.md     coverage, quality scores, expansions, times, outcomes, published comparisons
     runs.csv      every record
     summary.csv   one row per (suite, domain, group, algorithm)
-    *.png         coverage against task size, expansions scatter, plan length against best known
+    *.png         coverage against task size, expansions scatter, plan cost against best known
 
 Conventions (the paper's metrics, ../shared/paper.md section "Metrics"):
 
 - a run is solved only if it found a plan and the plan validated; invalid plans count unsolved;
-- the best known length of a task is the minimum of every bound in the records and of every valid
-  plan any algorithm found, so a plan shorter than the published bound becomes the reference;
-- QS averages best/length over all tasks (unsolved count 0), QS_S over solved tasks only;
+- plan quality is the plan's cost as VAL computes it (``plan_cost``; its length in a domain without
+  action costs, and in records made before costs were recorded);
+- the best known cost of a task is the minimum of every bound in the records and of every valid
+  plan any algorithm found, so a plan cheaper than the published bound becomes the reference;
+- QS averages best/cost over all tasks (unsolved count 0), QS_S over solved tasks only;
 - expansions and times are compared only on tasks solved by every algorithm that reports that
   metric ("commonly solved", as in Lab), because averages over different task sets mislead: an
   algorithm solving only the easy tasks would look cheap.

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import SymtError
 from ..fast_downward import fast_downward_command
+from ..val import final_value
 from .algorithms import Algorithm
 from .check_plan import CHECK_FILE
 from .records import make_record, sort_records
@@ -100,19 +101,26 @@ def checked_command(spec: ExperimentSpec, algorithm: Algorithm, task: BenchmarkT
             "--", *planner_command(spec, algorithm, task)]
 
 
+def plan_check_properties(content: str) -> dict:
+    """The run properties read from a run's ``plan_check.json`` (:mod:`.check_plan`); an empty
+    file (a run that never finished) gives ``plan_found`` None."""
+    if not content:
+        return {"plan_found": None}
+    data = json.loads(content)
+    props = {key: data[key] for key in ("plan_found", "plan_valid", "plan_steps")}
+    # Runs checked before plan_check.json had the key: VAL's value is in the output's tail.
+    cost = data["plan_cost"] if "plan_cost" in data else final_value(data["val"] or "")
+    props["plan_cost"] = cost if data["plan_valid"] else None
+    if data["plan_found"] and not data["plan_valid"]:
+        props["val_output"] = data["val"]
+    return props
+
+
 def _plan_check_parser() -> Parser:
     from lab.parser import Parser
 
     def read_plan_check(content: str, props: Properties) -> None:
-        if not content:
-            props["plan_found"] = None
-            return
-        data = json.loads(content)
-        props["plan_found"] = data["plan_found"]
-        props["plan_valid"] = data["plan_valid"]
-        props["plan_steps"] = data["plan_steps"]
-        if data["plan_found"] and not data["plan_valid"]:
-            props["val_output"] = data["val"]
+        props.update(plan_check_properties(content))
 
     def read_run_err(content: str, props: Properties) -> None:
         lines = [line for line in content.splitlines() if line.strip()]
@@ -291,7 +299,8 @@ def records_from_properties(properties: dict[str, dict]) -> list[dict]:
             suite=props.get("suite"), domain=props.get("domain"), group=props.get("group"),
             problem=props.get("problem"), size=props.get("size"), algorithm=props.get("algorithm"),
             solved=outcome == "solved", plan_valid=props.get("plan_valid") if found else None,
-            plan_length=props.get("plan_steps") if found else None, best_known=props.get("best_known"),
+            plan_length=props.get("plan_steps") if found else None, plan_cost=props.get("plan_cost"),
+            best_known=props.get("best_known"),
             expansions=props.get("expansions"), evaluations=props.get("evaluations", props.get("evaluated")),
             search_time=props.get("search_time"), total_time=props.get("planner_seconds"),
             outcome=outcome, error_detail=detail,
