@@ -26,6 +26,7 @@ MODEL_FAMILIES: dict[str, str] = {
     "symt-ed": "-ed",
     "symt-ed-nocl": "-ed-nocl",
     "symt-ed-first": "-ed-first",
+    "symt-ed-first-nocl": "-ed-first-nocl",
     "plangpt": "-plangpt",
     "plangpt-cl": "-plangpt-cl",
 }
@@ -125,6 +126,12 @@ ALGORITHMS: dict[str, Algorithm] = {
                               f"it writes no whole plans), {_DECODING['regrounding']} (500-token cap)"),
         Algorithm("symt-ed-first-unvisited", "search-free", model="symt-ed-first", strategy="regrounding-unvisited",
                   description=f"the same SymT-ED, {_DECODING['regrounding-unvisited']} (500-token cap)"),
+        Algorithm("symt-ed-first-nocl-regrounding", "search-free", model="symt-ed-first-nocl", strategy="regrounding",
+                  description="symt-ed-first-regrounding's SymT-ED trained without the contrastive loss (ablation), "
+                              f"{_DECODING['regrounding']} (500-token cap)"),
+        Algorithm("symt-ed-first-nocl-unvisited", "search-free", model="symt-ed-first-nocl",
+                  strategy="regrounding-unvisited",
+                  description="the same ablation, " f"{_DECODING['regrounding-unvisited']} (500-token cap)"),
     )
 }
 PLAN_GENERATION = ("plangpt-greedy", "plangpt-applicable", "plangpt-regrounding", "symt-guidance",
@@ -134,7 +141,7 @@ PLAN_GENERATION = ("plangpt-greedy", "plangpt-applicable", "plangpt-regrounding"
 trained for regrounding last (regrounding as the paper's, and never returning to a visited state)."""
 PLAN_GENERATION_ABLATION = ("plangpt-cl-greedy", "plangpt-cl-applicable", "plangpt-cl-regrounding",
                             "symt-nocl-guidance", "symt-ed-nocl-greedy", "symt-ed-nocl-applicable",
-                            "symt-ed-nocl-regrounding")
+                            "symt-ed-nocl-regrounding", "symt-ed-first-nocl-regrounding", "symt-ed-first-nocl-unvisited")
 """The same columns for the ablation models (contrastive loss inverted)."""
 
 
