@@ -5,7 +5,8 @@
   ``<domain>-objects.pt`` a SymT-E with objects attention (``symt.model_routed``: a state costs
   time linear in its fluent atoms), picked by name or, where it is the only fitting model, by default;
 * ``<domain>-ed.pt`` / ``<domain>-plangpt.pt``: plan generators (SymT-ED, the PlanGPT baseline);
-  ``-ed-nocl`` / ``-plangpt-cl`` their ablations (contrastive loss inverted).
+  ``-ed-nocl`` / ``-plangpt-cl`` their ablations (contrastive loss inverted); ``<domain>-ed-first.pt``
+  a SymT-ED trained on first actions, for regrounding, and ``-ed-first-nocl`` its ablation.
 
 ``resolve("gripper")`` finds the shipped Gripper model; any other string is taken as a path.
 :func:`select_heuristic` and :func:`select_planner` pick the shipped model for a task's domain when
