@@ -131,7 +131,7 @@ ALGORITHMS: dict[str, Algorithm] = {
                               f"{_DECODING['regrounding']} (500-token cap)"),
         Algorithm("symt-ed-first-nocl-unvisited", "search-free", model="symt-ed-first-nocl",
                   strategy="regrounding-unvisited",
-                  description="the same ablation, " f"{_DECODING['regrounding-unvisited']} (500-token cap)"),
+                  description=f"the same ablation, {_DECODING['regrounding-unvisited']} (500-token cap)"),
     )
 }
 PLAN_GENERATION = ("plangpt-greedy", "plangpt-applicable", "plangpt-regrounding", "symt-guidance",
