@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 import torch
 
+from symt.errors import SymtError
 from symt.generators import domain_file, generate_task
 from symt.models import planners, shipped
 from symt.pddl import ground, parse_domain, parse_problem
@@ -127,6 +128,14 @@ def test_truncated_and_mislabelled_files_are_refused_before_any_work(tmp_path: P
                       "--strategy", "greedy", cwd=tmp_path)
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert name in result.stderr and "Traceback" not in result.stderr
+    # A whole file whose config names an option this symt does not know, or its weights' shapes
+    # another model's: one line naming the file, no traceback.
+    data = torch.load(planners()["gripper-ed"], weights_only=True)
+    torch.save({**data, "config": {**data["config"], "attention_scale": "cubic"}}, tmp_path / "option.pt")
+    torch.save({**data, "config": {**data["config"], "d_model": 32}}, tmp_path / "shape.pt")
+    for name in ("option.pt", "shape.pt"):
+        with pytest.raises(SymtError, match=f"{name}: damaged plan-generation model"):
+            load_planner(tmp_path / name)
     heuristic = symt("export", str(shipped()["gripper"]), str(tmp_path / "x.pt"), cwd=tmp_path)
     assert heuristic.returncode == 2 and "an exported heuristic already" in heuristic.stderr
 

@@ -43,11 +43,11 @@ def test_plan_tokens_round_trip(tmp_path) -> None:
     assert actions == [] and "malformed" in problem
 
 
-@pytest.mark.parametrize("tie_objects", [False, True])
-def test_incremental_decoding_matches_one_pass(tie_objects: bool) -> None:
+@pytest.mark.parametrize(("tie_objects", "scale"), [(False, "fixed"), (True, "fixed"), (True, "log-length")])
+def test_incremental_decoding_matches_one_pass(tie_objects: bool, scale: str) -> None:
     torch.manual_seed(0)
     config = SymTEDConfig(num_predicates=4, max_arity=2, num_tokens=30, num_outputs=29, vocab_size=20,
-                          n_layers=3, num_schemas=3, tie_objects=tie_objects)
+                          n_layers=3, num_schemas=3, tie_objects=tie_objects, attention_scale=scale)
     model = SymTED(config).eval()
     pred = torch.randint(0, 8, (2, 7))
     args = torch.randint(0, 21, (2, 7, 2))
@@ -64,6 +64,33 @@ def test_incremental_decoding_matches_one_pass(tie_objects: bool) -> None:
         chunks = [model.decode(tokens[:, :2], cache)[0], model.decode(tokens[:, 2:], cache)[0]]
     assert torch.allclose(full, torch.cat(steps, dim=1), atol=1e-5)
     assert torch.allclose(full, torch.cat(chunks, dim=1), atol=1e-5)
+
+
+def test_log_length_reads_the_real_atoms_only() -> None:
+    """With ``log-length`` the encoder's and the cross-attention's queries are scaled by ln of the
+    real atoms: padding a sample changes nothing, while the same atoms seen with more real atoms do
+    change the logits (the scale is in use), and the untrained model starts as fixed attention at 64
+    atoms."""
+    torch.manual_seed(1)
+    config = SymTEDConfig(num_predicates=4, max_arity=2, num_tokens=30, num_outputs=29, vocab_size=20,
+                          n_layers=2, num_schemas=3, attention_scale="log-length")
+    model = SymTED(config).eval()
+    fixed = SymTED(SymTEDConfig(**{**config.to_dict(), "attention_scale": "fixed"})).eval()
+    fixed.load_state_dict(model.state_dict(), strict=False)
+    pred = torch.randint(0, 8, (1, 6))
+    args = torch.randint(0, 20, (1, 6, 2))
+    tokens = torch.randint(0, 29, (1, 4))
+    padded_pred = torch.cat([pred, torch.zeros(1, 5, dtype=torch.long)], dim=1)
+    padded_args = torch.cat([args, torch.full((1, 5, 2), 20)], dim=1)
+    mask = torch.ones(1, 6, dtype=torch.bool)
+    padded_mask = torch.cat([mask, torch.zeros(1, 5, dtype=torch.bool)], dim=1)
+    with torch.no_grad():
+        plain, _ = model(pred, args, mask, tokens)
+        padded, _ = model(padded_pred, padded_args, padded_mask, tokens)
+        unscaled, _ = fixed(pred, args, mask, tokens)
+    assert torch.allclose(plain, padded, atol=1e-5)
+    assert not torch.allclose(plain, unscaled, atol=1e-3)  # ln 6 / ln 64: the scale is applied
+    assert model.decoder_layer.cross_scale.shape == (config.n_heads,)
 
 
 class RandomLogits:

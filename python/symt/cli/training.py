@@ -166,7 +166,7 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / f"{Path(data).name}-{args.kind}-{args.preset}-s{args.seed}"
     options = _config_options(PlanTrainConfig, args, data, out)
     options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff", "k",
-                                                                "attention_bias")
+                                                                "attention_bias", "attention_scale")
                                   if getattr(args, k) is not None}
     if args.untied_objects:
         options["model_overrides"]["tie_objects"] = False
@@ -352,6 +352,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--attention-bias", choices=["none", "shared-object", "object-slots"],
                    help="SymT-ED's encoder: attend more to atoms that share an object (as `symt train`); "
                    "none, the paper's, by default")
+    p.add_argument("--attention-scale", choices=["fixed", "log-length"],
+                   help="SymT-ED: log-length multiplies the encoder's queries and the decoder's "
+                   "cross-attention queries by a learned factor per head and ln of the atoms they attend "
+                   "to (as `symt train`), for tasks larger than the training tasks; fixed, the paper's, "
+                   "by default")
     p.add_argument("--achieved-goals", action="store_true", default=None,
                    help="SymT-ED: fluent atoms that are goal atoms read as their own predicates (as `symt train`)")
     p.add_argument("--init-encoder", metavar="CHECKPOINT",

@@ -121,14 +121,16 @@ def load_planner(path: str | Path, device: str | torch.device = "cpu") -> Planne
     if data.get("format_version") != PLANNER_FORMAT_VERSION:
         raise SymtError(f"{path}: planner format version {data.get('format_version')} is not supported "
                         f"(this symt reads version {PLANNER_FORMAT_VERSION})")
-    kind = data["kind"]
-    if kind == "symt-ed":
-        model: SymTED | PlanGPT = SymTED(SymTEDConfig(**data["config"]))
-    elif kind == "plangpt":
-        model = PlanGPT(PlanGPTConfig(**data["config"]))
-    else:
+    kind = data.get("kind")
+    if kind not in ("symt-ed", "plangpt"):
         raise SymtError(f"{path}: unknown planner kind {kind!r}")
-    model.load_state_dict(data["state_dict"])
+    try:
+        model: SymTED | PlanGPT = (SymTED(SymTEDConfig(**data["config"])) if kind == "symt-ed"
+                                   else PlanGPT(PlanGPTConfig(**data["config"])))
+        model.load_state_dict(data["state_dict"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        # A file from someone else: its config and weights are data to check, not to trust.
+        raise SymtError(f"{path}: damaged plan-generation model ({str(error).splitlines()[0]})") from None
     model.to(device).eval()
     prefix = data.get("plan_prefix", 0)
     if not isinstance(prefix, int) or prefix < 0:

@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..model import AtomEncoder, scale_residual_init, weight_decay_groups
-from ..model_config import ModelConfig
+from ..model_config import ATTENTION_SCALES, LOG_LENGTH_REFERENCE, ModelConfig
 
 
 @dataclass
@@ -66,6 +66,11 @@ class SymTEDConfig:
     achieved_goals: bool = False
     """The encoder reads fluent atoms that are goal atoms as their own predicates
     (:attr:`symt.tokens.Signature.achieved_goals`; the model file's signature says so too)."""
+    attention_scale: str = "fixed"
+    """``log-length``: the encoder's queries (:attr:`ModelConfig.attention_scale`) and the decoder's
+    cross-attention queries are multiplied by a learned s_h times ln of the atoms they attend to, so
+    that attention to the one atom that matters (the robot's cell) does not fade on tasks many times
+    the training size; ``fixed``, the paper's, by default."""
 
     def to_dict(self) -> dict:
         """The fields as a plain dict (``SymTEDConfig(**d)`` rebuilds the config)."""
@@ -77,7 +82,8 @@ class SymTEDConfig:
         return ModelConfig(self.num_predicates, self.max_arity, self.vocab_size, self.d_model,
                            self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
                            layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init,
-                           attention_bias=self.attention_bias, achieved_goals=self.achieved_goals)
+                           attention_bias=self.attention_bias, achieved_goals=self.achieved_goals,
+                           attention_scale=self.attention_scale)
 
 
 def _heads(x: Tensor, n_heads: int) -> Tensor:
@@ -88,7 +94,8 @@ def _heads(x: Tensor, n_heads: int) -> Tensor:
 class DecoderLayer(nn.Module):
     """Causal self-attention, cross-attention, feed-forward; residuals; optional pre-norm."""
 
-    def __init__(self, d: int, n_heads: int, d_ff: int, dropout: float, layer_norm: bool):
+    def __init__(self, d: int, n_heads: int, d_ff: int, dropout: float, layer_norm: bool,
+                 log_length: bool = False):
         super().__init__()
         self.n_heads = n_heads
         self.head_dim = d // n_heads
@@ -102,6 +109,9 @@ class DecoderLayer(nn.Module):
         self.dropout = nn.Dropout(dropout)
         make_norm = (lambda: nn.LayerNorm(d)) if layer_norm else nn.Identity
         self.norm1, self.norm2, self.norm3 = make_norm(), make_norm(), make_norm()
+        self.log_length = log_length
+        if log_length:  # as SharedLayer's: fixed attention for a query over LOG_LENGTH_REFERENCE atoms
+            self.cross_scale = nn.Parameter(torch.full((n_heads,), 1.0 / math.log(LOG_LENGTH_REFERENCE)))
 
     def memory_keys(self, memory: Tensor) -> tuple[Tensor, Tensor]:
         """Cross-attention keys and values of the encoder output (the same for every layer pass)."""
@@ -114,9 +124,10 @@ class DecoderLayer(nn.Module):
 
     def forward(
         self, x: Tensor, memory_kv: tuple[Tensor, Tensor], memory_bias: Tensor,
-        past: tuple[Tensor, Tensor] | None,
+        past: tuple[Tensor, Tensor] | None, memory_log_n: Tensor | None = None,
     ) -> tuple[Tensor, Tensor, Tensor, tuple[Tensor, Tensor]]:
-        """``x``: the new positions [B,T,d]; ``past``: keys/values of earlier positions.
+        """``x``: the new positions [B,T,d]; ``past``: keys/values of earlier positions;
+        ``memory_log_n`` [B]: ln of the encoder's atoms, read with ``log_length``.
 
         Returns (x, self-attention [B,h,T,T_all], cross-attention [B,h,T,N], new keys/values).
         """
@@ -133,6 +144,8 @@ class DecoderLayer(nn.Module):
         context, self_attention = self._attend(q, k, v, bias)
         x = x + self.dropout(self.self_out(context.transpose(1, 2).reshape(b, t, d)))
         cq = _heads(self.cross_q(self.norm2(x)), self.n_heads)
+        if self.log_length and memory_log_n is not None:
+            cq = cq * (self.cross_scale[None, :, None, None] * memory_log_n[:, None, None, None]).to(cq.dtype)
         context, cross_attention = self._attend(cq, memory_kv[0], memory_kv[1], memory_bias)
         x = x + self.dropout(self.cross_out(context.transpose(1, 2).reshape(b, t, d)))
         x = x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm3(x)))))
@@ -146,6 +159,8 @@ class DecoderCache:
     memory_kv: tuple[Tensor, Tensor]
     memory_bias: Tensor
     past: list[tuple[Tensor, Tensor]]
+    memory_log_n: Tensor | None = None
+    """[B]: ln of each sample's real atoms (the cross-attention's keys), for ``log-length``."""
 
     @property
     def length(self) -> int:
@@ -166,8 +181,11 @@ class SymTED(nn.Module):
         if config.tie_objects:
             self.object_in = nn.Linear(config.d_embed, config.d_model)
             self.object_out = nn.Linear(config.d_model, config.d_embed)
+        if config.attention_scale not in ATTENTION_SCALES:
+            raise ValueError(f"unknown attention scale '{config.attention_scale}' "
+                             f"(choose from {', '.join(ATTENTION_SCALES)})")
         self.decoder_layer = DecoderLayer(config.d_model, config.n_heads, config.d_ff, config.dropout,
-                                          config.layer_norm)
+                                          config.layer_norm, config.attention_scale == "log-length")
         self.final_norm = nn.LayerNorm(config.d_model) if config.layer_norm else nn.Identity()
         self.head = nn.Linear(config.d_model, config.num_outputs)
         if config.scaled_residual_init:  # three residual additions per decoder application
@@ -192,7 +210,9 @@ class SymTED(nn.Module):
     def start(self, memory: Tensor, memory_bias: Tensor) -> DecoderCache:
         """An empty decoder cache for the encoder output ``memory`` [B,N,d] and its key bias
         (:meth:`encode`); :meth:`decode` fills it."""
-        return DecoderCache(self.decoder_layer.memory_keys(memory), memory_bias, [])
+        # memory_bias is [B,1,1,N]: 0 for a real atom, -inf for padding.
+        atoms = (memory_bias[:, 0, 0, :] == 0).sum(dim=-1).clamp(min=1).float()
+        return DecoderCache(self.decoder_layer.memory_keys(memory), memory_bias, [], atoms.log())
 
     def decode(self, tokens: Tensor, cache: DecoderCache, return_internals: bool = False
                ) -> tuple[Tensor, list[Tensor], list[Tensor], list[Tensor]]:
@@ -204,7 +224,8 @@ class SymTED(nn.Module):
         new_past = []
         for layer in range(self.n_layers):
             past = cache.past[layer] if cache.past else None
-            x, self_attention, cross_attention, kv = self.decoder_layer(x, cache.memory_kv, cache.memory_bias, past)
+            x, self_attention, cross_attention, kv = self.decoder_layer(x, cache.memory_kv, cache.memory_bias, past,
+                                                                        cache.memory_log_n)
             new_past.append(kv)
             if return_internals:
                 self_maps.append(self_attention)

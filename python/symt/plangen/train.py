@@ -206,9 +206,10 @@ def build_model(
                                    achieved_goals=config.achieved_goals,
                                    **{k: v for k, v in size.items() if k in keys}))
     if config.kind == "plangpt":
-        if config.achieved_goals or size.get("attention_bias", "none") != "none":
-            raise SymtError("PlanGPT reads symbols, not atoms: --achieved-goals and --attention-bias are "
-                            "SymT-ED options")
+        if (config.achieved_goals or size.get("attention_bias", "none") != "none"
+                or size.get("attention_scale", "fixed") != "fixed"):
+            raise SymtError("PlanGPT reads symbols, not atoms: --achieved-goals, --attention-bias and "
+                            "--attention-scale are SymT-ED options")
         keys = {"d_model", "n_heads", "n_layers", "dropout", "k"}
         # GPT-2's block has no separate embedding width and a 4 x d_model MLP.
         ignored = sorted(k for k in ("d_ff", "d_embed") if k in config.model_overrides)
