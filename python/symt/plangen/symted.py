@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..model import AtomEncoder, scale_residual_init, weight_decay_groups
-from ..model_config import ATTENTION_SCALES, LOG_LENGTH_REFERENCE, ModelConfig
+from ..model_config import LOG_LENGTH_REFERENCE, ModelConfig
 
 
 @dataclass
@@ -181,9 +181,6 @@ class SymTED(nn.Module):
         if config.tie_objects:
             self.object_in = nn.Linear(config.d_embed, config.d_model)
             self.object_out = nn.Linear(config.d_model, config.d_embed)
-        if config.attention_scale not in ATTENTION_SCALES:
-            raise ValueError(f"unknown attention scale '{config.attention_scale}' "
-                             f"(choose from {', '.join(ATTENTION_SCALES)})")
         self.decoder_layer = DecoderLayer(config.d_model, config.n_heads, config.d_ff, config.dropout,
                                           config.layer_norm, config.attention_scale == "log-length")
         self.final_norm = nn.LayerNorm(config.d_model) if config.layer_norm else nn.Identity()
