@@ -6,6 +6,11 @@ from the paper's pseudo-code: actions whose successor *is* the current state (e.
 ``(move rooma rooma)``, allowed by the domain) are skipped. Picking one can never make progress
 and, being deterministic, would repeat it forever.
 
+A run that comes back to a state it has been in stops there as failed ("loop"): the model's values
+are a function of the state and ties go to the first action, so from a revisited state the run
+would take the same steps again and again until the step limit. The verdict is the paper's; only
+the wasted evaluations are saved (on large Visitall grids a looping run costs minutes).
+
 Used by the trainer (validation coverage) and by :mod:`symt.plan` (the ``heuristic`` strategy).
 """
 
@@ -47,7 +52,8 @@ class PlanResult:
     actions: list[int]
     solved: bool
     reason: str
-    """Why generation stopped: "goal reached", "step limit (500) reached", "dead end: ..."."""
+    """Why generation stopped: "goal reached", "step limit (500) reached", "loop: ...",
+    "dead end: ..."."""
     evaluations: int
 
     def labels(self, task: GroundTask) -> list[str]:
@@ -104,6 +110,13 @@ class StateEvaluator:
         return np.concatenate(values) if values else np.zeros(0)
 
 
+def loop_reason(first: int, now: int) -> str:
+    """Why a search-free run stopped on a revisit: the state after step ``now`` is the one after
+    step ``first`` (0: the initial state)."""
+    return (f"loop: the state after step {now} is the one after step {first}; "
+            "the same choices would repeat until the step limit")
+
+
 def changing_successors(task: GroundTask, state: frozenset[int]) -> tuple[list[int], list[frozenset[int]]]:
     """The applicable actions of ``state`` whose successor differs from it, and those successors
     (an action that leaves the state as it is can never make progress; see the module notes)."""
@@ -122,9 +135,12 @@ def greedy_heuristic_guidance(
     """The paper's Algorithm "Greedy Heuristic Guidance" (no backtracking, no cycle check)."""
     state = frozenset(task.init)
     plan: list[int] = []
+    seen = {state: 0}
     while not task.is_goal(state):
         if len(plan) >= max_steps:
             return PlanResult(plan, False, f"step limit ({max_steps}) reached", evaluator.count)
+        if seen.setdefault(state, len(plan)) != len(plan):
+            return PlanResult(plan, False, loop_reason(seen[state], len(plan)), evaluator.count)
         applicable, successors = changing_successors(task, state)
         if not applicable:
             return PlanResult(plan, False, "dead end: no applicable action", evaluator.count)
@@ -184,6 +200,7 @@ def greedy_guidance_lockstep(
     task, is called alone). The same choices as one task at a time, up to floating-point
     rounding between batch shapes."""
     states = [frozenset(task.init) for task in tasks]
+    seen: list[dict[frozenset[int], int]] = [{state: 0} for state in states]
     plans: list[list[int]] = [[] for _ in tasks]
     results: list[PlanResult | None] = [None] * len(tasks)
     while any(result is None for result in results):
@@ -196,6 +213,10 @@ def greedy_guidance_lockstep(
                 continue
             if len(plans[i]) >= max_steps:
                 results[i] = PlanResult(plans[i], False, f"step limit ({max_steps}) reached", evaluators[i].count)
+                continue
+            if seen[i].setdefault(states[i], len(plans[i])) != len(plans[i]):
+                results[i] = PlanResult(plans[i], False, loop_reason(seen[i][states[i]], len(plans[i])),
+                                        evaluators[i].count)
                 continue
             applicable, successors = changing_successors(task, states[i])
             if not applicable:
