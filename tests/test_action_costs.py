@@ -216,7 +216,7 @@ def test_ranking_pairs_agree_with_the_cost_to_go(light_cost: int) -> None:
     """A sibling pair for the ranking loss is (a successor on a cheapest plan, one at least one
     unit farther from the goal): with costs, a successor off every cheapest plan can be nearer the
     goal (reached by a dear action), and such a pair would pull the ranking against the regression."""
-    from symt.data import PairSampler
+    from symt.sampling import PairSampler
 
     space = expand(roads(light_cost))
     rng = np.random.default_rng(0)

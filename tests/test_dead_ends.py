@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from symt.data import PairSampler, load_dataset
+from symt.data import load_dataset
+from symt.sampling import PairSampler
 from symt.training.trainer import Trainer
 from test_model import config_for
 

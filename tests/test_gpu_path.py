@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from symt.data import PairSampler, load_dataset
+from symt.data import load_dataset
+from symt.sampling import PairSampler
 from symt.tokens import collate
 from symt.training.base import BatchStream, default_workers, resolve_training_precision
 from symt.training.losses import contrastive_terms
@@ -129,7 +130,7 @@ def test_the_paper_preset_starts_at_h_zero():
 
 @pytest.mark.train
 def test_length_buckets_keep_each_tasks_share_and_cut_padding(gripper_dataset):
-    from symt.data import draw_from_one_group
+    from symt.sampling import draw_from_one_group
 
     probabilities = np.array([0.1, 0.2, 0.3, 0.15, 0.25])
     groups = [np.array([0, 3]), np.array([1, 4]), np.array([2])]

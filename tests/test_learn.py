@@ -144,8 +144,9 @@ def test_validation_on_optimal_plans_lets_every_expandable_problem_train(tmp_pat
     1, as ``symt learn`` asks), every expandable one trains. The
     validation states are the plan's, with exact h*: an optimal Gripper plan for n balls (n even)
     has 3n - 1 steps, so the 6-ball plan's states are 17 down to 0 steps from the goal."""
-    from symt.data import fixed_validation_batches, load_dataset
+    from symt.data import load_dataset
     from symt.experiments.ipc import write_problem_dataset
+    from symt.sampling import fixed_validation_batches
 
     paths = gripper_problems(tmp_path / "problems", [1, 2, 3, 5, 6])
     for validate_on_plans, share, validation, train in ((True, 0.25, ["p05"], ["p01", "p02", "p03", "p04"]),

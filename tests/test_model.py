@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from model_files import random_model
-from symt.data import PairSampler, load_dataset
+from symt.data import load_dataset
 from symt.errors import SymtError
 from symt.export import export, load_exported
 from symt.formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC, context_cache_mode
@@ -24,6 +24,7 @@ from symt.guidance import exported_state_evaluator
 from symt.model import SymTE
 from symt.model_config import ModelConfig
 from symt.pddl import ground, parse_domain, parse_problem
+from symt.sampling import PairSampler
 from symt.tokens import collate, domain_signature, encode_task, rename
 from symt.training.config import TrainConfig
 from symt.training.losses import contrastive_terms

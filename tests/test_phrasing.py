@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import make_dataset
-from symt.data import PairSampler, attach_goal_phrasings, load_dataset, phrased_fixed_rows
+from symt.data import attach_goal_phrasings, load_dataset, phrased_fixed_rows
 from symt.errors import SymtError
 from symt.generators import domain_file, generate_split_tasks, generate_task
 from symt.generators._problem import render
@@ -22,6 +22,7 @@ from symt.generators.dataset import generate_style_tasks, module_of, styles
 from symt.generators.variants import VARIANTS, variant_problem, variant_split_tasks
 from symt.pddl import ground, parse_domain
 from symt.phrasing import GoalPhrasings, goal_closure
+from symt.sampling import PairSampler
 from symt.statespace import expand
 from symt.tokens import domain_signature, encode_task
 

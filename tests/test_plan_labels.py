@@ -15,10 +15,11 @@ import pytest
 import torch
 
 from conftest import make_dataset
-from symt.data import PairSampler, load_dataset
+from symt.data import load_dataset
 from symt.errors import SymtError
 from symt.experiments.ipc import plan_for
 from symt.pddl import ground, parse_domain, parse_problem
+from symt.sampling import PairSampler
 from symt.statespace import expand
 from symt.training.trainer import Trainer
 from test_model import config_for

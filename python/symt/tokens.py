@@ -130,7 +130,7 @@ class EncodedTask:
 
     def state_rows(self, facts: np.ndarray | list[int], fixed: np.ndarray | None = None) -> np.ndarray:
         """Token rows (object indices, -1 padding) of a state given its true fluent indices;
-        ``fixed`` replaces :attr:`fixed_rows` (the goal stated another way, ``symt.data``)."""
+        ``fixed`` replaces :attr:`fixed_rows` (the goal stated another way, ``symt.sampling``)."""
         facts = np.asarray(facts, dtype=np.int64)
         return np.concatenate([self.fluent_rows[facts], self.fixed_rows if fixed is None else fixed], axis=0)
 

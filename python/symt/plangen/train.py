@@ -29,18 +29,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ..data import (
-    RENAME_MODES,
-    TaskData,
-    derive_seed,
-    draw_from_one_group,
-    length_groups,
-    load_dataset,
-)
+from ..data import TaskData, derive_seed, load_dataset
 from ..errors import SymtError
 from ..folders import open_output_folder
 from ..model import AtomEncoder
 from ..model_config import PRESETS
+from ..sampling import RENAME_MODES, draw_from_one_group, length_groups
 from ..tokens import collate, identity_assignment, rename
 from ..training.base import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
 from ..training.config import TrainConfig
@@ -124,7 +118,7 @@ class PlanSampler:
         self.num_predicates, self.max_positions = num_predicates, max_positions
         self.plan_prefix = plan_prefix
         self.object_index = [{o: i for i, o in enumerate(t.task.objects)} for t in self.tasks]
-        # Length buckets (``symt.data.length_groups``): a batch's tasks from one group of similar
+        # Length buckets (``symt.sampling.length_groups``): a batch's tasks from one group of similar
         # length, each task still drawn uniformly overall; 1: the paper's draw.
         self.buckets = length_groups(self.tasks, length_buckets)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..data import DEFAULT_PLAN_WEIGHT
+from ..sampling import DEFAULT_PLAN_WEIGHT
 
 
 @dataclass
@@ -35,16 +35,16 @@ class TrainConfig:
     w_rank: float = 0.0
     rank_loss: str = "hinge"
     plan_weight: float = DEFAULT_PLAN_WEIGHT
-    """Share of samples drawn from plan-labelled tasks when the dataset has them (``symt.data``)."""
+    """Share of samples drawn from plan-labelled tasks when the dataset has them (``symt.sampling``)."""
     task_size_power: float = 0.0
     """Draw a training task with probability proportional to its size to this power (0: uniformly,
-    as the paper does; ``symt.data.PairSampler``)."""
+    as the paper does; ``symt.sampling.PairSampler``)."""
     goal_phrasing: float = 0.0
     """Probability of showing a sampled state's task under another, equivalent phrasing of its goal
     (``symt.phrasing``; 0: as written, the paper's)."""
     goal_phrasings_per_task: int = 32
     dead_end_bound: bool = False
-    """Regress dead-end siblings to at least their task's largest finite h* plus one (``symt.data``;
+    """Regress dead-end siblings to at least their task's largest finite h* plus one (``symt.sampling``;
     off: a dead end only takes part in the ranking)."""
     object_identity: str = "table"
     context_attention: bool = False

@@ -1,7 +1,7 @@
 """The SymT-E losses besides the regression to h*: the paper's contrastive terms L_att and L_hid
 (:func:`contrastive_terms`) and the sibling ranking loss L_rank (:func:`ranking_loss`).
 
-``L_rank`` compares sibling pairs of sampled states (``symt.data``): an optimal successor should
+``L_rank`` compares sibling pairs of sampled states (``symt.sampling``): an optimal successor should
 score below a non-optimal one. ``hinge``: ``max(0, m + h(s_opt) - h(s_other))`` with margin
 ``m = 1`` where both h* are known (they differ by at least one step, so h* itself has zero
 ranking loss and the two terms never pull against each other) and ``m = 0`` for a sibling of an

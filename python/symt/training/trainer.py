@@ -27,20 +27,14 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from ..data import (
-    Dataset,
-    PairSampler,
-    attach_goal_phrasings,
-    derive_seed,
-    fixed_validation_batches,
-    load_dataset,
-)
+from ..data import Dataset, attach_goal_phrasings, derive_seed, load_dataset
 from ..errors import SymtError
 from ..folders import check_output_folder, open_output_folder
 from ..guidance import StateEvaluator, greedy_best_first, greedy_guidance_lockstep
 from ..model import SymTE
 from ..model_config import OBJECT_IDENTITIES, PRESETS, ModelConfig
 from ..model_routed import heuristic_model
+from ..sampling import PairSampler, fixed_validation_batches
 from ..tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
 from .base import TrainerBase, pick_device, save_atomic
 from .config import TrainConfig
