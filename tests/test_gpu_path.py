@@ -12,7 +12,8 @@ import torch
 from symt.data import load_dataset
 from symt.sampling import PairSampler
 from symt.tokens import collate
-from symt.training.base import BatchStream, default_workers, resolve_training_precision
+from symt.training.base import resolve_training_precision
+from symt.training.batches import BatchStream, default_workers
 from symt.training.losses import contrastive_terms
 from symt.training.trainer import Trainer
 from test_model import TINY, config_for, random_batch, tiny_model

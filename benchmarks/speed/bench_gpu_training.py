@@ -11,7 +11,7 @@ renamed copies with the contrastive terms on, AdamW) for about ``--seconds``. It
   ``FlopCounterMode`` (matrix products and attention, forward and backward) over the measured
   step time, and MFU, its share of the card's bf16 dense matrix rate, measured in the same run
   (an 8192^3 bf16 matrix product on random data, median of 10) and of the datasheet's 989 TFLOP/s;
-* the share of step time spent waiting for batches (``symt.training.base.BatchStream``) and the peak
+* the share of step time spent waiting for batches (``symt.training.batches.BatchStream``) and the peak
   GPU memory.
 
 Results go to ``--out`` (JSON) and a Markdown table on stdout. On a CPU it runs too (tiny sizes,

@@ -93,7 +93,7 @@ class TrainConfig:
     """Draw each batch's tasks from one of this many groups of similar length (``PairSampler``):
     less padding on a GPU, the same distribution of samples; 1: the paper's draw."""
     workers: int = -1
-    """Worker processes that make batches ahead of training (``symt.training.base.BatchStream``); -1:
+    """Worker processes that make batches ahead of training (``symt.training.batches.BatchStream``); -1:
     none on a CPU, all cores but two on a GPU."""
     precision: str = "auto"
     """``bf16`` (autocast; fp32 weights and optimiser state), ``fp32``, or ``auto``: bf16 on a GPU
