@@ -132,7 +132,8 @@ def changing_successors(task: GroundTask, state: frozenset[int]) -> tuple[list[i
 def greedy_heuristic_guidance(
     task: GroundTask, evaluator: StateEvaluator, max_steps: int = MAX_STEPS
 ) -> PlanResult:
-    """The paper's Algorithm "Greedy Heuristic Guidance" (no backtracking, no cycle check)."""
+    """The paper's Algorithm "Greedy Heuristic Guidance" (no backtracking, no cycle avoidance),
+    stopped at its first revisited state with the failure the step limit would report later."""
     state = frozenset(task.init)
     plan: list[int] = []
     seen = {state: 0}
