@@ -27,8 +27,8 @@ from symt.models import (
     select_heuristic,
     select_planner,
     shipped,
-    training_sizes,
 )
+from symt.models.trained_on import training_sizes
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.pddl.validate import read_plan, validate_plan
 

@@ -80,7 +80,8 @@ def _plan_labels(path: Path, domain: object, problem: object, task: object, args
 def cmd_models(args: argparse.Namespace) -> int:
     """One line per shipped model: kind, the PDDL domain it serves, its predicates, vocabulary and
     training sizes (read from the model files without torch)."""
-    from ..models import MODEL_DIR, catalogue, training_sizes
+    from ..models import MODEL_DIR, catalogue
+    from ..models.trained_on import training_sizes
 
     def abbreviated(names: list[str], width: int = 40) -> str:
         if len(" ".join(names)) <= width:
