@@ -117,6 +117,27 @@ def loop_reason(first: int, now: int) -> str:
             "the same choices would repeat until the step limit")
 
 
+GOAL_REACHED = "goal reached"
+
+
+def next_choices(task: GroundTask, state: frozenset[int], steps: int, seen: dict[frozenset[int], int],
+                 max_steps: int) -> tuple[str | None, list[int], list[frozenset[int]]]:
+    """The stop rules of a search-free run shared by both runners, in order: the goal, the step
+    limit, a revisit (``seen``: state -> the step it was first reached at, updated here), a dead
+    end. (why it stops, [], []) or (None, the applicable actions that change the state, their
+    successors) to choose from."""
+    if task.is_goal(state):
+        return GOAL_REACHED, [], []
+    if steps >= max_steps:
+        return f"step limit ({max_steps}) reached", [], []
+    if seen.setdefault(state, steps) != steps:
+        return loop_reason(seen[state], steps), [], []
+    applicable, successors = changing_successors(task, state)
+    if not applicable:
+        return "dead end: no applicable action", [], []
+    return None, applicable, successors
+
+
 def changing_successors(task: GroundTask, state: frozenset[int]) -> tuple[list[int], list[frozenset[int]]]:
     """The applicable actions of ``state`` whose successor differs from it, and those successors
     (an action that leaves the state as it is can never make progress; see the module notes)."""
@@ -136,20 +157,15 @@ def greedy_heuristic_guidance(
     stopped at its first revisited state with the failure the step limit would report later."""
     state = frozenset(task.init)
     plan: list[int] = []
-    seen = {state: 0}
-    while not task.is_goal(state):
-        if len(plan) >= max_steps:
-            return PlanResult(plan, False, f"step limit ({max_steps}) reached", evaluator.count)
-        if seen.setdefault(state, len(plan)) != len(plan):
-            return PlanResult(plan, False, loop_reason(seen[state], len(plan)), evaluator.count)
-        applicable, successors = changing_successors(task, state)
-        if not applicable:
-            return PlanResult(plan, False, "dead end: no applicable action", evaluator.count)
+    seen: dict[frozenset[int], int] = {}
+    while True:
+        reason, applicable, successors = next_choices(task, state, len(plan), seen, max_steps)
+        if reason is not None:
+            return PlanResult(plan, reason == GOAL_REACHED, reason, evaluator.count)
         values = evaluator(successors)
         best = int(np.argmin(values))
         plan.append(applicable[best])
         state = successors[best]
-    return PlanResult(plan, True, "goal reached", evaluator.count)
 
 
 def greedy_best_first(task: GroundTask, evaluator: StateEvaluator, max_expansions: int) -> tuple[PlanResult, int]:
@@ -201,7 +217,7 @@ def greedy_guidance_lockstep(
     task, is called alone). The same choices as one task at a time, up to floating-point
     rounding between batch shapes."""
     states = [frozenset(task.init) for task in tasks]
-    seen: list[dict[frozenset[int], int]] = [{state: 0} for state in states]
+    seen: list[dict[frozenset[int], int]] = [{} for _ in tasks]
     plans: list[list[int]] = [[] for _ in tasks]
     results: list[PlanResult | None] = [None] * len(tasks)
     while any(result is None for result in results):
@@ -209,19 +225,9 @@ def greedy_guidance_lockstep(
         for i, task in enumerate(tasks):
             if results[i] is not None:
                 continue
-            if task.is_goal(states[i]):
-                results[i] = PlanResult(plans[i], True, "goal reached", evaluators[i].count)
-                continue
-            if len(plans[i]) >= max_steps:
-                results[i] = PlanResult(plans[i], False, f"step limit ({max_steps}) reached", evaluators[i].count)
-                continue
-            if seen[i].setdefault(states[i], len(plans[i])) != len(plans[i]):
-                results[i] = PlanResult(plans[i], False, loop_reason(seen[i][states[i]], len(plans[i])),
-                                        evaluators[i].count)
-                continue
-            applicable, successors = changing_successors(task, states[i])
-            if not applicable:
-                results[i] = PlanResult(plans[i], False, "dead end: no applicable action", evaluators[i].count)
+            reason, applicable, successors = next_choices(task, states[i], len(plans[i]), seen[i], max_steps)
+            if reason is not None:
+                results[i] = PlanResult(plans[i], reason == GOAL_REACHED, reason, evaluators[i].count)
                 continue
             pending.append((i, applicable, successors))
         if not pending:
