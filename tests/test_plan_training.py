@@ -289,3 +289,48 @@ def test_symted_with_achieved_goals_and_object_bias_round_trips(gripper_dataset,
     with pytest.raises(SymtError, match="SymT-ED options"):
         PlanTrainer(plan_config(gripper_dataset, tmp_path / "b", kind="plangpt", achieved_goals=True),
                     progress=False)
+
+
+@pytest.mark.parametrize("kind", ["symt-ed", "plangpt"])
+def test_all_optimal_targets_are_the_optimal_continuations(gripper_dataset, tmp_path, kind):
+    """``plan_targets`` ``all-optimal``: at each target position the allowed tokens hold the drawn
+    token, and a first action's allowed schema tokens are exactly those of the state's optimal
+    actions, found here by h* over the explicit successors (not by the sampler's code path); the
+    loss is the cross-entropy where every set is one token, and smaller where sets are larger."""
+    from symt.plangen.train import IGNORE, token_loss
+
+    options = dict(contrastive=False, plan_prefix=1, coverage_decoding="regrounding", kind=kind,
+                   plan_targets="all-optimal")
+    trainer = PlanTrainer(plan_config(gripper_dataset, tmp_path / "t", **options), progress=False)
+    sampler = trainer.sampler
+    batch = sampler.batch(5, 32)
+    assert batch.allowed is not None and batch.allowed.shape == (*batch.target.shape, trainer.vocab.num_outputs)
+    keep = batch.target != IGNORE
+    assert bool(batch.allowed[keep].gather(-1, batch.target[keep][:, None]).all())  # the drawn token is allowed
+    assert not bool(batch.allowed[~keep].any())
+    # Sample 0's state again (the batch is a pure function of seed and step), its optimal first
+    # schemas recomputed from h*.
+    import numpy as np
+
+    from symt.data import derive_seed
+
+    rng = np.random.default_rng(derive_seed(sampler.seed, "plan-batch", 5))
+    task_ids = rng.integers(len(sampler.tasks), size=32)
+    several = 0
+    for slot in range(32):
+        data = sampler.tasks[task_ids[slot]]
+        state = data.space.sampler(derive_seed(sampler.seed, "plan-state", 5, slot)).sample_state()
+        h = data.space.hstar
+        if h[state] == 0:
+            continue
+        actions, targets = data.space.successors(state)
+        best = {data.task.actions[a].name for a, t in zip(actions, targets) if h[t] == h[state] - 1}
+        first = int(keep[slot].nonzero()[0])
+        schemas = {trainer.vocab.schemas[t][0] for t in batch.allowed[slot, first].nonzero().flatten().tolist()}
+        assert schemas == best, (schemas, best)
+        several += int(batch.allowed[slot].sum(-1).max()) > 1
+    assert several > 0  # Gripper's states often have several optimal first actions
+    logits = torch.randn(*batch.target.shape, trainer.vocab.num_outputs)
+    single = torch.zeros_like(batch.allowed).scatter_(-1, batch.target.clamp(min=0)[..., None], True) & keep[..., None]
+    assert torch.allclose(token_loss(logits, batch.target, single), token_loss(logits, batch.target, None))
+    assert token_loss(logits, batch.target, batch.allowed) < token_loss(logits, batch.target, None)

@@ -349,6 +349,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="train on the first M actions of each optimal plan (0: whole plans, the paper's); "
                    "such a model plans by regrounding only (--coverage-decoding regrounding or "
                    "regrounding-unvisited)")
+    p.add_argument("--plan-targets", choices=["sampled", "all-optimal"],
+                   help="sampled: each token's target is the drawn optimal plan's (the paper's, default); "
+                   "all-optimal: any token that continues some optimal plan from there, the loss -log of "
+                   "their summed probability, so that the model need not split its mass over equally "
+                   "good actions")
     p.add_argument("--attention-bias", choices=["none", "shared-object", "object-slots"],
                    help="SymT-ED's encoder: attend more to atoms that share an object (as `symt train`); "
                    "none, the paper's, by default")

@@ -46,6 +46,8 @@ from .symted import SymTED, SymTEDConfig, plan_contrastive_terms
 from .vocab import PlanVocabulary
 
 IGNORE = -100
+PLAN_TARGETS = ("sampled", "all-optimal")
+"""``PlanTrainConfig.plan_targets``: the drawn plan's tokens, or every optimal continuation."""
 
 
 @dataclass
@@ -71,6 +73,15 @@ class PlanTrainConfig(TrainConfig):
     train``) whose encoder weights start the run (the readout is dropped): the encoder's object
     matching (which atoms share an object with a goal atom) took SymT-E thousands of steps, and a
     decoder can read it at once instead of relearning it through the plan tokens."""
+    plan_targets: str = "sampled"
+    """What each target token asks for. ``sampled``: the token of the one optimal plan drawn (the
+    paper's cross-entropy). ``all-optimal``: any token that continues *some* optimal plan from where
+    the drawn plan has reached (the state after its earlier actions, the tokens of the action written
+    so far); the loss is −log of the probability mass on that set. Where a state has several optimal
+    next actions, the paper's target asks the model to split its mass among them in proportion to
+    the plans through each, and a regrounding decoder that wavers between them can walk in circles;
+    the set target lets it put its mass on any one of them. Validation loss and token accuracy then
+    measure the same: the mass on, and the argmax in, the set."""
     coverage_decoding: str = "greedy"
     """The decoding that measures validation coverage for the checkpoint choice (greedy, the paper's;
     applicable; regrounding: the one a ``plan_prefix`` model plans with)."""
@@ -88,19 +99,26 @@ class PlanBatch:
     """[B,T] plan-vocabulary ids, ``IGNORE`` where no loss applies."""
     target_renamed: torch.Tensor | None = None
     """The same plans under the second renaming (object tokens differ)."""
+    allowed: torch.Tensor | None = None
+    """``plan_targets`` ``all-optimal``: [B,T,V] bool, the tokens that continue some optimal plan at
+    each target position (None: the target token alone)."""
+    allowed_renamed: torch.Tensor | None = None
+    """``allowed`` under the second renaming."""
 
     def to(self, device: torch.device) -> PlanBatch:
         """A copy of the batch with every tensor on ``device`` (non-blocking copies)."""
-        move = lambda ts: tuple(t.to(device, non_blocking=True) for t in ts) if ts is not None else None  # noqa: E731
-        renamed = self.target_renamed.to(device, non_blocking=True) if self.target_renamed is not None else None
-        return PlanBatch(move(self.inputs), move(self.inputs_renamed), self.target.to(device, non_blocking=True), renamed)
+        one = lambda t: t.to(device, non_blocking=True) if t is not None else None  # noqa: E731
+        move = lambda ts: tuple(one(t) for t in ts) if ts is not None else None  # noqa: E731
+        return PlanBatch(move(self.inputs), move(self.inputs_renamed), one(self.target), one(self.target_renamed),
+                         one(self.allowed), one(self.allowed_renamed))
 
     def pin_memory(self) -> PlanBatch:
         """The batch in page-locked memory (torch's DataLoader calls this), so that the copy to a
         GPU can overlap the step before it."""
-        pin = lambda ts: tuple(t.pin_memory() for t in ts) if ts is not None else None  # noqa: E731
-        renamed = self.target_renamed.pin_memory() if self.target_renamed is not None else None
-        return PlanBatch(pin(self.inputs), pin(self.inputs_renamed), self.target.pin_memory(), renamed)
+        one = lambda t: t.pin_memory() if t is not None else None  # noqa: E731
+        pin = lambda ts: tuple(one(t) for t in ts) if ts is not None else None  # noqa: E731
+        return PlanBatch(pin(self.inputs), pin(self.inputs_renamed), one(self.target), one(self.target_renamed),
+                         one(self.allowed), one(self.allowed_renamed))
 
 
 class PlanSampler:
@@ -108,9 +126,13 @@ class PlanSampler:
     plan from it, under one or two object renamings, shaped for SymT-ED or PlanGPT."""
 
     def __init__(self, tasks: list[TaskData], vocab: PlanVocabulary, kind: str, mode: str, seed: int,
-                 num_predicates: int, max_positions: int, length_buckets: int = 1, plan_prefix: int = 0):
+                 num_predicates: int, max_positions: int, length_buckets: int = 1, plan_prefix: int = 0,
+                 plan_targets: str = "sampled"):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
+        if plan_targets not in PLAN_TARGETS:
+            raise SymtError(f"unknown plan targets '{plan_targets}' (choose from {', '.join(PLAN_TARGETS)})")
+        self.plan_targets = plan_targets
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
         if not self.tasks:
             raise SymtError("no training task has a reachable goal")
@@ -135,25 +157,60 @@ class PlanSampler:
         random optimal plan each, targets ``IGNORE`` where no loss applies."""
         rng = np.random.default_rng(derive_seed(self.seed, "plan-batch", step))
         views: list[list[tuple[np.ndarray, list[int]]]] = [[], []]
+        sets: list[list[list[set[int]]]] = [[], []]
         task_ids = (draw_from_one_group(rng, self.buckets, np.full(len(self.tasks), 1 / len(self.tasks)), batch_size)
                     if self.buckets else rng.integers(len(self.tasks), size=batch_size))
         for slot, task_id in enumerate(task_ids):
             data = self.tasks[task_id]
             sampler = data.space.sampler(derive_seed(self.seed, "plan-state", step, slot))
             state = sampler.sample_state()
-            plan = [data.task.actions[a] for a in sampler.random_optimal_plan(state)]
-            cut = 0 < self.plan_prefix < len(plan)
+            plan_ids = sampler.random_optimal_plan(state)
+            cut = 0 < self.plan_prefix < len(plan_ids)
             if cut:
-                plan = plan[: self.plan_prefix]
+                plan_ids = plan_ids[: self.plan_prefix]
+            plan = [data.task.actions[a] for a in plan_ids]
             rows = data.encoded.state_rows(data.space.state_facts(state))
             for view, assignment in enumerate(self._assignments(rng, data.encoded.num_objects)):
                 tokens = self.vocab.plan_tokens(plan, self.object_index[task_id], assignment)
-                views[view].append((rename(rows, assignment, self.vocab.vocab_size),
-                                    tokens[:-1] if cut else tokens))  # no <EOS>: the plan goes on
+                tokens = tokens[:-1] if cut else tokens  # no <EOS>: the plan goes on
+                views[view].append((rename(rows, assignment, self.vocab.vocab_size), tokens))
+                if self.plan_targets == "all-optimal":
+                    sets[view].append(self._optimal_token_sets(data, task_id, state, plan_ids, tokens, assignment))
         build = self._symted if self.kind == "symt-ed" else self._plangpt
         first, target = build(views[0])
         second, target_renamed = build(views[1]) if views[1] else (None, None)
-        return PlanBatch(first, second, target, target_renamed)
+        allowed = self._allowed(sets[0], target) if sets[0] else None
+        allowed_renamed = self._allowed(sets[1], target_renamed) if sets[1] else None
+        return PlanBatch(first, second, target, target_renamed, allowed, allowed_renamed)
+
+    def _optimal_token_sets(self, data: TaskData, task_id: int, state: int, plan_ids: list[int],
+                            tokens: list[int], assignment: np.ndarray) -> list[set[int]]:
+        """For each of ``tokens`` (the drawn plan's, under ``assignment``), the tokens that continue
+        some optimal plan there: at an action's i-th token, the i-th tokens of the optimal actions
+        of the state the plan has reached whose first i tokens are the drawn action's; ``<EOS>``
+        alone where the drawn plan ends."""
+        space, actions, index = data.space, data.task.actions, self.object_index[task_id]
+        sets: list[set[int]] = []
+        for action_id in plan_ids:
+            successor_actions, successors = space.successors(state)
+            optimal = successor_actions[space.optimal_transitions(state)]
+            options = [self.vocab.action_tokens(actions[a], index, assignment) for a in optimal]
+            drawn = self.vocab.action_tokens(actions[action_id], index, assignment)
+            for i in range(len(drawn)):
+                sets.append({seq[i] for seq in options if len(seq) > i and seq[:i] == drawn[:i]})
+            state = int(successors[successor_actions == action_id][0])
+        sets += [{t} for t in tokens[len(sets):]]  # <EOS>
+        return sets
+
+    def _allowed(self, sets: list[list[set[int]]], target: torch.Tensor) -> torch.Tensor:
+        """[B,T,V] bool from per-sample token sets laid out as ``target`` (PlanGPT's targets start
+        after the prompt: its plan positions are those whose target is not ``IGNORE``)."""
+        allowed = torch.zeros((*target.shape, self.vocab.num_outputs), dtype=torch.bool)
+        for i, sample in enumerate(sets):
+            positions = (target[i] != IGNORE).nonzero().flatten().tolist()
+            for position, tokens in zip(positions, sample, strict=True):
+                allowed[i, position, list(tokens)] = True
+        return allowed
 
     def _symted(self, samples: list[tuple[np.ndarray, list[int]]]) -> tuple[tuple[torch.Tensor, ...], torch.Tensor]:
         pred, args, mask = collate([rows for rows, _ in samples], self.vocab.vocab_size)
@@ -183,6 +240,17 @@ class PlanSampler:
             # Position p predicts token p + 1; only plan tokens (from index ``start``) count.
             target[i, start - 1 : len(sequence) - 1] = torch.tensor([t - offset for t in sequence[start:]])
         return (tokens, tokens == GPT_PAD), target
+
+
+def token_loss(logits: torch.Tensor, target: torch.Tensor, allowed: torch.Tensor | None) -> torch.Tensor:
+    """Mean over the positions whose target is not ``IGNORE``: the cross-entropy of ``target``
+    (``allowed`` None), or −log of the probability mass on the ``allowed`` tokens ([B,T,V] bool;
+    the two agree where a set holds the target token alone)."""
+    if allowed is None:
+        return F.cross_entropy(logits.flatten(0, 1), target.flatten(), ignore_index=IGNORE)
+    keep = target != IGNORE
+    scores, allowed = logits[keep], allowed[keep]
+    return (torch.logsumexp(scores, -1) - torch.logsumexp(scores.masked_fill(~allowed, -math.inf), -1)).mean()
 
 
 def build_model(
@@ -220,7 +288,8 @@ class PlanTrainer(TrainerBase):
     contrastive terms over two renamings of each batch; validated by token loss and accuracy and
     by greedy-decoding coverage (the best checkpoint is a plan-generator file, ``best.pt``)."""
 
-    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions", "plan_prefix", "achieved_goals")
+    RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "kind", "max_positions", "plan_prefix", "achieved_goals",
+                   "plan_targets")
     LOSS_LABEL = "ce"
     COMMAND = "symt train-plans"
 
@@ -252,14 +321,15 @@ class PlanTrainer(TrainerBase):
         mode = config.rename if config.contrastive else "off"
         self.sampler = PlanSampler(self.dataset.split("train"), self.vocab, config.kind, mode, config.seed,
                                    signature.num_predicates, config.max_positions, config.length_buckets,
-                                   config.plan_prefix)
+                                   config.plan_prefix, config.plan_targets)
         validation = self.dataset.split("validation")
         expandable = [t for t in validation if t.space is not None and t.space.max_finite_hstar >= 0]
         self.val_batches = []
         if expandable:
             val_sampler = PlanSampler(expandable, self.vocab, config.kind, "off",
                                       derive_seed(config.seed, "validation"), signature.num_predicates,
-                                      config.max_positions, plan_prefix=config.plan_prefix)
+                                      config.max_positions, plan_prefix=config.plan_prefix,
+                                      plan_targets=config.plan_targets)
             self.val_batches = [val_sampler.batch(i, config.batch_size)
                                 for i in range(max(1, config.val_samples // config.batch_size))]
         self.start_run(checkpoint, plateau=self._token_entropy())
@@ -316,16 +386,18 @@ class PlanTrainer(TrainerBase):
     def loss(self, batch: PlanBatch, weight: float) -> tuple[torch.Tensor, float, float, float]:
         """Total loss and (CE, L_att, L_hid); both views share one forward pass (the paper's
         effective batch of 2 x batch size), as their shapes agree: only names differ."""
-        target = batch.target
+        target, allowed = batch.target, batch.allowed
         inputs = batch.inputs
         if batch.inputs_renamed is not None:
             inputs = tuple(torch.cat([a, b]) for a, b in zip(batch.inputs, batch.inputs_renamed))
             # Each view against its own plan: object tokens are renamed with the input.
             target = torch.cat([target, batch.target_renamed])
+            if allowed is not None:
+                allowed = torch.cat([allowed, batch.allowed_renamed])
         contrastive = batch.inputs_renamed is not None and weight > 0
         with self.autocast():
             logits, internals = self.train_model(*inputs, return_internals=contrastive)
-        ce = F.cross_entropy(logits.float().flatten(0, 1), target.flatten(), ignore_index=IGNORE)
+        ce = token_loss(logits.float(), target, allowed)
         att = hid = torch.zeros((), device=logits.device)
         if contrastive:
             b = batch.target.shape[0]
@@ -351,8 +423,11 @@ class PlanTrainer(TrainerBase):
                 logits, _ = self.model(*batch.inputs)
             logits = logits.float()
             keep = batch.target != IGNORE
-            losses.append(float(F.cross_entropy(logits[keep], batch.target[keep])))
-            correct += int((logits.argmax(-1)[keep] == batch.target[keep]).sum())
+            losses.append(float(token_loss(logits, batch.target, batch.allowed)))
+            guess = logits.argmax(-1, keepdim=True)
+            hit = (batch.allowed.gather(-1, guess).squeeze(-1) if batch.allowed is not None
+                   else guess.squeeze(-1) == batch.target)
+            correct += int(hit[keep].sum())
             total += int(keep.sum())
         reasons = {"cap": 0, "inapplicable": 0, "malformed": 0}  # "loop" (regrounding) counts as none
         tasks = self.dataset.split("validation")[: self.config.coverage_tasks]
