@@ -297,7 +297,7 @@ def test_all_optimal_targets_are_the_optimal_continuations(gripper_dataset, tmp_
     token, and a first action's allowed schema tokens are exactly those of the state's optimal
     actions, found here by h* over the explicit successors (not by the sampler's code path); the
     loss is the cross-entropy where every set is one token, and smaller where sets are larger."""
-    from symt.plangen.train import IGNORE, token_loss
+    from symt.plangen.batches import IGNORE, token_loss
 
     options = dict(contrastive=False, plan_prefix=1, coverage_decoding="regrounding", kind=kind,
                    plan_targets="all-optimal")
