@@ -10,12 +10,14 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/experiments/plan_recipe.py data/gripper \\
         shipped=gripper-ed prefix1=runs/ed/gripper-p1/best.pt \\
         [--strategies regrounding applicable greedy] [--splits validation interpolation extrapolation] \\
-        [--csv FILE]
+        [--encoder-layers L] [--csv FILE]
 
 Each plan is simulated on the grounded task by the decoder (:mod:`symt.plangen.decoding`); the
 committed tables come from ``symt experiment plans``, which also checks every plan with VAL. Prints
 one row per model, strategy and split (solved / tasks, QS_S: optimal length over plan length,
 averaged over the solved tasks whose optimum the manifest has); ``--csv`` appends one row per task.
+``--encoder-layers L`` applies a SymT-ED's shared encoder layer L times instead of the trained
+number (the test-time depth of a weight-shared encoder, as ``symt export --layers`` for SymT-E).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ def main() -> int:
     parser.add_argument("--max-tokens", type=int, default=500, help="token cap (500, the paper's)")
     parser.add_argument("--csv", type=Path, help="append one row per task to this file")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1)")
+    parser.add_argument("--encoder-layers", type=int, metavar="L",
+                        help="apply a SymT-ED's shared encoder layer L times (default: as trained)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
 
@@ -55,6 +59,10 @@ def main() -> int:
     for spec in args.models:
         label, _, model = spec.partition("=")
         planner = load_planner(resolve(model))
+        if args.encoder_layers:
+            if planner.kind != "symt-ed":
+                parser.error(f"{model}: --encoder-layers needs a SymT-ED (this is {planner.kind})")
+            planner.model.encoder.n_layers = args.encoder_layers
         for split, entries in tasks.items():
             grounded = []
             for entry in entries:
