@@ -22,6 +22,7 @@ IGNORE = -100
 PLAN_TARGETS = ("sampled", "all-optimal")
 """``PlanTrainConfig.plan_targets``: the drawn plan's tokens, or every optimal continuation."""
 
+
 @dataclass
 class PlanBatch:
     """A plan-generation batch: the model inputs and target plan tokens under the first renaming,
