@@ -106,12 +106,13 @@ class PlanSampler:
                 plan_ids = plan_ids[: self.plan_prefix]
             plan = [data.task.actions[a] for a in plan_ids]
             rows = data.encoded.state_rows(data.space.state_facts(state))
+            optimal = self._optimal_actions(data, state, plan_ids) if self.plan_targets == "all-optimal" else []
             for view, assignment in enumerate(self._assignments(rng, data.encoded.num_objects)):
                 tokens = self.vocab.plan_tokens(plan, self.object_index[task_id], assignment)
                 tokens = tokens[:-1] if cut else tokens  # no <EOS>: the plan goes on
                 views[view].append((rename(rows, assignment, self.vocab.vocab_size), tokens))
                 if self.plan_targets == "all-optimal":
-                    sets[view].append(self._optimal_token_sets(data, task_id, state, plan_ids, tokens, assignment))
+                    sets[view].append(self._optimal_token_sets(data, task_id, plan_ids, optimal, tokens, assignment))
         build = self._symted if self.kind == "symt-ed" else self._plangpt
         first, target = build(views[0])
         second, target_renamed = build(views[1]) if views[1] else (None, None)
@@ -119,22 +120,31 @@ class PlanSampler:
         allowed_renamed = self._allowed(sets[1], target_renamed) if sets[1] else None
         return PlanBatch(first, second, target, target_renamed, allowed, allowed_renamed)
 
-    def _optimal_token_sets(self, data: TaskData, task_id: int, state: int, plan_ids: list[int],
+    @staticmethod
+    def _optimal_actions(data: TaskData, state: int, plan_ids: list[int]) -> list[np.ndarray]:
+        """The optimal actions of each state the drawn plan ``plan_ids`` passes through from
+        ``state`` (the drawn action among them); found once a sample, spelt once a view."""
+        space = data.space
+        optimal: list[np.ndarray] = []
+        for action_id in plan_ids:
+            successor_actions, successors = space.successors(state)
+            optimal.append(successor_actions[space.optimal_transitions(state)])
+            state = int(successors[successor_actions == action_id][0])
+        return optimal
+
+    def _optimal_token_sets(self, data: TaskData, task_id: int, plan_ids: list[int], optimal: list[np.ndarray],
                             tokens: list[int], assignment: np.ndarray) -> list[set[int]]:
         """For each of ``tokens`` (the drawn plan's, under ``assignment``), the tokens that continue
         some optimal plan there: at an action's i-th token, the i-th tokens of the optimal actions
-        of the state the plan has reached whose first i tokens are the drawn action's; ``<EOS>``
-        alone where the drawn plan ends."""
-        space, actions, index = data.space, data.task.actions, self.object_index[task_id]
+        (``optimal``, from ``_optimal_actions``) of the state the plan has reached whose first i
+        tokens are the drawn action's; ``<EOS>`` alone where the drawn plan ends."""
+        actions, index = data.task.actions, self.object_index[task_id]
         sets: list[set[int]] = []
-        for action_id in plan_ids:
-            successor_actions, successors = space.successors(state)
-            optimal = successor_actions[space.optimal_transitions(state)]
-            options = [self.vocab.action_tokens(actions[a], index, assignment) for a in optimal]
-            drawn = self.vocab.action_tokens(actions[action_id], index, assignment)
+        for action_id, choices in zip(plan_ids, optimal, strict=True):
+            options = [self.vocab.action_tokens(actions[a], index, assignment) for a in choices]
+            drawn = options[int(np.flatnonzero(choices == action_id)[0])]
             for i in range(len(drawn)):
                 sets.append({seq[i] for seq in options if len(seq) > i and seq[:i] == drawn[:i]})
-            state = int(successors[successor_actions == action_id][0])
         sets += [{t} for t in tokens[len(sets):]]  # <EOS>
         return sets
 
