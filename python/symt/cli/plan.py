@@ -52,9 +52,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def _plan_labels(path: Path, domain: object, problem: object, task: object, args: argparse.Namespace) -> tuple:
     """Plan with a model file; returns (result, effort, the plan's actions as name-and-arguments
-    tuples of the user's task). A SymT-E heuristic whose domain is the task's only up to spelling
-    plans on the task written in its own vocabulary (symt.pddl.canonical), and its actions are
-    written back in the task's names and parameter order."""
+    tuples of the user's task). A model whose domain is the task's only up to spelling (a SymT-E
+    heuristic, or a plan generator for a decoding strategy) plans on the task written in its own
+    vocabulary (symt.pddl.canonical), and its actions are written back in the task's names and
+    parameter order."""
     from ..formats import model_file_kind
     from ..models import fit_model
     from ..pddl import ground
@@ -62,8 +63,14 @@ def _plan_labels(path: Path, domain: object, problem: object, task: object, args
     from ..plan import plan_with_model
 
     match = None
-    if args.strategy == "heuristic" and model_file_kind(path) == "heuristic":
+    kind = model_file_kind(path)
+    if args.strategy == "heuristic" and kind == "heuristic":
         match = fit_model(domain, problem, path)  # type: ignore[arg-type]
+    elif args.strategy != "heuristic" and kind == "planner":
+        try:
+            match = fit_model(domain, problem, path)  # type: ignore[arg-type]
+        except SymtError:
+            match = None  # not this domain: the model's own check below says which predicate it lacks
     if match is None or (not match.renamed() and not match.source.dropped):
         result, count = plan_with_model(path, domain, task, args.strategy, args.max_steps,  # type: ignore[arg-type]
                                         str(args.problem), precision=args.precision)

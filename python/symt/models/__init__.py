@@ -318,8 +318,9 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
     """The ranking shared by :func:`select_heuristic` and :func:`select_planner`.
 
     A candidate fits when the task's domain is its domain up to spelling (:func:`fit_model`; a
-    plan generator only as written, since its plans are in its own vocabulary); a model that does
-    not say its domain fits when it knows all of the domain's predicates (the old rule)."""
+    plan generator's plans, in its own vocabulary, are written back in the task's by ``symt
+    plan``); a model that does not say its domain fits when it knows all of the domain's
+    predicates (the old rule). A model of the domain as written ranks before one up to names."""
     from ..pddl import parse_domain, parse_problem
     from ..tokens import domain_signature
 
@@ -339,10 +340,6 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
         if match is None:
             if ours <= set(c.predicates):
                 fitting.append((c, None))
-            continue
-        if what != "heuristic" and match.renamed():
-            reasons.append((c.name, f"its domain up to names ({match.describe()}); a plan generator "
-                                    "writes plans in its own names, so it needs the domain as written", 0))
             continue
         fitting.append((c, match))
     where = f"domain '{signature.domain}' ({domain_file})"
