@@ -398,3 +398,46 @@ def test_the_own_experiment_runs_ones_domain_with_ones_models(tmp_path: Path) ->
                             str(source / "domain.pddl"), "--out", str(tmp_path / "exp3")],
                            capture_output=True, text=True, timeout=120, check=False)
     assert wrong.returncode == 2 and "belong to the own experiment" in wrong.stderr
+
+
+def _grid_problem(rows: int, cols: int, start: tuple[int, int]) -> str:
+    """A Visitall task written by hand (not by symt's generator): cells named by coordinates."""
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    name = lambda cell: f"c{cell[0]}x{cell[1]}"  # noqa: E731
+    atoms = [f"(place {name(x)})" for x in cells]
+    atoms += [f"(connected {name((r, c))} {name((r + dr, c + dc))})" for r, c in cells
+              for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)) if (r + dr, c + dc) in cells]
+    atoms += [f"(at-robot {name(start)})", f"(visited {name(start)})"]
+    goal = " ".join(f"(visited {name(x)})" for x in cells)
+    return (f"(define (problem g) (:domain grid-visit-all) (:objects {' '.join(map(name, cells))})\n"
+            f"  (:init {' '.join(atoms)})\n  (:goal (and {goal})))\n")
+
+
+def test_visitall_failure_analysis_reads_shape_and_start_from_the_file(tmp_path: Path) -> None:
+    """``benchmarks/experiments/visitall_plan_failures.py`` tells grids and start cells apart from
+    the ``connected`` atoms alone (the tables of the plan-recipe study's round 9 rest on it)."""
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "visitall_plan_failures.py"
+    spec = importlib.util.spec_from_file_location("visitall_plan_failures", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cases = {(2, 3, (0, 0)): ((2, 3), "corner"), (3, 4, (1, 2)): ((3, 4), "inside"),
+             (3, 3, (0, 1)): ((3, 3), "edge"), (1, 7, (0, 2)): ((1, 7), "corridor inside"),
+             (1, 7, (0, 6)): ((1, 7), "corridor end"), (5, 5, (4, 4)): ((5, 5), "corner")}
+    for (rows, cols, start), expected in cases.items():
+        path = tmp_path / f"g{rows}x{cols}-{start[0]}-{start[1]}.pddl"
+        path.write_text(_grid_problem(rows, cols, start))
+        assert module.shape_and_start(path) == expected, path.name
+        found = module.corridor(path)
+        if expected[1] != "corridor inside":
+            assert found is None, path.name
+            continue
+        order, robot = found
+        assert robot == "c0x2" and order.index(robot) in (2, 4)  # either end may come first
+        assert sorted(order) == sorted(f"c0x{c}" for c in range(7))
+        assert all(abs(int(a[3:]) - int(b[3:])) == 1 for a, b in zip(order, order[1:]))
+    assert module.LOOP_AT_3.match("loop: the state after action 3 was visited before")
+    assert module.LOOP_AT_3.match("loop: the state after step 3 is the one after step 1; ...")
+    assert not module.LOOP_AT_3.match("loop: the state after action 31 was visited before")

@@ -2,17 +2,22 @@
 
 Usage:
   .venv/bin/python benchmarks/training/eval_greedy.py --model gripper --data data/gripper \
-      [--model-label ...] [--splits validation interpolation extrapolation] [--out FILE.md]
+      [--model-label ...] [--splits validation interpolation extrapolation] [--out FILE.md] \
+      [--tasks-csv FILE.csv]
 
 With ``--device cuda`` the model runs on the GPU (a training checkpoint is exported first).
 Plan lengths are compared with the manifest's optimal lengths where the expander computed them
 (`symt generate` fills them in up to its state limit); tasks without a known optimum count for
-coverage only, and QS/QS_S are then computed over the tasks with a known optimum.
+coverage only, and QS/QS_S are then computed over the tasks with a known optimum. ``--tasks-csv``
+appends one row per task in the columns of ``benchmarks/experiments/plan_recipe.py --csv``
+(strategy ``greedy-guidance``; why each run stopped in ``reason``), which
+``benchmarks/experiments/visitall_plan_failures.py`` reads.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 import tempfile
@@ -56,14 +61,15 @@ def run_tasks(model_path: str, data: str, files: list[str], device: str, precisi
     rows = []
     for task, result in zip(tasks, results):
         steps = [(task.actions[a].name, *task.actions[a].args) for a in result.actions]
-        rows.append({"solved": result.solved and validate_plan(task, steps).valid, "length": len(steps)})
+        rows.append({"solved": result.solved and validate_plan(task, steps).valid, "length": len(steps),
+                     "reason": result.reason})
     return rows
 
 
 def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1,
              device: str = "cpu", strides: dict[str, int] | None = None, precision: str = "fp32",
-             workers: int = 1) -> list[dict]:
-    """Greedy guidance rows per split. Each of ``workers`` processes takes every ``workers``-th
+             workers: int = 1, tasks: list[dict] | None = None) -> list[dict]:
+    """Greedy guidance rows per split (with ``tasks``, one dict per task is appended there too). Each of ``workers`` processes takes every ``workers``-th
     task of a split and runs its tasks in lockstep, their successors valued in one forward pass
     per step (``greedy_guidance_lockstep``): the processes keep a GPU and the cores busy.
     ``strides`` overrides ``stride`` per split."""
@@ -93,6 +99,10 @@ def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, s
                     result = outcome[entry["file"]]
                     solved += result["solved"]
                     optimum = entry.get("optimal_plan_length")
+                    if tasks is not None:
+                        tasks.append({"split": split, "task": entry.get("name", Path(entry["file"]).stem), "solved": int(result["solved"]),
+                                      "plan_length": result["length"] if result["solved"] else "",
+                                      "optimal": "" if optimum is None else optimum, "reason": result["reason"]})
                     if optimum is not None:
                         known += 1
                         if result["solved"]:
@@ -128,10 +138,12 @@ def main() -> int:
     parser.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "auto"])
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     parser.add_argument("--workers", type=int, default=1, help="processes, each taking a share of every split (1)")
+    parser.add_argument("--tasks-csv", type=Path, help="append one row per task to this CSV (plan_recipe.py's columns)")
     args = parser.parse_args()
     strides = {k: int(v) for k, v in (item.split("=") for item in args.strides)}
+    tasks: list[dict] | None = [] if args.tasks_csv else None
     rows = evaluate(args.model, args.data, args.splits, stride=args.stride, device=args.device,
-                    strides=strides, precision=args.precision, workers=args.workers)
+                    strides=strides, precision=args.precision, workers=args.workers, tasks=tasks)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     label = args.model_label or args.model
@@ -146,6 +158,14 @@ def main() -> int:
     if args.out:
         with open(args.out, "a") as handle:
             handle.write("\n".join(lines) + "\n")
+    if args.tasks_csv and tasks:
+        new = not args.tasks_csv.exists()
+        with args.tasks_csv.open("a", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=["model", "strategy", "split", "task", "solved",
+                                                        "plan_length", "optimal", "tokens", "reason"])
+            if new:
+                writer.writeheader()
+            writer.writerows({"model": label, "strategy": "greedy-guidance", "tokens": "", **row} for row in tasks)
     return 0
 
 
