@@ -90,7 +90,7 @@ def corridor(path: Path) -> tuple[list[str], str] | None:
     return order, start.group(1)
 
 
-def corridor_probe(dataset: Path, model: str, rows: list[dict[str, str]]) -> None:
+def corridor_probe(dataset: Path, split: str, model: str, rows: list[dict[str, str]]) -> None:
     """For each corridor task with an inside start: the model's first step against the nearer end."""
     torch.set_num_threads(1)
     planner = load_planner(resolve(model))
@@ -98,7 +98,7 @@ def corridor_probe(dataset: Path, model: str, rows: list[dict[str, str]]) -> Non
     buckets = [(0, 0, "equal"), (1, 4, "1-4"), (5, 15, "5-15"), (16, 10**9, "16+")]
     table: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for row in rows:
-        path = dataset / "extrapolation" / f"{row['task']}.pddl"
+        path = dataset / split / f"{row['task']}.pddl"
         found = corridor(path)
         if found is None:
             continue
@@ -129,7 +129,7 @@ def outcome(row: dict[str, str]) -> str:
     return "loop at 3" if LOOP_AT_3.match(row["reason"]) else "other failure"
 
 
-def token_probe(dataset: Path, model: str, names: list[str], draws: int) -> None:
+def token_probe(dataset: Path, split: str, model: str, names: list[str], draws: int) -> None:
     """Decode each task again under ``draws`` random object-token assignments (seed 0)."""
     torch.set_num_threads(1)
     planner = load_planner(resolve(model))
@@ -137,7 +137,7 @@ def token_probe(dataset: Path, model: str, names: list[str], draws: int) -> None
     rng = np.random.default_rng(0)
     solved_any = solved = looped = 0
     for name in names:
-        task = ground(domain, parse_problem(dataset / "extrapolation" / f"{name}.pddl", domain))
+        task = ground(domain, parse_problem(dataset / split / f"{name}.pddl", domain))
         marks = []
         for _ in range(draws):
             encoded = encode_task(task, planner.signature, domain)
@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dataset", type=Path, help="a `symt generate visitall` folder")
     parser.add_argument("csv", type=Path, help="per-task rows of plan_recipe.py --csv")
     parser.add_argument("--label", help="the CSV's model label to read (default: its first)")
+    parser.add_argument("--split", default="extrapolation", help="the split to read (extrapolation)")
     parser.add_argument("--strategy", default="regrounding",
                         help="the CSV's strategy to read (greedy-guidance: eval_greedy.py --tasks-csv)")
     parser.add_argument("--model", help="with --draws: the plan-generator file or name the CSV measured")
@@ -169,18 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with args.csv.open() as handle:
         rows = [r for r in csv.DictReader(handle)
-                if r["split"] == "extrapolation" and r["strategy"] == args.strategy]
+                if r["split"] == args.split and r["strategy"] == args.strategy]
     if not rows:
-        print(f"error: {args.csv}: no {args.strategy} rows of the extrapolation split", file=sys.stderr)
+        print(f"error: {args.csv}: no {args.strategy} rows of the {args.split} split", file=sys.stderr)
         return 2
     label = args.label or rows[0]["model"]
     rows = [r for r in rows if r["model"] == label]
     table: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     for row in rows:
-        (grid_rows, _), kind = shape_and_start(args.dataset / "extrapolation" / f"{row['task']}.pddl")
+        (grid_rows, _), kind = shape_and_start(args.dataset / args.split / f"{row['task']}.pddl")
         shape = "1 x n" if grid_rows == 1 else "2 x n" if grid_rows == 2 else "3+ rows"
         table[(shape, kind)][outcome(row)] += 1
-    print(f"{label}: {args.strategy} on the {len(rows)} extrapolation tasks of {args.dataset}, by grid and start cell\n")
+    print(f"{label}: {args.strategy} on the {len(rows)} {args.split} tasks of {args.dataset}, by grid and start cell\n")
     print(f"{'grid':8s} {'start':16s} {'tasks':>5s} {'solved':>6s} {'loop at 3':>9s} {'other':>5s}")
     for (shape, kind), counts in sorted(table.items()):
         print(f"{shape:8s} {kind:16s} {sum(counts.values()):5d} {counts['solved']:6d} "
@@ -193,10 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--draws and --corridors decode with a plan generator: --strategy regrounding only")
     if args.corridors:
         print()
-        corridor_probe(args.dataset, args.model, rows)
+        corridor_probe(args.dataset, args.split, args.model, rows)
     if args.draws:
         print()
-        token_probe(args.dataset, args.model, [r["task"] for r in rows if LOOP_AT_3.match(r["reason"])][: args.max_tasks],
+        token_probe(args.dataset, args.split, args.model, [r["task"] for r in rows if LOOP_AT_3.match(r["reason"])][: args.max_tasks],
                     args.draws)
     return 0
 
