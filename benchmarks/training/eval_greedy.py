@@ -1,9 +1,12 @@
 """Greedy heuristic guidance (paper, Appendix D) with SymT-E models, per split: coverage, QS, QS_S.
+With ``--wl`` the model is a WL baseline model (``symt models``' ``wl/NAME`` or a file), valued
+through WLPlan one state at a time, so both kinds are measured by the same guidance and stop rules.
 
 Usage:
   .venv/bin/python benchmarks/training/eval_greedy.py --model gripper --data data/gripper \
       [--model-label ...] [--splits validation interpolation extrapolation] [--out FILE.md] \
       [--tasks-csv FILE.csv]
+  .venv/bin/python benchmarks/training/eval_greedy.py --wl --model visitall --data data/visitall ...
 
 With ``--device cuda`` the model runs on the GPU (a training checkpoint is exported first).
 Plan lengths are compared with the manifest's optimal lengths where the expander computed them
@@ -24,13 +27,20 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from symt.export import export, load_exported, precision_context
-from symt.guidance import exported_state_evaluator, greedy_guidance_lockstep
-from symt.models import resolve
+from symt.guidance import (
+    exported_state_evaluator,
+    greedy_guidance_lockstep,
+    greedy_heuristic_guidance,
+)
+from symt.models import resolve, resolve_wl
 from symt.pddl import ground, parse_domain, parse_problem
+from symt.pddl.task import GroundTask
 from symt.pddl.validate import validate_plan
+from symt.wl import WLModel, WLTask
 
 
 def model_file(model: str, work: Path) -> Path:
@@ -46,18 +56,39 @@ def model_file(model: str, work: Path) -> Path:
     return Path(resolve(model))
 
 
-def run_tasks(model_path: str, data: str, files: list[str], device: str, precision: str) -> list[dict]:
+class WLEvaluator:
+    """A WL model's values of one task's states (true fluent indices), as greedy guidance calls
+    an evaluator."""
+
+    def __init__(self, model: WLModel, wl_task: WLTask, task: GroundTask) -> None:
+        self.model, self.wl_task, self.task, self.count = model, wl_task, task, 0
+
+    def __call__(self, states: list[frozenset[int]]) -> np.ndarray:
+        self.count += len(states)
+        facts = self.task.fluent_atoms
+        return np.array([self.model.value(self.wl_task.state([facts[f] for f in sorted(state)]))
+                         for state in states], dtype=np.float64)
+
+
+def run_tasks(model_path: str, data: str, files: list[str], device: str, precision: str,
+              wl: bool = False) -> list[dict]:
     """Greedy guidance on the tasks ``files`` of ``data``, in lockstep (one process's share)."""
     if device == "cpu":
         torch.set_num_threads(1)
-    module, meta = load_exported(model_path, device)
     root = Path(data)
     domain = parse_domain(root / "domain.pddl")
-    tasks = [ground(domain, parse_problem(root / file, domain)) for file in files]
-    with precision_context(precision, device):
-        evaluators = [exported_state_evaluator(module, meta, domain, task, file, device)
-                      for task, file in zip(tasks, files)]
-        results = greedy_guidance_lockstep(tasks, evaluators)
+    problems = [parse_problem(root / file, domain) for file in files]
+    tasks = [ground(domain, problem) for problem in problems]
+    if wl:
+        model = WLModel(Path(model_path))
+        results = [greedy_heuristic_guidance(task, WLEvaluator(model, model.set_task(domain, problem), task))
+                   for task, problem in zip(tasks, problems)]
+    else:
+        module, meta = load_exported(model_path, device)
+        with precision_context(precision, device):
+            evaluators = [exported_state_evaluator(module, meta, domain, task, file, device)
+                          for task, file in zip(tasks, files)]
+            results = greedy_guidance_lockstep(tasks, evaluators)
     rows = []
     for task, result in zip(tasks, results):
         steps = [(task.actions[a].name, *task.actions[a].args) for a in result.actions]
@@ -68,7 +99,7 @@ def run_tasks(model_path: str, data: str, files: list[str], device: str, precisi
 
 def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1,
              device: str = "cpu", strides: dict[str, int] | None = None, precision: str = "fp32",
-             workers: int = 1, tasks: list[dict] | None = None) -> list[dict]:
+             workers: int = 1, tasks: list[dict] | None = None, wl: bool = False) -> list[dict]:
     """Greedy guidance rows per split (with ``tasks``, one dict per task is appended there too). Each of ``workers`` processes takes every ``workers``-th
     task of a split and runs its tasks in lockstep, their successors valued in one forward pass
     per step (``greedy_guidance_lockstep``): the processes keep a GPU and the cores busy.
@@ -79,14 +110,14 @@ def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, s
     manifest = json.loads((data / "manifest.json").read_text())
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        model_path = str(model_file(model, Path(work)))
+        model_path = str(resolve_wl(model) if wl else model_file(model, Path(work)))
         context = multiprocessing.get_context("spawn")  # CUDA in the children
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
             for split in splits:
                 entries = [e for e in manifest if e["split"] == split][:: (strides or {}).get(split, stride)]
                 start = time.perf_counter()
                 shares = [entries[i::workers] for i in range(workers)]
-                futures = [pool.submit(run_tasks, model_path, str(data), [e["file"] for e in share], device, precision)
+                futures = [pool.submit(run_tasks, model_path, str(data), [e["file"] for e in share], device, precision, wl)
                            for share in shares if share]
                 outcome: dict[str, dict] = {}
                 for share, future in zip([s for s in shares if s], futures):
@@ -138,12 +169,13 @@ def main() -> int:
     parser.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "auto"])
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     parser.add_argument("--workers", type=int, default=1, help="processes, each taking a share of every split (1)")
+    parser.add_argument("--wl", action="store_true", help="--model is a WL baseline model (wl/NAME or a file)")
     parser.add_argument("--tasks-csv", type=Path, help="append one row per task to this CSV (plan_recipe.py's columns)")
     args = parser.parse_args()
     strides = {k: int(v) for k, v in (item.split("=") for item in args.strides)}
     tasks: list[dict] | None = [] if args.tasks_csv else None
     rows = evaluate(args.model, args.data, args.splits, stride=args.stride, device=args.device,
-                    strides=strides, precision=args.precision, workers=args.workers, tasks=tasks)
+                    strides=strides, precision=args.precision, workers=args.workers, tasks=tasks, wl=args.wl)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     label = args.model_label or args.model
