@@ -100,10 +100,12 @@ def run_tasks(model_path: str, data: str, files: list[str], device: str, precisi
 def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1,
              device: str = "cpu", strides: dict[str, int] | None = None, precision: str = "fp32",
              workers: int = 1, tasks: list[dict] | None = None, wl: bool = False) -> list[dict]:
-    """Greedy guidance rows per split (with ``tasks``, one dict per task is appended there too). Each of ``workers`` processes takes every ``workers``-th
+    """Greedy guidance rows per split. Each of ``workers`` processes takes every ``workers``-th
     task of a split and runs its tasks in lockstep, their successors valued in one forward pass
-    per step (``greedy_guidance_lockstep``): the processes keep a GPU and the cores busy.
-    ``strides`` overrides ``stride`` per split."""
+    per step (``greedy_guidance_lockstep``; a WL model, ``wl``, values one task at a time): the
+    processes keep a GPU and the cores busy. ``strides`` overrides ``stride`` per split; with
+    ``tasks``, one dict per task (split, task, solved, plan length, optimum, reason) is appended
+    there too."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -131,7 +133,8 @@ def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, s
                     solved += result["solved"]
                     optimum = entry.get("optimal_plan_length")
                     if tasks is not None:
-                        tasks.append({"split": split, "task": entry.get("name", Path(entry["file"]).stem), "solved": int(result["solved"]),
+                        tasks.append({"split": split, "task": entry.get("name", Path(entry["file"]).stem),
+                                      "solved": int(result["solved"]),
                                       "plan_length": result["length"] if result["solved"] else "",
                                       "optimal": "" if optimum is None else optimum, "reason": result["reason"]})
                     if optimum is not None:
