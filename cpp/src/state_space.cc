@@ -5,11 +5,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <functional>
-#include <queue>
+#include <limits>
 #include <sstream>
-#include <tuple>
+#include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
+
+#include "mix64.hpp"
 
 namespace symt {
 
@@ -37,15 +40,6 @@ std::string mib(int64_t bytes) {
   os.precision(0);
   os << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
   return os.str();
-}
-
-inline uint64_t mix64(uint64_t x) {  // the splitmix64 / murmur3 finalizer
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 31;
-  return x;
 }
 
 inline uint64_t hash_words(const uint64_t* words, int32_t n) {
@@ -440,154 +434,6 @@ StateSpace StateSpace::expand(const TaskArrays& task, const Limits& limits) {
   return sp;
 }
 
-void StateSpace::compute_hstar() {
-  const std::size_t n = static_cast<std::size_t>(num_states_);
-  hstar_.assign(n, kHstarInfinity);
-  if (!costs_.empty()) steps_.assign(n, kHstarInfinity);
-  max_hstar_ = -1;
-  if (!goals_.empty()) {
-    // Reverse CSR (sources of the transitions into each state) by counting sort.
-    std::vector<int64_t> rev_offsets(n + 1, 0);
-    for (int32_t t : targets_) ++rev_offsets[static_cast<std::size_t>(t) + 1];
-    for (std::size_t i = 0; i < n; ++i) rev_offsets[i + 1] += rev_offsets[i];
-    std::vector<int32_t> rev_sources(targets_.size());
-    std::vector<int32_t> rev_actions(costs_.empty() ? 0 : targets_.size());
-    {
-      std::vector<int64_t> fill(rev_offsets.begin(), rev_offsets.end() - 1);
-      for (std::size_t s = 0; s < n; ++s) {
-        for (int64_t i = offsets_[s]; i < offsets_[s + 1]; ++i) {
-          const std::size_t t = static_cast<std::size_t>(targets_[static_cast<std::size_t>(i)]);
-          const std::size_t k = static_cast<std::size_t>(fill[t]++);
-          rev_sources[k] = static_cast<int32_t>(s);
-          if (!costs_.empty()) rev_actions[k] = actions_[static_cast<std::size_t>(i)];
-        }
-      }
-    }
-    if (!costs_.empty()) {
-      compute_cost_to_go(rev_offsets, rev_sources, rev_actions);
-      compute_layers();
-      return;
-    }
-    std::vector<int32_t> queue;
-    queue.reserve(n);
-    for (int32_t g : goals_) {
-      hstar_[static_cast<std::size_t>(g)] = 0;
-      queue.push_back(g);
-    }
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      const std::size_t t = static_cast<std::size_t>(queue[head]);
-      const int32_t next = hstar_[t] + 1;
-      for (int64_t i = rev_offsets[t]; i < rev_offsets[t + 1]; ++i) {
-        const std::size_t s = static_cast<std::size_t>(rev_sources[static_cast<std::size_t>(i)]);
-        if (hstar_[s] == kHstarInfinity) {
-          hstar_[s] = next;
-          queue.push_back(static_cast<int32_t>(s));
-        }
-      }
-    }
-    max_hstar_ = hstar_[static_cast<std::size_t>(queue.back())];
-  }
-  max_steps_ = max_hstar_;
-  compute_layers();
-}
-
-void StateSpace::compute_cost_to_go(const std::vector<int64_t>& rev_offsets,
-                                    const std::vector<int32_t>& rev_sources,
-                                    const std::vector<int32_t>& rev_actions) {
-  // Backward Dijkstra on (cost, steps), compared lexicographically: the cheapest cost to the
-  // goal and, among the cheapest plans, the fewest steps. Stale heap entries are skipped.
-  using Entry = std::tuple<int64_t, int32_t, int32_t>;  // cost, steps, state
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
-  for (int32_t g : goals_) {
-    hstar_[static_cast<std::size_t>(g)] = 0;
-    steps_[static_cast<std::size_t>(g)] = 0;
-    heap.emplace(0, 0, g);
-  }
-  while (!heap.empty()) {
-    const auto [cost, steps, state] = heap.top();
-    heap.pop();
-    const std::size_t t = static_cast<std::size_t>(state);
-    if (cost != hstar_[t] || steps != steps_[t]) continue;
-    max_hstar_ = std::max(max_hstar_, hstar_[t]);
-    max_steps_ = std::max(max_steps_, steps_[t]);
-    for (int64_t i = rev_offsets[t]; i < rev_offsets[t + 1]; ++i) {
-      const std::size_t k = static_cast<std::size_t>(i);
-      const std::size_t s = static_cast<std::size_t>(rev_sources[k]);
-      const int64_t next_cost = cost + costs_[static_cast<std::size_t>(rev_actions[k])];
-      const int32_t next_steps = steps + 1;
-      if (next_cost >= kHstarInfinity) {
-        throw LimitExceeded("a state's cheapest plan costs more than 2^31 - 2");
-      }
-      if (next_cost < hstar_[s] || (next_cost == hstar_[s] && next_steps < steps_[s])) {
-        hstar_[s] = static_cast<int32_t>(next_cost);
-        steps_[s] = next_steps;
-        heap.emplace(next_cost, next_steps, static_cast<int32_t>(s));
-      }
-    }
-  }
-}
-
-void StateSpace::compute_layers() {
-  // Layers by steps (counting sort keeps increasing ids inside each layer).
-  const std::vector<int32_t>& d_of = steps();
-  const std::size_t n = static_cast<std::size_t>(num_states_);
-  const std::size_t layers = static_cast<std::size_t>(max_steps_ + 1);
-  layer_offsets_.assign(layers + 1, 0);
-  for (int32_t d : d_of) {
-    if (d != kHstarInfinity) ++layer_offsets_[static_cast<std::size_t>(d) + 1];
-  }
-  for (std::size_t d = 0; d < layers; ++d) layer_offsets_[d + 1] += layer_offsets_[d];
-  layer_states_.resize(static_cast<std::size_t>(layer_offsets_.back()));
-  std::vector<int64_t> fill(layer_offsets_.begin(), layer_offsets_.end() - 1);
-  for (std::size_t s = 0; s < n; ++s) {
-    const int32_t d = d_of[s];
-    if (d != kHstarInfinity) {
-      layer_states_[static_cast<std::size_t>(fill[static_cast<std::size_t>(d)]++)] =
-          static_cast<int32_t>(s);
-    }
-  }
-}
-
-bool StateSpace::optimal_transition(std::size_t s, int64_t i) const {
-  const std::size_t k = static_cast<std::size_t>(i);
-  const std::size_t t = static_cast<std::size_t>(targets_[k]);
-  const std::vector<int32_t>& d_of = steps();
-  if (d_of[s] == kHstarInfinity || d_of[t] != d_of[s] - 1) return false;
-  return costs_.empty() ||
-         int64_t{hstar_[t]} + costs_[static_cast<std::size_t>(actions_[k])] == hstar_[s];
-}
-
-void StateSpace::compute_plan_counts() {
-  plan_weight_.assign(static_cast<std::size_t>(num_states_), 0.0);
-  layer_log_scale_.assign(static_cast<std::size_t>(max_steps_ + 1), 0.0);
-  for (int32_t d = 0; d <= max_steps_; ++d) {
-    const std::size_t ud = static_cast<std::size_t>(d);
-    double layer_max = 0.0;
-    for (int64_t k = layer_offsets_[ud]; k < layer_offsets_[ud + 1]; ++k) {
-      const std::size_t s = static_cast<std::size_t>(layer_states_[static_cast<std::size_t>(k)]);
-      double w = 0.0;
-      if (d == 0) {
-        w = 1.0;
-      } else {
-        for (int64_t i = offsets_[s]; i < offsets_[s + 1]; ++i) {
-          if (optimal_transition(s, i)) {
-            w += plan_weight_[static_cast<std::size_t>(targets_[static_cast<std::size_t>(i)])];
-          }
-        }
-      }
-      plan_weight_[s] = w;
-      layer_max = std::max(layer_max, w);
-    }
-    if (layer_max > 0.0) {
-      for (int64_t k = layer_offsets_[ud]; k < layer_offsets_[ud + 1]; ++k) {
-        plan_weight_[static_cast<std::size_t>(layer_states_[static_cast<std::size_t>(k)])] /=
-            layer_max;
-      }
-    }
-    layer_log_scale_[ud] = (d == 0 ? 0.0 : layer_log_scale_[ud - 1]) + std::log(layer_max);
-  }
-}
-
 void StateSpace::check_state(int64_t s) const {
   if (s < 0 || s >= num_states_) {
     throw std::out_of_range("state id " + std::to_string(s) + " out of range [0, " +
@@ -623,88 +469,6 @@ int64_t StateSpace::memory_bytes() const {
          capacity_bytes(steps_) + capacity_bytes(costs_) +
          capacity_bytes(goals_) + capacity_bytes(layer_offsets_) + capacity_bytes(layer_states_) +
          capacity_bytes(plan_weight_) + capacity_bytes(layer_log_scale_);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sampler
-
-Sampler::Sampler(const StateSpace& space, uint64_t seed) : space_(&space) {
-  uint64_t x = seed;
-  for (uint64_t& word : s_) {  // splitmix64
-    x += 0x9E3779B97F4A7C15ULL;
-    word = mix64(x);
-  }
-}
-
-uint64_t Sampler::next_u64() {  // xoshiro256**
-  auto rotl = [](uint64_t v, int k) { return (v << k) | (v >> (64 - k)); };
-  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
-uint64_t Sampler::bounded(uint64_t n) {
-  if (n == 0) throw std::invalid_argument("bounded(0)");
-  // Reject the lowest (2^64 mod n) values so that every residue is equally likely.
-  const uint64_t threshold = (0 - n) % n;
-  while (true) {
-    const uint64_t r = next_u64();
-    if (r >= threshold) return r % n;
-  }
-}
-
-double Sampler::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
-
-int32_t Sampler::sample_state() {
-  const StateSpace& sp = *space_;
-  if (sp.max_steps_ < 0) {
-    throw std::runtime_error("cannot sample states: no goal state is reachable");
-  }
-  const std::size_t d = static_cast<std::size_t>(bounded(static_cast<uint64_t>(sp.max_steps_) + 1));
-  const int64_t begin = sp.layer_offsets_[d];
-  const int64_t size = sp.layer_offsets_[d + 1] - begin;
-  const uint64_t k = bounded(static_cast<uint64_t>(size));
-  return sp.layer_states_[static_cast<std::size_t>(begin + static_cast<int64_t>(k))];
-}
-
-std::vector<int32_t> Sampler::random_optimal_plan(int64_t state) {
-  const StateSpace& sp = *space_;
-  sp.check_state(state);
-  std::size_t s = static_cast<std::size_t>(state);
-  if (sp.steps()[s] == kHstarInfinity) {
-    throw std::invalid_argument("state " + std::to_string(state) +
-                                " is a dead end: no plan reaches the goal");
-  }
-  const std::vector<int32_t>& d_of = sp.steps();
-  std::vector<int32_t> plan;
-  plan.reserve(static_cast<std::size_t>(d_of[s]));
-  while (d_of[s] > 0) {
-    double total = 0.0;
-    for (int64_t i = sp.offsets_[s]; i < sp.offsets_[s + 1]; ++i) {
-      if (sp.optimal_transition(s, i)) {
-        total += sp.plan_weight_[static_cast<std::size_t>(sp.targets_[static_cast<std::size_t>(i)])];
-      }
-    }
-    const double r = uniform01() * total;
-    double acc = 0.0;
-    int64_t chosen = -1;
-    for (int64_t i = sp.offsets_[s]; i < sp.offsets_[s + 1]; ++i) {
-      if (!sp.optimal_transition(s, i)) continue;
-      chosen = i;  // the last optimal transition absorbs rounding at the top end
-      acc += sp.plan_weight_[static_cast<std::size_t>(sp.targets_[static_cast<std::size_t>(i)])];
-      if (r < acc) break;
-    }
-    const std::size_t c = static_cast<std::size_t>(chosen);
-    plan.push_back(sp.actions_[c]);
-    s = static_cast<std::size_t>(sp.targets_[c]);
-  }
-  return plan;
 }
 
 }  // namespace symt
