@@ -3,9 +3,10 @@
 
 /*
   symt(): a learned heuristic (an exported SymT model, TorchScript) evaluated through libtorch.
-  This file pair is compiled into libsymt_heuristic.so, which the plugin registered in
-  symt_plugin.cc loads on first use (so that configurations without symt() never load
-  libtorch); its options are declared there. Batching: batched_heuristic.h.
+  This file pair (with symt_context.*, the task context it reads) is compiled into
+  libsymt_heuristic.so, which the plugin registered in symt_plugin.cc loads on first use (so
+  that configurations without symt() never load libtorch); its options are declared there.
+  Batching: batched_heuristic.h.
 
   Model file (format versions 1 to 3, written by `symt export`): a TorchScript archive whose
   forward(pred int64[B,N], args int64[B,N,m], mask bool[B,N]) returns float32[B], with an extra
