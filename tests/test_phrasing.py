@@ -119,6 +119,39 @@ def test_phrased_rows_state_the_phrasing_as_goal_atoms(bw_files) -> None:
     assert len(rows) == len(encoded.fixed_rows) - len(task.goal_atoms) + 2
 
 
+def test_achieved_goals_are_marked_by_the_goal_shown(tmp_path: Path) -> None:
+    """With --achieved-goals and --goal-phrasing together, a state's atoms read as achieved goals
+    exactly where they are atoms of the phrased goal the batch shows, as a model would read a task
+    written with that goal; the task's own goal marks nothing else."""
+    root = make_dataset(tmp_path / "bw", "blocksworld", {"train": [4, 5], "validation": [4]})
+    dataset = load_dataset(root, progress=False, achieved_goals=True)
+    train = dataset.split("train")
+    assert attach_goal_phrasings(train, 6, seed=0) == 2
+    p = dataset.signature.num_predicates
+    names = [name for name, _ in dataset.signature.predicates]
+
+    def atom(data, row: np.ndarray, offset: int) -> tuple[str, tuple[str, ...]]:
+        return names[row[0] - offset], tuple(data.task.objects[o] for o in row[1:] if o >= 0)
+
+    checked = 0
+    for data in train:
+        assert len(data.goal_phrasing_fluents) == len(data.goal_phrasings) == 6
+        for fixed, fluent in zip(data.goal_phrasings, data.goal_phrasing_fluents, strict=True):
+            goal = {atom(data, r, p) for r in fixed if p <= r[0] < 2 * p}
+            for position in range(0, data.space.num_states, 7):
+                facts = data.space.state_facts(position)
+                rows = data.encoded.state_rows(facts, fixed, fluent)[: len(facts)]
+                marked = {atom(data, r, 2 * p) for r in rows if r[0] >= 2 * p}
+                held = {data.task.fluent_atoms[f] for f in facts}
+                assert marked == {a for a in held if a in goal}
+                assert all(r[0] < p for r in rows if r[0] < 2 * p)  # the rest read as plain atoms
+                checked += 1
+    assert checked > 50
+    # The sampler shows them together (the trainer refused the combination before).
+    batch = PairSampler(train, 123, "off", seed=3, goal_phrasing=1.0).batch(0, 16)
+    assert int((batch.pred >= 2 * p).sum()) > 0
+
+
 def test_sampler_shows_equivalent_goals_with_unchanged_labels(tmp_path: Path) -> None:
     root = make_dataset(tmp_path / "bw", "blocksworld", {"train": [4, 5], "validation": [4]})
     dataset = load_dataset(root, progress=False)

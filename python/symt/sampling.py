@@ -237,11 +237,14 @@ class PairSampler:
         sibling_targets: list[float] = []
         sibling_bounds: list[bool] = []
         for slot, data in enumerate(chosen):
-            fixed = data.encoded.fixed_rows
+            fixed, fluent = data.encoded.fixed_rows, None
             if self.goal_phrasing > 0 and data.goal_phrasings:
                 # Drawn only when asked for, so that the batches of runs without it stay as they were.
                 rephrase, which = rng.random() < self.goal_phrasing, rng.integers(len(data.goal_phrasings))
-                fixed = data.goal_phrasings[which] if rephrase else fixed
+                if rephrase:
+                    fixed = data.goal_phrasings[which]
+                    # A model that marks achieved goals reads them by the goal it is shown.
+                    fluent = data.goal_phrasing_fluents[which] if data.goal_phrasing_fluents else None
             if data.plan is None:
                 assert data.space is not None
                 position = data.space.sampler(derive_seed(self.seed, "state", step, slot)).sample_state()
@@ -249,7 +252,7 @@ class PairSampler:
             else:  # a plan position uniformly: the plan's analogue of a uniform goal distance
                 position = int(rng.integers(data.plan.length + 1))
                 facts, target = data.plan.states[position], float(data.plan.remaining[position])
-            state_rows = data.encoded.state_rows(facts, fixed)
+            state_rows = data.encoded.state_rows(facts, fixed, fluent)
             n = data.encoded.num_objects
             if self.mode == "rename-one":
                 first = identity_assignment(n)
@@ -267,7 +270,8 @@ class PairSampler:
             # meets unseen tokens on tasks with more objects than any training task.
             pair_names = random_tokens(rng, n, self.vocab_size) if siblings else first
             for sibling_facts, sibling_target in siblings:
-                sibling_rows.append(rename(data.encoded.state_rows(sibling_facts, fixed), pair_names, self.vocab_size))
+                sibling_rows.append(rename(data.encoded.state_rows(sibling_facts, fixed, fluent), pair_names,
+                                               self.vocab_size))
                 bound = self.dead_end_bound and sibling_target == math.inf
                 if bound:
                     assert data.space is not None  # plan siblings are never dead ends (nan)

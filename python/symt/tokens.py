@@ -128,11 +128,14 @@ class EncodedTask:
         """The object tokens at inference (:func:`canonical_assignment`), computed once."""
         return canonical_assignment(self)
 
-    def state_rows(self, facts: np.ndarray | list[int], fixed: np.ndarray | None = None) -> np.ndarray:
+    def state_rows(self, facts: np.ndarray | list[int], fixed: np.ndarray | None = None,
+                   fluent: np.ndarray | None = None) -> np.ndarray:
         """Token rows (object indices, -1 padding) of a state given its true fluent indices;
-        ``fixed`` replaces :attr:`fixed_rows` (the goal stated another way, ``symt.sampling``)."""
+        ``fixed`` replaces :attr:`fixed_rows` (the goal stated another way, ``symt.sampling``) and
+        ``fluent`` :attr:`fluent_rows` (the achieved-goal marks of that goal)."""
         facts = np.asarray(facts, dtype=np.int64)
-        return np.concatenate([self.fluent_rows[facts], self.fixed_rows if fixed is None else fixed], axis=0)
+        fluent_rows = self.fluent_rows if fluent is None else fluent
+        return np.concatenate([fluent_rows[facts], self.fixed_rows if fixed is None else fixed], axis=0)
 
 
 def encode_task(task: GroundTask, signature: Signature, domain: Domain | None = None) -> EncodedTask:

@@ -126,9 +126,6 @@ class Trainer(TrainerBase):
 
         if config.coverage_search not in ("greedy", "gbfs"):
             raise SymtError(f"unknown coverage search '{config.coverage_search}' (choose from greedy, gbfs)")
-        if config.goal_phrasing > 0 and config.achieved_goals:
-            # A phrasing changes which atoms are goals, and so which state atoms are marked.
-            raise SymtError("--goal-phrasing and --achieved-goals cannot be combined yet")
         self.dataset: Dataset = load_dataset(
             Path(config.data), splits=("train", "validation"), max_states=config.max_states,
             vocab_size=config.vocab_size, progress=progress, achieved_goals=config.achieved_goals,
