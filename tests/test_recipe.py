@@ -126,8 +126,12 @@ def test_achieved_goals_mark_the_goal_atoms_of_a_state_and_export_as_format_6(gr
     meta = export(tmp_path / "r" / "best.pt", tmp_path / "m.pt")
     module, _ = load_exported(tmp_path / "m.pt")
     assert meta["format_version"] == 6 and meta["achieved_goals"] and module.symt_achieved_goals == 1
-    with pytest.raises(SymtError, match="--goal-phrasing and --achieved-goals"):
-        Trainer(config_for(gripper_dataset, tmp_path / "p", goal_phrasing=0.5, achieved_goals=True), progress=False)
+    # With goal phrasings, every phrasing carries the marks of its own goal (tests/test_phrasing.py).
+    phrased = Trainer(config_for(gripper_dataset, tmp_path / "p", goal_phrasing=0.5, achieved_goals=True),
+                      progress=False)
+    train = phrased.dataset.split("train")
+    assert any(data.goal_phrasings for data in train)
+    assert all(len(data.goal_phrasing_fluents) == len(data.goal_phrasings) for data in train)
 
 
 @pytest.mark.train
