@@ -65,7 +65,7 @@ class TaskData:
     (:func:`attach_goal_phrasings`); empty unless training asks for them."""
     goal_phrasing_fluents: list[np.ndarray] = field(default_factory=list)
     """For a model that marks achieved goals, the fluent rows of each of :attr:`goal_phrasings`
-    (:func:`phrased_fluent_rows`: the phrased goal's atoms marked); empty otherwise."""
+    (``EncodedTask.fluent_rows_marked_for``: the phrased goal's atoms marked); empty otherwise."""
 
     @property
     def task(self) -> GroundTask:
@@ -111,14 +111,6 @@ def plan_labels(task: GroundTask, plan_file: Path, exact: bool) -> PlanLabels:
     return PlanLabels([np.array(sorted(s), dtype=np.int64) for s in states], siblings, exact, remaining)
 
 
-def _unmarked_fluent_rows(encoded: EncodedTask) -> np.ndarray:
-    """``encoded.fluent_rows`` without achieved-goal marks (ids ``2P + i`` back to ``i``)."""
-    rows = encoded.fluent_rows.copy()
-    marked = 2 * encoded.signature.num_predicates
-    rows[rows[:, 0] >= marked, 0] -= marked
-    return rows
-
-
 def phrased_fixed_rows(encoded: EncodedTask, goal_fluents: np.ndarray) -> np.ndarray:
     """``encoded.fixed_rows`` with the fluent goal atoms replaced by ``goal_fluents`` (fluent
     indices); static goal atoms, static and type atoms are kept."""
@@ -127,18 +119,9 @@ def phrased_fixed_rows(encoded: EncodedTask, goal_fluents: np.ndarray) -> np.nda
     rest = encoded.fixed_rows[: len(encoded.fixed_rows) - num_goal]
     goal_rows = encoded.fixed_rows[len(rest):]
     static_goal = goal_rows[[atom not in task.fluent_index for atom in task.goal_atoms]]
-    fluent_goal = _unmarked_fluent_rows(encoded)[np.asarray(goal_fluents, dtype=np.int64)]
+    fluent_goal = encoded.unmarked_fluent_rows[np.asarray(goal_fluents, dtype=np.int64)]
     fluent_goal[:, 0] += encoded.signature.num_predicates
     return np.concatenate([rest, static_goal, fluent_goal], axis=0)
-
-
-def phrased_fluent_rows(encoded: EncodedTask, goal_fluents: np.ndarray) -> np.ndarray:
-    """``encoded.fluent_rows`` for a model that marks achieved goals, with the marks of the goal
-    phrased as ``goal_fluents`` (fluent indices) instead of the task's: what a state's atoms read
-    as where the task states that goal."""
-    rows = _unmarked_fluent_rows(encoded)
-    rows[np.asarray(goal_fluents, dtype=np.int64), 0] += 2 * encoded.signature.num_predicates
-    return rows
 
 
 def attach_goal_phrasings(tasks: Iterable[TaskData], count: int, seed: int) -> int:
@@ -158,7 +141,7 @@ def attach_goal_phrasings(tasks: Iterable[TaskData], count: int, seed: int) -> i
         goals = [phrasings.sample(rng) for _ in range(count)]
         data.goal_phrasings = [phrased_fixed_rows(data.encoded, goal) for goal in goals]
         if data.encoded.signature.achieved_goals:
-            data.goal_phrasing_fluents = [phrased_fluent_rows(data.encoded, goal) for goal in goals]
+            data.goal_phrasing_fluents = [data.encoded.fluent_rows_marked_for(goal) for goal in goals]
         done += 1
     return done
 

@@ -119,6 +119,21 @@ class EncodedTask:
     fluent_rows: np.ndarray
     """[F, 1+m] int64: the row of each fluent atom, by fluent index."""
 
+    @cached_property
+    def unmarked_fluent_rows(self) -> np.ndarray:
+        """:attr:`fluent_rows` without achieved-goal marks (ids ``2P + i`` read as ``i`` again)."""
+        rows = self.fluent_rows.copy()
+        marked = 2 * self.signature.num_predicates
+        rows[rows[:, 0] >= marked, 0] -= marked
+        return rows
+
+    def fluent_rows_marked_for(self, goal_fluents: np.ndarray) -> np.ndarray:
+        """:attr:`fluent_rows` of a model that marks achieved goals, marked for the goal
+        ``goal_fluents`` (fluent indices) instead of the task's own (``symt.data`` phrasings)."""
+        rows = self.unmarked_fluent_rows.copy()
+        rows[np.asarray(goal_fluents, dtype=np.int64), 0] += 2 * self.signature.num_predicates
+        return rows
+
     @property
     def num_objects(self) -> int:
         return len(self.task.objects)
