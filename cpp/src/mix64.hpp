@@ -1,5 +1,5 @@
-// The one 64-bit mixing function of the expander's hash table and the sampler's seeding, in one
-// place so that a seed means the same stream wherever it is used.
+// The 64-bit mixing function that the expander's state hash (state_space.cc) and the sampler's
+// splitmix64 seeding (sampler.cc) both use: one definition for the two files.
 #pragma once
 
 #include <cstdint>
