@@ -62,7 +62,7 @@ train_and_evaluate() {
   local run=$runs/$name
   echo "== $name: training budget $budget s (at $(elapsed) s)"
   timeout $((budget + 120)) $SYMT train "$data" --preset paper --object-identity hashed --w-rank 1 --seed 0 \
-    --coverage-tasks 10 --time-budget "$budget" --quiet --out "$run" "${size[@]}" "$@" > "$run.log" 2>&1 \
+    --coverage-tasks 10 --time-budget "$budget" --quiet --out "$run" "${size[@]}" "${extra[@]}" "$@" > "$run.log" 2>&1 \
     || echo "$name: training exit $? ($(tail -2 "$run.log" | tr '\n' ' '))"
   tail -3 "$run.log"
   [ -f "$run/best.pt" ] || return 0
@@ -86,8 +86,16 @@ EOF
   echo "$name done at $(elapsed) s"
 }
 
+# EXTRA: training options beyond the paper preset (the second call: the input options of the
+# shipped visitall-shared recipe); SHIPPED_VISITALL: the shipped model evaluated beside it.
+read -r -a extra <<< "${EXTRA:-}"
 left=$(( deadline - $(elapsed) ))
-train_and_evaluate visitall-paper data/visitall visitall $(( left > 400 ? 210 : left - ${EVAL_RESERVE:-100} ))
+if [ -n "${VISITALL_ONLY:-}" ]; then
+  budget=$(( left - ${EVAL_RESERVE:-100} ))
+else
+  budget=$(( left > 400 ? 210 : left - ${EVAL_RESERVE:-100} ))
+fi
+train_and_evaluate visitall-paper data/visitall "${SHIPPED_VISITALL:-visitall}" "$budget"
 left=$(( deadline - $(elapsed) ))
 if [ "$left" -gt 170 ] && [ -z "${VISITALL_ONLY:-}" ]; then
   train_and_evaluate logistics-paper data/logistics logistics $(( left - 120 ))

@@ -121,12 +121,15 @@ def share_loaded_datasets() -> None:
     from symt.data import load_dataset
 
     @functools.cache
-    def cached(path: Path, splits: tuple = ("train", "validation"), max_states: int = 2_000_000,
-               vocab_size: int = 123, progress: bool = True):
-        return load_dataset(path, splits=splits, max_states=max_states, vocab_size=vocab_size, progress=False)
+    def cached(path: Path, splits: tuple, options: tuple):
+        return load_dataset(path, splits=splits, **dict(options), progress=False)
 
-    def load(path, splits=("train", "validation"), max_states=2_000_000, vocab_size=123, progress=True):
-        return cached(Path(path), tuple(splits), max_states, vocab_size)
+    # Every keyword the trainers pass (the loader's options grow) is part of the cache key.
+    def load(path, splits=("train", "validation"), *args, progress=True, **options):
+        names = ("max_states", "vocab_size", "expand_splits")
+        options.update(zip(names, args))
+        return cached(Path(path), tuple(splits),
+                      tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
 
     symt.training.trainer.load_dataset = load  # type: ignore[assignment]
     symt.plangen.train.load_dataset = load  # type: ignore[assignment]
