@@ -11,9 +11,11 @@
 using namespace std;
 
 namespace symt {
-static const int CONTEXT_VERSION = 3;
-static const char *const CONTEXT_HEADER = "symt-task-context";
-static const char *const FORMAT_NAME = "symt-heuristic";
+// Private to this file; the format constants shared with the heuristic are in symt_context.h.
+// Both sides must agree with symt.formats (tests/test_model.py reads them).
+static constexpr int CONTEXT_VERSION = 3;
+static constexpr const char *CONTEXT_HEADER = "symt-task-context";
+static constexpr const char *FORMAT_NAME = "symt-heuristic";
 
 string first_sentence(const string &message) {
     string line = message.substr(0, message.find('\n'));

@@ -838,8 +838,8 @@ def test_the_plugin_reads_the_model_formats_python_writes() -> None:
 
     plugin = Path(__file__).resolve().parents[1] / "fd_plugin"
     source = "\n".join((plugin / name).read_text() for name in ("symt_context.h", "symt_context.cc"))
-    ints = {m.group(1): int(m.group(2)) for m in re.finditer(r"(?:static const|constexpr) int (\w+) = (\d+);", source)}
-    strings = {m.group(1): m.group(2) for m in re.finditer(r'static const char \*const (\w+) = "([^"]*)";', source)}
+    ints = {m.group(1): int(m.group(2)) for m in re.finditer(r"constexpr int (\w+) = (\d+);", source)}
+    strings = {m.group(1): m.group(2) for m in re.finditer(r'constexpr const char \*(\w+) = "([^"]*)";', source)}
     assert (ints["MIN_FORMAT_VERSION"], ints["MAX_FORMAT_VERSION"]) == (
         min(formats.READABLE_FORMAT_VERSIONS), max(formats.READABLE_FORMAT_VERSIONS))
     assert list(formats.READABLE_FORMAT_VERSIONS) == list(range(ints["MIN_FORMAT_VERSION"], ints["MAX_FORMAT_VERSION"] + 1))
