@@ -22,6 +22,7 @@ The files built on these tokens (model metadata, the plugin's task context) are 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -130,9 +131,7 @@ class EncodedTask:
     def fluent_rows_marked_for(self, goal_fluents: np.ndarray) -> np.ndarray:
         """:attr:`fluent_rows` of a model that marks achieved goals, marked for the goal
         ``goal_fluents`` (fluent indices) instead of the task's own (``symt.data`` phrasings)."""
-        rows = self.unmarked_fluent_rows.copy()
-        rows[np.asarray(goal_fluents, dtype=np.int64), 0] += 2 * self.signature.num_predicates
-        return rows
+        return _marked_as_goals(self.unmarked_fluent_rows, goal_fluents, self.signature.num_predicates)
 
     @property
     def num_objects(self) -> int:
@@ -179,18 +178,26 @@ def encode_task(task: GroundTask, signature: Signature, domain: Domain | None = 
                 fixed.append(row(TYPE_PREFIX + type_name, (obj,), False))
     fixed += [row(name, args, True) for name, args in task.goal_atoms]
     fluent = [row(name, args, False) for name, args in task.fluent_atoms]
-    if signature.achieved_goals:
-        goals = {(name, tuple(args)) for name, args in task.goal_atoms}
-        for values, (name, args) in zip(fluent, task.fluent_atoms, strict=True):
-            if (name, tuple(args)) in goals:
-                values[0] += 2 * num_predicates
     empty = np.zeros((0, width), dtype=np.int64)
+    fluent_rows = np.array(fluent, dtype=np.int64).reshape(-1, width) if fluent else empty
+    if signature.achieved_goals:
+        goals = [task.fluent_index.get((name, tuple(args))) for name, args in task.goal_atoms]
+        fluent_rows = _marked_as_goals(fluent_rows, [i for i in goals if i is not None], num_predicates)
     return EncodedTask(
         task,
         signature,
         np.array(fixed, dtype=np.int64).reshape(-1, width) if fixed else empty,
-        np.array(fluent, dtype=np.int64).reshape(-1, width) if fluent else empty,
+        fluent_rows,
     )
+
+
+def _marked_as_goals(fluent_rows: np.ndarray, goal_fluents: Iterable[int],
+                     num_predicates: int) -> np.ndarray:
+    """A copy of ``fluent_rows`` whose atoms ``goal_fluents`` (fluent indices) read as achieved
+    goals (predicate id ``i`` becomes ``2P + i``); the one place that sets the mark."""
+    rows = fluent_rows.copy()
+    rows[np.asarray(list(goal_fluents), dtype=np.int64), 0] += 2 * num_predicates
+    return rows
 
 
 def _all_types(domain: Domain, type_name: str) -> set[str]:
