@@ -12,7 +12,12 @@ renamed copies with the contrastive terms on, AdamW) for about ``--seconds``. It
   step time, and MFU, its share of the card's bf16 dense matrix rate, measured in the same run
   (an 8192^3 bf16 matrix product on random data, median of 10) and of the datasheet's 989 TFLOP/s;
 * the share of step time spent waiting for batches (``symt.training.batches.BatchStream``) and the peak
-  GPU memory.
+  GPU memory;
+* the operator calls of one step (``torch.profiler``, untimed): on a GPU each is at least one
+  kernel launch, and the calls whose output size depends on the data (``unique``, ``nonzero``,
+  ``masked_scatter``, ``repeat_interleave``, ``item``) make the host wait for the card. A model
+  of many small operations is bound by these, not by its FLOPs, and this count is the same on a
+  CPU, so it can be read before a device call.
 
 Results go to ``--out`` (JSON) and a Markdown table on stdout. On a CPU it runs too (tiny sizes,
 ``--device cpu``), which is how the script is rehearsed before a device call.
@@ -76,9 +81,9 @@ def build_trainer(kind: str, preset: str, batch: int, buckets: int, data: Path, 
         from symt.training.config import TrainConfig
         from symt.training.trainer import Trainer
 
-        return Trainer(TrainConfig(**common, object_identity="hashed", w_rank=1.0, lr=1e-4, warmup=10,
-                                   length_buckets=buckets),
-                       progress=False)
+        options = dict(object_identity="hashed", w_rank=1.0, lr=1e-4, warmup=10, length_buckets=buckets)
+        options.update(args.train)
+        return Trainer(TrainConfig(**common, **options), progress=False)
     from symt.plangen.train import PlanTrainConfig, PlanTrainer
 
     return PlanTrainer(PlanTrainConfig(**common, kind="symt-ed", lr=1e-4, warmup=10, length_buckets=buckets),
@@ -110,6 +115,32 @@ def run_step(trainer, step: int) -> bool:
     except SymtError:
         return False
     return True
+
+
+SYNCING_OPS = ("aten::unique_dim", "aten::_unique2", "aten::unique_consecutive", "aten::nonzero",
+               "aten::masked_scatter_", "aten::masked_select", "aten::repeat_interleave", "aten::item",
+               "aten::_local_scalar_dense")
+"""Operators whose output size (or value, for ``item``) the host must know before it goes on: on
+a GPU each waits for the card to finish the work queued before it."""
+
+
+def count_ops(trainer, step: int) -> tuple[int, int]:
+    """Operator calls of one training step (forward, backward, optimiser) and how many of them are
+    :data:`SYNCING_OPS`; the step runs under ``torch.profiler`` (not timed)."""
+    with torch.profiler.profile() as profiler:
+        run_step(trainer, step)
+    events = profiler.key_averages()
+    return sum(e.count for e in events), sum(e.count for e in events if e.key in SYNCING_OPS)
+
+
+def literal(text: str) -> object:
+    """An option's value: a Python literal (``3``, ``0.5``, ``True``) or else the text itself."""
+    import ast
+
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
 
 
 def share_loaded_datasets() -> None:
@@ -161,6 +192,8 @@ def measure(spec: str, args: argparse.Namespace, ceiling: float) -> dict:
             counted_real, counted_padded = token_counts(trainer, kind, batch, range(step, step + 1))
             step += 1
             flops_per_padded_token = counter.get_total_flops() / counted_padded
+            row["ops_per_step"], row["syncing_ops_per_step"] = count_ops(trainer, step)
+            step += 1
             sync(device)
             if device.type == "cuda":
                 torch.cuda.reset_peak_memory_stats(device)
@@ -200,8 +233,8 @@ def measure(spec: str, args: argparse.Namespace, ceiling: float) -> dict:
 
 def table(rows: list[dict], ceiling: float) -> str:
     lines = [f"bf16 matrix ceiling measured: {ceiling:.0f} TFLOP/s (datasheet {DATASHEET_BF16_TFLOPS:.0f})", "",
-             "| config (kind:preset:batch[:length buckets]) | params | precision | step ms | samples/s | tokens/s (padded) | TFLOP/s | MFU measured / datasheet | data wait | peak GiB |",
-             "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|"]
+             "| config (kind:preset:batch[:length buckets]) | params | precision | step ms | samples/s | tokens/s (padded) | TFLOP/s | MFU measured / datasheet | data wait | peak GiB | operator calls a step (syncing) |",
+             "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
     for r in rows:
         if "error" in r:
             lines.append(f"| {r['config']} | error: {r['error']} |")
@@ -209,7 +242,8 @@ def table(rows: list[dict], ceiling: float) -> str:
         lines.append(
             f"| {r['config']} | {r['parameters']:,} | {r['precision']} | {r['step_ms']:.1f} | {r['samples_per_s']:,.0f} | "
             f"{r['tokens_per_s']:,.0f} ({r['padded_tokens_per_s']:,.0f}) | {r['tflops']:.1f} | "
-            f"{r['mfu_measured']:.1%} / {r['mfu_datasheet']:.1%} | {r['data_wait_share']:.1%} | {r['peak_memory_gib']:.1f} |")
+            f"{r['mfu_measured']:.1%} / {r['mfu_datasheet']:.1%} | {r['data_wait_share']:.1%} | {r['peak_memory_gib']:.1f} | "
+            f"{r['ops_per_step']:,} ({r['syncing_ops_per_step']:,}) |")
     return "\n".join(lines)
 
 
@@ -226,8 +260,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=-1, help="batch workers (-1: symt's default)")
     parser.add_argument("--precision", default="auto", choices=["auto", "bf16", "fp32"])
     parser.add_argument("--compile", action="store_true", help="torch.compile the forward pass")
-    parser.add_argument("--override", nargs="*", default=[], type=lambda s: (s.split("=")[0], int(s.split("=")[1])),
-                        metavar="KEY=INT", help="model size overrides for every config (CPU rehearsal: d_model=16 ...)")
+    parser.add_argument("--override", nargs="*", default=[], type=lambda s: (s.split("=")[0], literal(s.split("=", 1)[1])),
+                        metavar="KEY=VALUE", help="model options for every config (CPU rehearsal: d_model=16 ...; "
+                        "attention=objects, readout=atoms)")
+    parser.add_argument("--train", nargs="*", default=[], type=lambda s: (s.split("=")[0], literal(s.split("=", 1)[1])),
+                        metavar="KEY=VALUE", help="SymT-E training options (symt.training.config.TrainConfig's "
+                        "fields) for every symt-e config, e.g. context_attention=True achieved_goals=True")
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
     args = parser.parse_args()
     device = torch.device(args.device)
