@@ -13,11 +13,12 @@ renamed copies with the contrastive terms on, AdamW) for about ``--seconds``. It
   (an 8192^3 bf16 matrix product on random data, median of 10) and of the datasheet's 989 TFLOP/s;
 * the share of step time spent waiting for batches (``symt.training.batches.BatchStream``) and the peak
   GPU memory;
-* the operator calls of one step (``torch.profiler``, untimed): on a GPU each is at least one
-  kernel launch, and the calls whose output size depends on the data (``unique``, ``nonzero``,
-  ``masked_scatter``, ``repeat_interleave``, ``item``) make the host wait for the card. A model
-  of many small operations is bound by these, not by its FLOPs, and this count is the same on a
-  CPU, so it can be read before a device call.
+* the operator calls of one step (``torch.profiler``, CPU side, untimed; nested calls and views
+  included, so an upper bound on the kernel launches of a GPU step and a count to compare between
+  models), and the calls whose output size depends on the data (``unique``, ``nonzero``,
+  ``masked_scatter``, ``repeat_interleave``, ``item``), which make the host wait for the card. A
+  model of many small operations is bound by these, not by its FLOPs, and the count is the same
+  on a CPU, so it can be read before a device call.
 
 Results go to ``--out`` (JSON) and a Markdown table on stdout. On a CPU it runs too (tiny sizes,
 ``--device cpu``), which is how the script is rehearsed before a device call.
@@ -127,7 +128,8 @@ a GPU each waits for the card to finish the work queued before it."""
 def count_ops(trainer, step: int) -> tuple[int, int]:
     """Operator calls of one training step (forward, backward, optimiser) and how many of them are
     :data:`SYNCING_OPS`; the step runs under ``torch.profiler`` (not timed)."""
-    with torch.profiler.profile() as profiler:
+    # CPU activity only: on a GPU the profiler would list each kernel as an event of its own.
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as profiler:
         run_step(trainer, step)
     events = profiler.key_averages()
     return sum(e.count for e in events), sum(e.count for e in events if e.key in SYNCING_OPS)
