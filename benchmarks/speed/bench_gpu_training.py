@@ -32,6 +32,7 @@ Usage (from the repository root, after ``symt generate visitall``):
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import statistics
 import sys
@@ -135,14 +136,16 @@ def count_ops(trainer, step: int) -> tuple[int, int]:
     return sum(e.count for e in events), sum(e.count for e in events if e.key in SYNCING_OPS)
 
 
-def literal(text: str) -> object:
-    """An option's value: a Python literal (``3``, ``0.5``, ``True``) or else the text itself."""
-    import ast
-
+def key_value(text: str) -> tuple[str, object]:
+    """An option ``KEY=VALUE``: the key, and the value as a Python literal (``3``, ``0.5``,
+    ``True``) or else the text itself."""
+    key, equals, value = text.partition("=")
+    if not equals:
+        raise ValueError(f"not KEY=VALUE: {text}")  # argparse reports it as an invalid value
     try:
-        return ast.literal_eval(text)
+        return key, ast.literal_eval(value)
     except (ValueError, SyntaxError):
-        return text
+        return key, value
 
 
 def share_loaded_datasets() -> None:
@@ -262,10 +265,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=-1, help="batch workers (-1: symt's default)")
     parser.add_argument("--precision", default="auto", choices=["auto", "bf16", "fp32"])
     parser.add_argument("--compile", action="store_true", help="torch.compile the forward pass")
-    parser.add_argument("--override", nargs="*", default=[], type=lambda s: (s.split("=")[0], literal(s.split("=", 1)[1])),
+    parser.add_argument("--override", nargs="*", default=[], type=key_value,
                         metavar="KEY=VALUE", help="model options for every config (CPU rehearsal: d_model=16 ...; "
                         "attention=objects, readout=atoms)")
-    parser.add_argument("--train", nargs="*", default=[], type=lambda s: (s.split("=")[0], literal(s.split("=", 1)[1])),
+    parser.add_argument("--train", nargs="*", default=[], type=key_value,
                         metavar="KEY=VALUE", help="SymT-E training options (symt.training.config.TrainConfig's "
                         "fields) for every symt-e config, e.g. context_attention=True achieved_goals=True")
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
