@@ -57,6 +57,18 @@ def cached_values(net: RoutedSymTE, pred, args, mask) -> list[float]:
     return values
 
 
+def gather_objects(layer, y, q, kv_atoms, kv_globals, routes: Routes, links, kv_objects, log_keys) -> torch.Tensor:
+    """``layer.gather_objects`` without a context, from keys and values given apart (``kv_atoms``
+    [2,B,N,heads,head_dim], ``kv_globals`` [2,B,G,heads,head_dim]); the per-pass constants as a
+    pass computes them."""
+    heads, head_dim = q.shape[1:]
+    offsets = layer.offsets(layer.link_offsets)[links[2]] if links.shape[1] else torch.zeros(0, 2, heads, head_dim)
+    return layer.gather_objects(y, q, torch.stack(list(kv_atoms), 2).reshape(-1, 2, heads, head_dim),
+                                torch.stack(list(kv_globals), 2), routes, None, links, kv_objects,
+                                layer.object_query_scale(log_keys), layer.offsets(layer.slot_in)[routes.edge_slot],
+                                offsets)
+
+
 @pytest.mark.parametrize("options", [{}, {"readout": "atoms", "object_identity": "hashed"},
                                      {"context_predicates": None}, {"attention_scale": "log-length"},
                                      {"object_links": True}, {"object_links": True, "attention_scale": "log-length"}])
@@ -141,10 +153,11 @@ def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
         counts = [sum(int(routes.object_token[i]) in atom for atom in pred_args) + 2 for i in range(o)]
         assert object_keys.exp().round().tolist() == counts
         assert global_keys.exp().round().tolist() == [n + 2]
-        objects = layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[1], kv_globals[2], routes, None, None,
-                                       no_links, q, q, object_keys)
-        globals_ = layer.gather_globals(z, kv_globals[0], kv_globals[1], kv_globals[2], kv_atoms[0], kv_atoms[1],
-                                        mask, None, None, global_keys)
+        objects = gather_objects(layer, y, q, kv_atoms, kv_globals[1:], routes, no_links, torch.stack([q, q], 1),
+                                 object_keys)
+        kv_atoms_, kv_globals_ = torch.stack(list(kv_atoms), 2), torch.stack(list(kv_globals[1:]), 2)
+        closed = torch.zeros(1, 1, 1, n + 2, dtype=torch.bool)
+        globals_ = layer.gather_globals(z, kv_globals[0], kv_globals_, kv_atoms_, closed, None, global_keys)
         return objects, globals_
 
     def both(pred_args: list[list[int]]) -> list[tuple[torch.Tensor, torch.Tensor]]:
@@ -215,8 +228,8 @@ def test_links_carry_the_sending_objects_keys_and_values() -> None:
 
     def update(k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         with torch.no_grad():
-            return layer.gather_objects(y, q, kv_atoms[0], kv_atoms[1], kv_globals[0], kv_globals[1], routes, None, None,
-                                        links, k, v, layer.object_log_keys(routes, links, 2, False))
+            return gather_objects(layer, y, q, kv_atoms, kv_globals, routes, links, torch.stack([k, v], 1),
+                                  layer.object_log_keys(routes, links, 2, False))
 
     before = update(k_objects, v_objects)
     sender, other = k_objects.clone(), k_objects.clone()

@@ -80,7 +80,8 @@ class Routes:
     distinct (state, object token) pairs of the real atoms' arguments. ``slot_object`` [B,N,m]
     (-1: padding or no argument); the edges (``edge_atom`` into the flattened B*N atoms,
     ``edge_slot``, ``edge_object``); ``object_key`` [O] (state * space + token, sorted),
-    ``object_batch`` [O] and ``object_token`` [O]; ``has_context`` [O] (set by the caller)."""
+    ``object_batch`` [O] and ``object_token`` [O]; ``has_context`` [O] (set by the caller);
+    ``slot_index``: ``slot_object`` with -1 read as 0 (a row to gather; the slot is masked)."""
 
     def __init__(self, args: Tensor, mask: Tensor, vocab_size: int):
         b, n, m = args.shape
@@ -94,6 +95,7 @@ class Routes:
         self.object_batch = self.object_key // space
         self.object_token = self.object_key % space
         self.slot_object = torch.full_like(args, -1).masked_scatter(real, inverse)
+        self.slot_index = self.slot_object.clamp(min=0)  # a row for every slot; empty ones are masked
         where = real.nonzero()  # [E,3]: state, atom, slot
         self.edge_atom = where[:, 0] * n + where[:, 1]
         self.edge_slot = where[:, 2]
@@ -169,17 +171,19 @@ class RoutedLayer(nn.Module):
             self.register_buffer("object_length_scale", torch.zeros(h), persistent=False)
             self.register_buffer("global_length_scale", torch.zeros(h), persistent=False)
 
-    def split(self, projected: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-        """Queries, keys and values [..., heads, head_dim] of a ``*_qkv`` projection [..., 3d], in
-        float32 (the routing's sums and softmaxes stay in full precision under bf16 autocast)."""
+    def split(self, projected: Tensor) -> tuple[Tensor, Tensor]:
+        """Queries [..., heads, head_dim] and keys and values stacked [..., 2, heads, head_dim] of a
+        ``*_qkv`` projection [..., 3d], in float32 (the routing's sums and softmaxes stay in full
+        precision under bf16 autocast). Keys and values travel together, so that one gather moves
+        both (fewer, larger operations: a state's pass is bound by their number at small states)."""
         shape = list(projected.shape[:-1]) + [3, self.n_heads, self.head_dim]
         qkv = projected.float().view(shape)
-        return qkv.select(-3, 0), qkv.select(-3, 1), qkv.select(-3, 2)
+        return qkv.select(-3, 0), qkv.narrow(-3, 1, 2)
 
-    def slots(self, offsets: Tensor, which: int) -> Tensor:
-        """The key (0) or value (1) offsets [n, heads, head_dim] of ``offsets`` [2, n, d] (per
-        argument slot, or per link type)."""
-        return offsets[which].float().view(-1, self.n_heads, self.head_dim)
+    def offsets(self, offsets: Tensor) -> Tensor:
+        """Key and value offsets [n, 2, heads, head_dim] of ``offsets`` [2, n, d] (per argument slot,
+        or per link type), stacked as :meth:`split` stacks keys and values."""
+        return offsets.float().view(2, -1, self.n_heads, self.head_dim).transpose(0, 1)
 
     def object_log_keys(self, routes: Routes, links: Tensor, globals_: int, with_context: bool) -> Tensor:
         """ln of the number of keys [O] each object token attends to in :meth:`gather_objects`:
@@ -198,109 +202,115 @@ class RoutedLayer(nn.Module):
         its real atoms (``mask`` [B,N]) and ``globals_`` global tokens (its own and the context's)."""
         return (mask.sum(dim=1).float() + globals_).log()
 
+    def object_query_scale(self, log_keys: Tensor) -> Tensor:
+        """What an object's queries are multiplied by before the dot products [O or 1, heads, 1]:
+        1/sqrt(head_dim), and with ``log-length`` s_h · ln(keys) (``log_keys`` [O])."""
+        if self.log_length:
+            return (self.object_length_scale[None, :] * log_keys[:, None])[..., None] * self.scale
+        return torch.full((1, self.n_heads, 1), self.scale, device=log_keys.device)
+
     def gather_objects(
-        self, y: Tensor, q: Tensor, k_atoms: Tensor, v_atoms: Tensor, k_globals: Tensor, v_globals: Tensor,
-        routes: Routes, context_k: Tensor | None, context_v: Tensor | None,
-        links: Tensor, k_objects: Tensor, v_objects: Tensor, log_keys: Tensor,
+        self, y: Tensor, q: Tensor, kv_atoms: Tensor, kv_globals: Tensor, routes: Routes, context_kv: Tensor | None,
+        links: Tensor, kv_objects: Tensor, query_scale: Tensor, edge_offsets: Tensor, link_offsets: Tensor,
     ) -> Tensor:
         """Object tokens ``y`` [O,d] (queries ``q`` [O,heads,head_dim]) after attending to their
-        atoms (keys and values [B,N,heads,head_dim], through ``routes``), to their state's global
-        tokens (keys and values [B,G,heads,head_dim]), to their context tokens' keys and
-        values [O,heads,head_dim] (where ``routes.has_context``; None: no context) and to the
-        objects ``links`` [3,L] names (receiving object, sending object, link type; keys and values
-        ``k_objects``, ``v_objects`` [O,heads,head_dim] plus the type's offsets). ``log_keys`` [O]:
-        ln of each object's number of keys (:meth:`object_log_keys`; read with ``log-length``)."""
+        atoms (keys and values ``kv_atoms`` [B*N,2,heads,head_dim] through ``routes``, plus each
+        edge's slot offsets ``edge_offsets`` [E,2,heads,head_dim]), to their state's global tokens
+        (``kv_globals`` [B,G,2,heads,head_dim]), to their context tokens ([O,2,heads,head_dim],
+        read where ``routes.has_context``; None: no context) and to the objects ``links`` [3,L]
+        names (receiving object, sending object, link type; keys and values ``kv_objects``
+        [O,2,heads,head_dim] plus ``link_offsets`` [L,2,heads,head_dim], the type's). The queries are
+        multiplied by ``query_scale`` (:meth:`object_query_scale`).
+
+        One softmax per object over its edges and links (a variable number per object: scattered),
+        its state's globals and its context token; the maximum of all is subtracted before ``exp``."""
         o = y.shape[0]
-        receiving, sending, kind = links[0], links[1], links[2]
-        if self.log_length:
-            q = q * (self.object_length_scale[None, :] * log_keys[:, None])[..., None]
-        k_atoms = k_atoms.reshape(-1, self.n_heads, self.head_dim)
-        v_atoms = v_atoms.reshape(-1, self.n_heads, self.head_dim)
-        k_edges = k_atoms[routes.edge_atom] + self.slots(self.slot_in, 0)[routes.edge_slot]
-        v_edges = v_atoms[routes.edge_atom] + self.slots(self.slot_in, 1)[routes.edge_slot]
-        s_edges = (q[routes.edge_object] * k_edges).sum(-1) * self.scale  # [E,heads]
-        s_globals = (q[:, None] * k_globals[routes.object_batch]).sum(-1) * self.scale  # [O,G,heads]
+        q = q * query_scale
+        kv_edges = kv_atoms[routes.edge_atom] + edge_offsets  # [E,2,heads,head_dim]
+        s_edges = (q[routes.edge_object] * kv_edges.select(1, 0)).sum(-1)  # [E,heads]
+        kv_states = kv_globals[routes.object_batch]  # [O,G,2,heads,head_dim]
+        s_globals = (q[:, None] * kv_states.select(2, 0)).sum(-1)  # [O,G,heads]
         top = s_globals.amax(dim=1)
         s_context = torch.full_like(top, self.neg_inf)
-        if context_k is not None:
-            s_context = torch.where(routes.has_context[:, None], (q * context_k).sum(-1) * self.scale, s_context)
+        if context_kv is not None:  # an object without a context token does not read the row it got
+            s_context = torch.where(routes.has_context[:, None], (q * context_kv.select(1, 0)).sum(-1), s_context)
             top = torch.maximum(top, s_context)
         index = routes.edge_object[:, None].expand(-1, self.n_heads)
         top = top.scatter_reduce(0, index, s_edges, reduce="amax", include_self=True)
         has_links = links.shape[1] > 0  # none in a model without object links: skip their gathers
+        receiving = links[0]
+        kv_links = torch.zeros(0, 2, self.n_heads, self.head_dim, device=y.device)
         s_links = torch.zeros(0, self.n_heads, device=y.device)
-        v_links = torch.zeros(0, self.n_heads, self.head_dim, device=y.device)
         if has_links:
-            k_links = k_objects[sending] + self.slots(self.link_offsets, 0)[kind]
-            v_links = v_objects[sending] + self.slots(self.link_offsets, 1)[kind]
-            s_links = (q[receiving] * k_links).sum(-1) * self.scale  # [L,heads]
+            kv_links = kv_objects[links[1]] + link_offsets
+            s_links = (q[receiving] * kv_links.select(1, 0)).sum(-1)  # [L,heads]
             top = top.scatter_reduce(0, receiving[:, None].expand(-1, self.n_heads), s_links, reduce="amax",
                                      include_self=True)
         w_edges = (s_edges - top[routes.edge_object]).exp()
         w_globals = (s_globals - top[:, None]).exp()
         w_context = (s_context - top).exp()
         weight = (w_globals.sum(dim=1) + w_context).index_add(0, routes.edge_object, w_edges)
-        mixed = (w_globals[..., None] * v_globals[routes.object_batch]).sum(dim=1)
-        if context_v is not None:
-            mixed = mixed + w_context[..., None] * context_v
-        mixed = mixed.index_add(0, routes.edge_object, w_edges[..., None] * v_edges)
+        mixed = (w_globals[..., None] * kv_states.select(2, 1)).sum(dim=1)
+        if context_kv is not None:
+            mixed = mixed + w_context[..., None] * context_kv.select(1, 1)
+        mixed = mixed.index_add(0, routes.edge_object, w_edges[..., None] * kv_edges.select(1, 1))
         if has_links:
             w_links = (s_links - top[receiving]).exp()
             weight = weight.index_add(0, receiving, w_links)
-            mixed = mixed.index_add(0, receiving, w_links[..., None] * v_links)
+            mixed = mixed.index_add(0, receiving, w_links[..., None] * kv_links.select(1, 1))
         mixed = (mixed / weight[..., None]).reshape(o, y.shape[1]).to(y.dtype)
         y = y + self.object_out(mixed)
         return y + self.object_ff(y)
 
     def gather_atoms(
-        self, x: Tensor, q: Tensor, k_self: Tensor, v_self: Tensor, k_objects: Tensor, v_objects: Tensor,
-        k_globals: Tensor, v_globals: Tensor, routes: Routes,
+        self, x: Tensor, q: Tensor, kv_self: Tensor, kv_objects: Tensor, kv_globals: Tensor, routes: Routes,
+        closed: Tensor,
     ) -> tuple[Tensor, Tensor]:
-        """Atom tokens ``x`` [B,N,d] (queries, keys and values [B,N,heads,head_dim]) after
-        attending to their arguments' object tokens (keys and values [O,heads,head_dim]), to
-        themselves and to the global tokens ([B,G,heads,head_dim]); and that attention
-        [B,heads,N,m+1+G]. Scores per kind of key, one softmax over all: no [B,N,m+1+G,d] tensor."""
+        """Atom tokens ``x`` [B,N,d] (queries [B,N,heads,head_dim], keys and values ``kv_self``
+        [B,N,2,heads,head_dim]) after attending to their arguments' object tokens (``kv_objects``
+        [O,2,heads,head_dim] plus the slot's offsets), to themselves and to the global tokens
+        (``kv_globals`` [B,G,2,heads,head_dim]); ``closed`` [B,N,m+1+G,1]: the keys an atom does not
+        have (empty slots). Returns them and that attention [B,heads,N,m+1+G]. Scores per kind of
+        key, one softmax over all: no [B,N,m+1+G,d] tensor."""
         b, n, d = x.shape
         m = routes.slot_object.shape[2]
-        g = k_globals.shape[1]
-        present = routes.slot_object >= 0
-        slot = routes.slot_object.clamp(min=0)
-        if k_objects.shape[0] == 0:  # no atom has an argument: every slot is empty
-            k_objects = torch.zeros(1, self.n_heads, self.head_dim, device=x.device)
-            v_objects = k_objects
-        k_args = k_objects[slot] + self.slots(self.slot_out, 0)[None, None]  # [B,N,m,heads,head_dim]
-        v_args = v_objects[slot] + self.slots(self.slot_out, 1)[None, None]
-        scores = torch.cat([(q[:, :, None] * k_args).sum(-1), (q * k_self).sum(-1)[:, :, None],
-                            torch.einsum("bnhd,bghd->bngh", q, k_globals)], dim=2) * self.scale
-        open_keys = torch.cat([present, torch.ones(b, n, 1 + g, dtype=torch.bool, device=x.device)], dim=2)
-        attention = scores.masked_fill(~open_keys[..., None], self.neg_inf).softmax(dim=2)  # [B,N,m+1+G,heads]
-        mixed = (attention[:, :, :m, :, None] * v_args).sum(dim=2) + attention[:, :, m, :, None] * v_self
-        mixed = mixed + torch.einsum("bngh,bghd->bnhd", attention[:, :, m + 1:], v_globals)
+        q = q * self.scale
+        if kv_objects.shape[0] == 0:  # no atom has an argument: every slot is empty
+            kv_objects = torch.zeros(1, 2, self.n_heads, self.head_dim, device=x.device)
+        kv_args = kv_objects[routes.slot_index] + self.offsets(self.slot_out)  # [B,N,m,2,heads,head_dim]
+        scores = torch.cat([(q[:, :, None] * kv_args.select(3, 0)).sum(-1), (q * kv_self.select(2, 0)).sum(-1)[:, :, None],
+                            torch.einsum("bnhd,bghd->bngh", q, kv_globals.select(2, 0))], dim=2)
+        attention = scores.masked_fill(closed, self.neg_inf).softmax(dim=2)  # [B,N,m+1+G,heads]
+        mixed = (attention[:, :, :m, :, None] * kv_args.select(3, 1)).sum(dim=2)
+        mixed = mixed + attention[:, :, m, :, None] * kv_self.select(2, 1)
+        mixed = mixed + torch.einsum("bngh,bghd->bnhd", attention[:, :, m + 1:], kv_globals.select(2, 1))
         x = x + self.atom_out(mixed.reshape(b, n, d).to(x.dtype))
         x = x + self.atom_ff(x)
         return x, attention.permute(0, 3, 1, 2)
 
     def gather_globals(
-        self, z: Tensor, q: Tensor, k_globals: Tensor, v_globals: Tensor, k_atoms: Tensor, v_atoms: Tensor,
-        mask: Tensor, context_k: Tensor | None, context_v: Tensor | None, log_keys: Tensor,
+        self, z: Tensor, q: Tensor, kv_globals: Tensor, kv_atoms: Tensor, closed: Tensor,
+        context_globals: Tensor | None, log_keys: Tensor,
     ) -> Tensor:
-        """Global tokens ``z`` [B,G,d] (queries, keys and values [B,G,heads,head_dim]) after
-        attending to each other, to the real atoms (keys and values [B,N,heads,head_dim],
-        ``mask`` [B,N]) and to the context's global tokens' keys and values ([B or 1,Gc,heads,
-        head_dim]). The global tokens among the keys keep the softmax defined without atoms.
+        """Global tokens ``z`` [B,G,d] (queries [B,G,heads,head_dim], keys and values
+        ``kv_globals`` [B,G,2,heads,head_dim]) after attending to each other, to the real atoms
+        (keys and values ``kv_atoms`` [B,N,2,heads,head_dim]) and to
+        the context's global tokens' keys and values (``context_globals`` [2,B or 1,Gc,heads,
+        head_dim]); ``closed`` [B,1,1,N+G]: the padding among the atoms. The global tokens among the
+        keys keep the softmax defined without atoms.
         ``log_keys`` [B]: ln of each state's global tokens' number of keys (:meth:`global_log_keys`;
         read with ``log-length``)."""
         b, g, d = z.shape
+        q = q * self.scale
         if self.log_length:
             q = q * (self.global_length_scale[None, :] * log_keys[:, None])[:, None, :, None]
-        scores = torch.einsum("bghd,bnhd->bhgn", q, k_atoms) * self.scale
-        scores = scores.masked_fill(~mask[:, None, None, :], self.neg_inf)
-        scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, k_globals) * self.scale], dim=3)
-        values = torch.cat([v_atoms, v_globals], dim=1).transpose(1, 2)  # [B,heads,N+G,head_dim]
-        if context_k is not None and context_v is not None:
-            kc = context_k.expand(b, -1, -1, -1)
-            scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, kc) * self.scale], dim=3)
-            values = torch.cat([values, context_v.expand(b, -1, -1, -1).transpose(1, 2)], dim=2)
+        keys = torch.cat([kv_atoms, kv_globals], dim=1)  # [B,N+G,2,heads,head_dim]
+        scores = torch.einsum("bghd,bnhd->bhgn", q, keys.select(2, 0)).masked_fill(closed, self.neg_inf)
+        values = keys.select(2, 1).transpose(1, 2)  # [B,heads,N+G,head_dim]
+        if context_globals is not None:
+            kc, vc = context_globals[0].expand(b, -1, -1, -1), context_globals[1].expand(b, -1, -1, -1)
+            scores = torch.cat([scores, torch.einsum("bghd,bchd->bhgc", q, kc)], dim=3)
+            values = torch.cat([values, vc.transpose(1, 2)], dim=2)
         mixed = scores.softmax(dim=-1) @ values  # [B,heads,G,head_dim]
         z = z + self.global_out(mixed.transpose(1, 2).reshape(b, g, d).to(z.dtype))
         return z + self.global_ff(z)
@@ -379,11 +389,23 @@ class RoutedSymTE(SymTE):
         y = self.start_objects(routes)
         z = self.global_start[min(context, 1)][None].expand(pred.shape[0], -1, -1)
         layer_ = self.layer
+        b, n, m = args.shape
+        g = z.shape[1]
+        h, hd = layer_.n_heads, layer_.head_dim
+        # What every application of the one layer reads the same way, computed once per pass: the
+        # edges' and links' key and value offsets, the keys each query may not read, the scales.
+        edge_offsets = layer_.offsets(layer_.slot_in)[routes.edge_slot]
+        link_offsets = layer_.offsets(layer_.link_offsets)[object_links[2]] if object_links.shape[1] > 0 \
+            else torch.zeros(0, 2, h, hd, device=pred.device)
+        present = routes.slot_object >= 0
+        atom_closed = ~torch.cat([present, torch.ones(b, n, 1 + g, dtype=torch.bool, device=pred.device)],
+                                 dim=2)[..., None]
+        global_closed = ~torch.cat([mask, torch.ones(b, g, dtype=torch.bool, device=pred.device)], dim=1)[:, None, None]
         # Each token's queries, keys and values are computed once per update and read by every
         # gather that follows, until the token changes.
-        qa, ka, va = layer_.split(layer_.atom_qkv(x))
-        qo, ko, vo = layer_.split(layer_.object_qkv(y))
-        qg, kg, vg = layer_.split(layer_.global_qkv(z))
+        qa, kva = layer_.split(layer_.atom_qkv(x))
+        qo, kvo = layer_.split(layer_.object_qkv(y))
+        qg, kvg = layer_.split(layer_.global_qkv(z))
         objects_kv: list[Tensor] = []
         globals_kv: list[Tensor] = []
         attentions: list[Tensor] = []
@@ -393,35 +415,30 @@ class RoutedSymTE(SymTE):
         object_log_keys = torch.zeros(0, device=pred.device)
         global_log_keys = torch.zeros(0, device=pred.device)
         if layer_.log_length:
-            g = z.shape[1]
             object_log_keys = layer_.object_log_keys(routes, object_links, g, has_context)
             global_log_keys = layer_.global_log_keys(
                 mask, g + (context_globals[0].shape[2] if read_context_globals else 0))
+        object_scale = layer_.object_query_scale(object_log_keys)
         for layer in range(self.n_layers):
-            context_k: Tensor | None = None
-            context_v: Tensor | None = None
-            if context == 0:
-                objects_kv.append(torch.stack([ko, vo]))
-                globals_kv.append(torch.stack([kg, vg]))
+            context_kv: Tensor | None = None
+            if context == 0:  # what a state pass reads of this context, as [2,...] (the cache's layout)
+                objects_kv.append(kvo.transpose(0, 1))
+                globals_kv.append(kvg.permute(2, 0, 1, 3, 4))
             elif has_context:
-                kv = context_objects[layer][:, context_rows]
-                context_k, context_v = kv[0], kv[1]
-            y = layer_.gather_objects(y, qo, ka, va, kg, vg, routes, context_k, context_v, object_links, ko, vo,
-                                      object_log_keys)
-            qo, ko, vo = layer_.split(layer_.object_qkv(y))
-            x, attention = layer_.gather_atoms(x, qa, ka, va, ko, vo, kg, vg, routes)
+                context_kv = context_objects[layer][:, context_rows].transpose(0, 1)
+            y = layer_.gather_objects(y, qo, kva.reshape(b * n, 2, h, hd), kvg, routes, context_kv, object_links,
+                                      kvo, object_scale, edge_offsets, link_offsets)
+            qo, kvo = layer_.split(layer_.object_qkv(y))
+            x, attention = layer_.gather_atoms(x, qa, kva, kvo, kvg, routes, atom_closed)
             if collect:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
             if layer + 1 == self.n_layers:
                 break  # the readout reads the atoms: the last global update would go unread
-            qa, ka, va = layer_.split(layer_.atom_qkv(x))
-            globals_k: Tensor | None = None
-            globals_v: Tensor | None = None
-            if read_context_globals:
-                globals_k, globals_v = context_globals[layer][0], context_globals[layer][1]
-            z = layer_.gather_globals(z, qg, kg, vg, ka, va, mask, globals_k, globals_v, global_log_keys)
-            qg, kg, vg = layer_.split(layer_.global_qkv(z))
+            qa, kva = layer_.split(layer_.atom_qkv(x))
+            globals_: Tensor | None = context_globals[layer] if read_context_globals else None
+            z = layer_.gather_globals(z, qg, kvg, kva, global_closed, globals_, global_log_keys)
+            qg, kvg = layer_.split(layer_.global_qkv(z))
         return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens
 
     def forward(

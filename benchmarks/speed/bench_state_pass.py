@@ -1,0 +1,103 @@
+"""How a learned heuristic's cost per state grows with the state's fluent atoms (issue 65).
+
+``bench_scaling.py`` times whole searches, whose states stay near the initial state. This takes
+the states of a random walk from a task's initial state (the states a long plan passes through:
+on Visitall a state's fluent atoms are its visited cells) and times one state's pass through an
+exported model, as the plugin makes it in lazy search: the task's context encoded once, then one
+state per forward pass (TorchScript, process CPU time, one thread). Per walk length it prints the
+state's fluent atoms, µs per state and the operator calls of one pass (``torch.profiler``, nested
+calls and views included), and last a least-squares line: µs per state = fixed + slope × atoms.
+
+Usage (from the repository root; ``--visitall N``: an N×N grid of the generator's, as in
+``bench_scaling.py``, in place of ``--domain`` and ``--problem``)::
+
+    .venv/bin/python benchmarks/speed/bench_state_pass.py --model visitall-objects --visitall 32 \\
+        --walk 0 300 1000 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+from symt.export import load_exported
+from symt.guidance import exported_state_evaluator
+from symt.models import shipped
+from symt.pddl import parse_domain
+from symt.pddl.grounding import ground
+from symt.tokens import collate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scaling import square_visitall  # noqa: E402  (a sibling script: one home for the grids)
+
+VISITALL_DOMAIN = Path(__file__).resolve().parents[2] / "python" / "symt" / "generators" / "domains" / "visitall.pddl"
+
+
+def walk(task, steps: int, seed: int) -> frozenset[int]:
+    """The state after ``steps`` uniformly random applicable actions from the initial state (fewer
+    where a state has no applicable action)."""
+    rng = random.Random(seed)
+    state = frozenset(task.init)
+    for _ in range(steps):
+        actions = task.applicable_actions(state)
+        if not actions:
+            break
+        state = task.apply(task.actions[rng.choice(actions)], state)
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True, help="a shipped model's name or an exported file")
+    parser.add_argument("--domain", type=Path)
+    parser.add_argument("--problem", type=Path)
+    parser.add_argument("--visitall", type=int, metavar="N", help="an N×N Visitall grid (no --domain, --problem)")
+    parser.add_argument("--walk", type=int, nargs="+", default=[0, 100, 300, 1000],
+                        help="random-walk lengths: one state each")
+    parser.add_argument("--repeats", type=int, default=200, help="timed passes per state")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if (args.visitall is None) == (args.domain is None or args.problem is None):
+        parser.error("give --visitall N, or --domain and --problem")
+    workdir = tempfile.TemporaryDirectory(prefix="symt-pass-")  # removed at exit
+    if args.visitall is not None:
+        args.domain = VISITALL_DOMAIN
+        args.problem = square_visitall(args.visitall, args.seed, Path(workdir.name))[0]
+    torch.set_num_threads(1)
+    module, meta = load_exported(shipped().get(args.model, args.model))
+    domain = parse_domain(args.domain)
+    task = ground(domain, args.problem)
+    evaluator = exported_state_evaluator(module, meta, domain, task, where=str(args.problem))
+    print(f"model {args.model}, task {args.problem.name}, torch {torch.__version__}, one thread")
+    print("| walk | fluent atoms | µs per state | operator calls |\n|--:|--:|--:|--:|")
+    points = []
+    for steps in args.walk:
+        pred, args_, mask = collate([evaluator.rows(walk(task, steps, args.seed))], evaluator.vocab_size)
+        with torch.inference_mode():
+            for _ in range(10):
+                evaluator.evaluate(pred, args_, mask)
+            start = time.process_time()
+            for _ in range(args.repeats):
+                evaluator.evaluate(pred, args_, mask)
+            micros = (time.process_time() - start) / args.repeats * 1e6
+            with profile(activities=[ProfilerActivity.CPU]) as profiled:
+                evaluator.evaluate(pred, args_, mask)
+        calls = sum(event.count for event in profiled.key_averages())
+        atoms = int(mask.sum())
+        points.append((atoms, micros))
+        print(f"| {steps} | {atoms} | {micros:,.0f} | {calls:,} |")
+    if len({a for a, _ in points}) > 1:
+        slope, fixed = np.polyfit([a for a, _ in points], [m for _, m in points], 1)
+        print(f"\nµs per state ≈ {fixed:,.0f} + {slope:.1f} × fluent atoms (least squares over {len(points)} states)")
+
+
+if __name__ == "__main__":
+    main()
