@@ -18,7 +18,6 @@ Usage (from the repository root; ``--visitall N``: an N×N grid of the generator
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import tempfile
 import time
@@ -35,23 +34,12 @@ from symt.pddl import parse_domain
 from symt.pddl.grounding import ground
 from symt.tokens import collate
 
+# The grids and the random walks have their homes in sibling scripts.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scaling import square_visitall  # noqa: E402  (a sibling script: one home for the grids)
+from bench_scaling import square_visitall  # noqa: E402
+from context_cache import random_walk  # noqa: E402
 
 VISITALL_DOMAIN = Path(__file__).resolve().parents[2] / "python" / "symt" / "generators" / "domains" / "visitall.pddl"
-
-
-def walk(task, steps: int, seed: int) -> frozenset[int]:
-    """The state after ``steps`` uniformly random applicable actions from the initial state (fewer
-    where a state has no applicable action)."""
-    rng = random.Random(seed)
-    state = frozenset(task.init)
-    for _ in range(steps):
-        actions = task.applicable_actions(state)
-        if not actions:
-            break
-        state = task.apply(task.actions[rng.choice(actions)], state)
-    return state
 
 
 def main() -> None:
@@ -61,7 +49,8 @@ def main() -> None:
     parser.add_argument("--problem", type=Path)
     parser.add_argument("--visitall", type=int, metavar="N", help="an N×N Visitall grid (no --domain, --problem)")
     parser.add_argument("--walk", type=int, nargs="+", default=[0, 100, 300, 1000],
-                        help="random-walk lengths: one state each")
+                        help="random-walk lengths (actions from the initial state; fewer where a state has "
+                        "none applicable): one state each")
     parser.add_argument("--repeats", type=int, default=200, help="timed passes per state")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -80,7 +69,7 @@ def main() -> None:
     print("| walk | fluent atoms | µs per state | operator calls |\n|--:|--:|--:|--:|")
     points = []
     for steps in args.walk:
-        pred, args_, mask = collate([evaluator.rows(walk(task, steps, args.seed))], evaluator.vocab_size)
+        pred, args_, mask = collate([evaluator.rows(random_walk(task, steps + 1, args.seed)[-1])], evaluator.vocab_size)
         with torch.inference_mode():
             for _ in range(10):
                 evaluator.evaluate(pred, args_, mask)
