@@ -157,7 +157,8 @@ def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
                                  object_keys)
         kv_atoms_, kv_globals_ = torch.stack(list(kv_atoms), 2), torch.stack(list(kv_globals[1:]), 2)
         closed = torch.zeros(1, 1, 1, n + 2, dtype=torch.bool)
-        globals_ = layer.gather_globals(z, kv_globals[0], kv_globals_, kv_atoms_, closed, None, global_keys)
+        globals_ = layer.gather_globals(z, kv_globals[0], kv_globals_, kv_atoms_, closed, None,
+                                        layer.global_query_scale(global_keys))
         return objects, globals_
 
     def both(pred_args: list[list[int]]) -> list[tuple[torch.Tensor, torch.Tensor]]:

@@ -209,6 +209,13 @@ class RoutedLayer(nn.Module):
             return (self.object_length_scale[None, :] * log_keys[:, None])[..., None] * self.scale
         return torch.full((1, self.n_heads, 1), self.scale, device=log_keys.device)
 
+    def global_query_scale(self, log_keys: Tensor) -> Tensor:
+        """What a state's global tokens' queries are multiplied by [B or 1, 1, heads, 1]:
+        1/sqrt(head_dim), and with ``log-length`` s_h · ln(keys) (``log_keys`` [B])."""
+        if self.log_length:
+            return (self.global_length_scale[None, :] * log_keys[:, None])[:, None, :, None] * self.scale
+        return torch.full((1, 1, self.n_heads, 1), self.scale, device=log_keys.device)
+
     def gather_objects(
         self, y: Tensor, q: Tensor, kv_atoms: Tensor, kv_globals: Tensor, routes: Routes, context_kv: Tensor | None,
         links: Tensor, kv_objects: Tensor, query_scale: Tensor, edge_offsets: Tensor, link_offsets: Tensor,
@@ -290,20 +297,17 @@ class RoutedLayer(nn.Module):
 
     def gather_globals(
         self, z: Tensor, q: Tensor, kv_globals: Tensor, kv_atoms: Tensor, closed: Tensor,
-        context_globals: Tensor | None, log_keys: Tensor,
+        context_globals: Tensor | None, query_scale: Tensor,
     ) -> Tensor:
         """Global tokens ``z`` [B,G,d] (queries [B,G,heads,head_dim], keys and values
         ``kv_globals`` [B,G,2,heads,head_dim]) after attending to each other, to the real atoms
         (keys and values ``kv_atoms`` [B,N,2,heads,head_dim]) and to
         the context's global tokens' keys and values (``context_globals`` [2,B or 1,Gc,heads,
         head_dim]); ``closed`` [B,1,1,N+G]: the padding among the atoms. The global tokens among the
-        keys keep the softmax defined without atoms.
-        ``log_keys`` [B]: ln of each state's global tokens' number of keys (:meth:`global_log_keys`;
-        read with ``log-length``)."""
+        keys keep the softmax defined without atoms. The queries are multiplied by ``query_scale``
+        (:meth:`global_query_scale`)."""
         b, g, d = z.shape
-        q = q * self.scale
-        if self.log_length:
-            q = q * (self.global_length_scale[None, :] * log_keys[:, None])[:, None, :, None]
+        q = q * query_scale
         keys = torch.cat([kv_atoms, kv_globals], dim=1)  # [B,N+G,2,heads,head_dim]
         scores = torch.einsum("bghd,bnhd->bhgn", q, keys.select(2, 0)).masked_fill(closed, self.neg_inf)
         values = keys.select(2, 1).transpose(1, 2)  # [B,heads,N+G,head_dim]
@@ -419,6 +423,7 @@ class RoutedSymTE(SymTE):
             global_log_keys = layer_.global_log_keys(
                 mask, g + (context_globals[0].shape[2] if read_context_globals else 0))
         object_scale = layer_.object_query_scale(object_log_keys)
+        global_scale = layer_.global_query_scale(global_log_keys)
         for layer in range(self.n_layers):
             context_kv: Tensor | None = None
             if context == 0:  # what a state pass reads of this context, as [2,...] (the cache's layout)
@@ -437,7 +442,7 @@ class RoutedSymTE(SymTE):
                 break  # the readout reads the atoms: the last global update would go unread
             qa, kva = layer_.split(layer_.atom_qkv(x))
             globals_: Tensor | None = context_globals[layer] if read_context_globals else None
-            z = layer_.gather_globals(z, qg, kvg, kva, global_closed, globals_, global_log_keys)
+            z = layer_.gather_globals(z, qg, kvg, kva, global_closed, globals_, global_scale)
             qg, kvg = layer_.split(layer_.global_qkv(z))
         return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens
 
