@@ -224,21 +224,25 @@ def split_rows(rows: np.ndarray, context_ids: list[int] = CONTEXT_PREDICATES) ->
     return rows[~context], rows[context]
 
 
-@pytest.mark.parametrize(("readout", "attention_scale", "attention_bias", "context_ids"),
-                         [("pooled", "fixed", "none", CONTEXT_PREDICATES), ("atoms", "fixed", "none", CONTEXT_PREDICATES),
+@pytest.mark.parametrize(("readout", "attention_scale", "attention_bias", "context_ids", "recall"),
+                         [(*case, False)[:5] for case in [
+                          ("pooled", "fixed", "none", CONTEXT_PREDICATES), ("atoms", "fixed", "none", CONTEXT_PREDICATES),
                           ("pooled", "log-length", "none", CONTEXT_PREDICATES),
                           ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES),
                           ("pooled", "fixed", "object-slots", CONTEXT_PREDICATES),
                           ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES),
-                          ("pooled", "fixed", "object-slots", STATIC_CONTEXT_PREDICATES)],
-                         ids=["pooled", "atoms", "log-length", "shared", "slots", "static-shared", "static-slots"])
+                          ("pooled", "fixed", "object-slots", STATIC_CONTEXT_PREDICATES),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, True)]],
+                         ids=["pooled", "atoms", "log-length", "shared", "slots", "static-shared", "static-slots",
+                              "recall"])
 def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str,
-                                                    context_ids: list[int]):
+                                                    context_ids: list[int], recall: bool):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
     (and, for a static-only context, the goal atoms) of several states of one task (padded),
-    equals forward on all atoms, state by state."""
+    equals forward on all atoms, state by state; with ``recall`` (the embeddings read at every
+    application, the output normalised) as without."""
     model = tiny_model(context_predicates=context_ids, readout=readout, attention_scale=attention_scale,
-                       attention_bias=attention_bias)
+                       attention_bias=attention_bias, recall=recall)
     rng = np.random.default_rng(5)
     states = [split_rows(r, context_ids)[0] for r in random_batch(rng, [12, 3, 9])]
     context = split_rows(random_batch(rng, [80])[0], context_ids)[1]
@@ -701,6 +705,42 @@ def test_train_command_passes_the_model_options(gripper_dataset, tmp_path):
     pred = pred % (2 * model.config.num_predicates)
     with torch.no_grad():
         assert torch.allclose(module(pred, args, mask), model(pred, args, mask)[0], atol=1e-5)
+
+
+def test_train_layers_draws_a_depth_per_step_and_recall_runs_at_any_depth(gripper_dataset, tmp_path):
+    """``--recall --train-layers 1 3``: each step applies the shared layer 1-3 times (all three
+    occur, the same draws again on a rerun), validation and the checkpoint keep ``--n-layers``, and
+    the export at another depth computes what the Python model computes at that depth."""
+    from symt.export import load_checkpoint_model
+
+    def depths(out: Path) -> list[int]:
+        trainer = Trainer(config_for(gripper_dataset, out, steps=12, eval_every=12, train_layers=[1, 3],
+                                     model_overrides={**TINY, "recall": True}), progress=False)
+        calls: list[int] = []
+        trainer.model.layer.register_forward_pre_hook(lambda module, inputs: calls.append(0))
+        drawn = []
+        for step in range(12):
+            calls.clear()
+            trainer.train_step(step)
+            drawn.append(len(calls))  # one forward pass of X, X' and the siblings together
+            assert trainer.model.n_layers == TINY["n_layers"]
+        trainer.run()
+        return drawn
+
+    drawn = depths(tmp_path / "a")
+    assert set(drawn) == {1, 2, 3} and drawn == depths(tmp_path / "b")
+    model, checkpoint = load_checkpoint_model(tmp_path / "a" / "best.pt")
+    assert checkpoint["model_config"]["recall"] and model.n_layers == TINY["n_layers"]
+    export(tmp_path / "a" / "best.pt", tmp_path / "deep.pt", layers=7)
+    module, meta = load_exported(tmp_path / "deep.pt")
+    assert meta["model"]["n_layers"] == 7
+    pred, args, mask = collate(random_batch(np.random.default_rng(3), [5, 11]), 20)
+    pred = pred % (2 * model.config.num_predicates)
+    with torch.no_grad():
+        trained_depth = model(pred, args, mask)[0]
+        model.n_layers = 7
+        assert torch.allclose(module(pred, args, mask), model(pred, args, mask)[0], atol=1e-5)
+        assert not torch.allclose(trained_depth, model(pred, args, mask)[0], atol=1e-3)
 
 
 def test_context_cache_modes_are_named_and_an_unknown_one_is_refused(tmp_path):

@@ -43,16 +43,19 @@ from symt.pddl.validate import validate_plan
 from symt.wl import WLModel, WLTask
 
 
-def model_file(model: str, work: Path) -> Path:
+def model_file(model: str, work: Path, layers: int | None = None) -> Path:
     """The exported model file of a shipped model's name, an exported model file, or a training
-    checkpoint (``best.pt``, exported into ``work`` first)."""
+    checkpoint (``best.pt``, exported into ``work`` first, applying its layer ``layers`` times
+    where given; exported files are frozen at their depth)."""
     from symt.formats import model_file_kind
 
     path = Path(model)
     if path.is_file() and model_file_kind(path) == "checkpoint":
         exported = work / (path.stem + "-exported.pt")
-        export(path, exported)
+        export(path, exported, layers)
         return exported
+    if layers is not None:
+        sys.exit(f"eval_greedy.py: --layers needs a training checkpoint; {model} is exported at its depth")
     return Path(resolve(model))
 
 
@@ -99,20 +102,21 @@ def run_tasks(model_path: str, data: str, files: list[str], device: str, precisi
 
 def evaluate(model: str, data: Path, splits: list[str], progress: bool = True, stride: int = 1,
              device: str = "cpu", strides: dict[str, int] | None = None, precision: str = "fp32",
-             workers: int = 1, tasks: list[dict] | None = None, wl: bool = False) -> list[dict]:
+             workers: int = 1, tasks: list[dict] | None = None, wl: bool = False,
+             layers: int | None = None) -> list[dict]:
     """Greedy guidance rows per split. Each of ``workers`` processes takes every ``workers``-th
     task of a split and runs its tasks in lockstep, their successors valued in one forward pass
     per step (``greedy_guidance_lockstep``; a WL model, ``wl``, values one task at a time): the
     processes keep a GPU and the cores busy. ``strides`` overrides ``stride`` per split; with
     ``tasks``, one dict per task (split, task, solved, plan length, optimum, reason) is appended
-    there too."""
+    there too. ``layers``: a checkpoint's shared layer applied that many times (``symt export --layers``)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     manifest = json.loads((data / "manifest.json").read_text())
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        model_path = str(resolve_wl(model) if wl else model_file(model, Path(work)))
+        model_path = str(resolve_wl(model) if wl else model_file(model, Path(work), layers))
         context = multiprocessing.get_context("spawn")  # CUDA in the children
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
             for split in splits:
@@ -174,14 +178,19 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes, each taking a share of every split (1)")
     parser.add_argument("--wl", action="store_true", help="--model is a WL baseline model (wl/NAME or a file)")
     parser.add_argument("--tasks-csv", type=Path, help="append one row per task to this CSV (plan_recipe.py's columns)")
+    parser.add_argument("--layers", type=int, help="a checkpoint's shared layer applied this many times "
+                        "(symt export --layers; default: its trained depth)")
     args = parser.parse_args()
     strides = {k: int(v) for k, v in (item.split("=") for item in args.strides)}
     tasks: list[dict] | None = [] if args.tasks_csv else None
     rows = evaluate(args.model, args.data, args.splits, stride=args.stride, device=args.device,
-                    strides=strides, precision=args.precision, workers=args.workers, tasks=tasks, wl=args.wl)
+                    strides=strides, precision=args.precision, workers=args.workers, tasks=tasks, wl=args.wl,
+                    layers=args.layers)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     label = args.model_label or args.model
+    if args.layers is not None:
+        label += f" ({args.layers} layers)"
     if args.stride > 1 or strides:
         label += f" (strides: {args.stride}, {strides})"
     lines = [

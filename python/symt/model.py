@@ -214,6 +214,8 @@ class AtomEncoder(nn.Module):
                              f"(choose from {', '.join(OBJECT_IDENTITIES)})")
         self.atom_projection = nn.Linear((1 + config.max_arity) * config.d_embed, config.d_model)
         self.layer = SharedLayer(config)
+        self.recall = config.recall
+        self.recall_norm = nn.LayerNorm(config.d_model) if config.recall else nn.Identity()
         if config.scaled_residual_init:
             scale_residual_init([self.layer.out, self.layer.ff2], 2 * config.n_layers)
         self.context_attention = config.context_predicates is not None
@@ -302,12 +304,19 @@ class AtomEncoder(nn.Module):
         bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, args, log_n))
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
+        embedded = x
         for _ in range(self.n_layers):
-            x, attention = self.layer(x, bias, return_internals, log_n)
+            x, attention = self.layer(self.layer_input(x, embedded), bias, return_internals, log_n)
+            x = self.recall_norm(x)
             if return_internals:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
         return x, key_bias, attentions, hiddens
+
+    def layer_input(self, x: Tensor, embedded: Tensor) -> Tensor:
+        """What one application of the shared layer reads: the atom states ``x``, plus the atom
+        embeddings ``embedded`` with ``recall`` (whose output :attr:`recall_norm` then normalises)."""
+        return x + embedded if self.recall else x
 
     def num_parameters(self) -> int:
         """The number of trainable values (hashed object codes are buffers, not counted)."""
@@ -436,7 +445,9 @@ class SymTE(AtomEncoder):
         chunk = max(1, self.context_chunk_scores // max(num_atoms, 1))
         keys: list[Tensor] = []
         values: list[Tensor] = []
+        embedded = x
         for _ in range(self.n_layers):
+            x = self.layer_input(x, embedded)
             q, k, v = self.layer.heads(x)
             q = self.layer.scale_queries(q, log_n)
             keys.append(k[0])
@@ -448,7 +459,7 @@ class SymTE(AtomEncoder):
                 bias = self.layer.add_object_bias(no_bias, shared)
                 parts.append(self.layer.mix(x[:, start:end], q[:, :, start:end], k, v, bias))
             if len(parts) > 0:  # none for an empty context, whose x stays as it is
-                x = torch.cat(parts, dim=1)
+                x = self.recall_norm(torch.cat(parts, dim=1))
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
         return torch.stack(keys), torch.stack(values), share, table, args
@@ -476,10 +487,12 @@ class SymTE(AtomEncoder):
         log_n = (mask.sum(dim=1, keepdim=True) + num_context).clamp(min=1).float().log().expand(mask.shape)
         key_args = torch.cat([context_args.expand(b, -1, -1), args], dim=1)
         bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, key_args, log_n))
+        embedded = x
         for layer in range(self.n_layers):
+            x = self.layer_input(x, embedded)
             q, k, v = self.layer.heads(x)
             q = self.layer.scale_queries(q, log_n)
             k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
             v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
-            x = self.layer.mix(x, q, k, v, bias)
+            x = self.recall_norm(self.layer.mix(x, q, k, v, bias))
         return self.pool_and_read_out(x, mask, pooled_context)

@@ -86,6 +86,14 @@ class ModelConfig:
     paper's size without layer norm the sum over atoms of 768-wide states after 12 applications of
     the layer starts near h = 400 +- 1000 (h* is about 20), and the first hundreds of steps went to
     shrinking it (issue 34's first paper-scale run)."""
+    recall: bool = False
+    """Let the shared layer run any number of times (``symt export --layers``): every application
+    reads its state plus the atom embeddings (input injection, the "recall" of Bansal et al.
+    2022's deep-thinking networks) and its output is layer-normalised, so the states keep their
+    scale however often the layer runs. Trained with a depth drawn per step
+    (``TrainConfig.train_layers``), so that no one depth is the one the readout expects. Without it
+    the plain SymT-E's states drift with depth: applied 6 or 8 times instead of 4, a Visitall model
+    solved 5 and 3 of 30 validation tasks instead of 26 (recipe study, round 22)."""
 
     attention: str = "full"
     """``full``: every atom attends to every atom (the paper), a cost per state that grows with the

@@ -327,7 +327,8 @@ class RoutedSymTE(SymTE):
     def __init__(self, config: ModelConfig):
         super().__init__(config)
         for option, value, plain in (("attention_bias", config.attention_bias, "none"),
-                                     ("layer_norm", config.layer_norm, False)):
+                                     ("layer_norm", config.layer_norm, False),
+                                     ("recall", config.recall, False)):
             if value != plain:
                 raise ValueError(f"the objects attention has no {option} {value} "
                                  "(it relates atoms only through their objects)")

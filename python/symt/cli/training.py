@@ -63,7 +63,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         options["goals_with_state"] = args.context_attention == "static"
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
-                "attention_scale", "attention_bias", "attention", "global_tokens", "object_links"):
+                "attention_scale", "attention_bias", "attention", "global_tokens", "object_links", "recall"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -306,6 +306,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
     p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")
+    p.add_argument("--recall", action="store_true",
+                   help="every application of the shared layer also reads the atom embeddings and its "
+                   "output is layer-normalised, so that the layer may run any number of times (train "
+                   "with --train-layers; run deeper with `symt export --layers`)")
+    p.add_argument("--train-layers", type=int_in(1), nargs=2, metavar=("LOW", "HIGH"),
+                   help="apply the shared layer a number of times drawn per step from LOW..HIGH "
+                   "(validation and export use --n-layers)")
     p.add_argument("--readout", choices=["pooled", "atoms"],
                    help="pooled: the readout MLP reads the sum over atoms (the paper's, default); atoms: "
                    "it reads each atom and h is the sum of its outputs, additive over atoms as a linear "

@@ -63,6 +63,11 @@ class TrainConfig:
     init_from_teacher: bool = False
     """Start from the teacher's weights: a student as wide as its teacher that applies the shared
     layer fewer times (``--n-layers``) begins from the teacher's layer."""
+    train_layers: list[int] | None = None
+    """[low, high]: each step applies the shared layer a number of times drawn uniformly from
+    low..high (the model's ``n_layers`` stays the depth of validation and export), so that a
+    ``recall`` model learns an update that any depth may stop at (``ModelConfig.recall``). None:
+    always ``n_layers``."""
     contrastive: bool = True
     schedule: str = "after-plateau"
     plateau_fraction: float = 0.2

@@ -34,7 +34,7 @@ from ..guidance import StateEvaluator, greedy_best_first, greedy_guidance_lockst
 from ..model import SymTE
 from ..model_config import OBJECT_IDENTITIES, PRESETS, ModelConfig
 from ..model_routed import heuristic_model
-from ..sampling import PairSampler, fixed_validation_batches
+from ..sampling import Batch, PairSampler, fixed_validation_batches
 from ..tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
 from .base import TrainerBase, pick_device, save_atomic
 from .config import TrainConfig
@@ -124,6 +124,10 @@ class Trainer(TrainerBase):
             # Hashed codes have no table: the token space only bounds the number of objects.
             config.vocab_size = HASHED_TOKEN_SPACE
 
+        if config.train_layers is not None:
+            low, high = config.train_layers
+            if not 1 <= low <= high:
+                raise SymtError(f"--train-layers {low} {high}: need 1 <= LOW <= HIGH")
         if config.coverage_search not in ("greedy", "gbfs"):
             raise SymtError(f"unknown coverage search '{config.coverage_search}' (choose from greedy, gbfs)")
         self.dataset: Dataset = load_dataset(
@@ -233,6 +237,19 @@ class Trainer(TrainerBase):
         batch = self.fetch_batch(shard, self.sampler.batch, self.world_size)
         torch.manual_seed(derive_seed(config.seed, "dropout", shard))
         self.model.train()
+        depth = self.model.n_layers
+        if config.train_layers is not None:
+            low, high = config.train_layers
+            self.model.n_layers = int(np.random.default_rng(derive_seed(config.seed, "depth", shard))
+                                      .integers(low, high + 1))
+        try:
+            return self.optimize_batch(step, batch)
+        finally:
+            self.model.n_layers = depth
+
+    def optimize_batch(self, step: int, batch: Batch) -> tuple[float, float, float, float, float]:
+        """:meth:`train_step`'s loss of ``batch`` and its optimisation step, at the model's depth now."""
+        config = self.config
         weight = self.contrastive_weight(step)
         att = hid = rank = taught = torch.zeros((), device=self.device)
         rows = batch.pred.shape[0]  # sampled states and their siblings; X' follows
