@@ -443,6 +443,41 @@ def test_visitall_failure_analysis_reads_shape_and_start_from_the_file(tmp_path:
     assert not module.LOOP_AT_3.match("loop: the state after action 31 was visited before")
 
 
+def test_corridor_decisions_closed_form_goal_distances_are_the_state_spaces(tmp_path: Path) -> None:
+    """``benchmarks/experiments/corridor_decisions.py`` judges a model's corridor moves by a closed
+    form of h*; on corridors of 2-8 cells from every start it equals the goal distance of every
+    state (robot, visited stretch) in the expanded state space."""
+    import importlib.util
+
+    from symt.pddl import ground, parse_domain, parse_problem
+    from symt.statespace import _reference_expand
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "corridor_decisions.py"
+    spec = importlib.util.spec_from_file_location("corridor_decisions", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    domain = parse_domain(domain_file("visitall"))
+    checked = set()
+    for n in range(2, 9):
+        for start in range(n):
+            path = tmp_path / f"corridor-{n}-{start}.pddl"
+            path.write_text(module.corridor_problem(n).replace("(at-robot c0) (visited c0)",
+                                                              f"(at-robot c{start}) (visited c{start})"))
+            task = ground(domain, parse_problem(path, domain))
+            index = {str(atom): i for i, atom in enumerate(task.fluent_atoms)}
+            states, _, distances = _reference_expand(task, 100_000)
+            distance = dict(zip(states, distances))
+            for a in range(n):
+                for b in range(a, n):
+                    for r in sorted({a, b}):
+                        found = distance.get(module.state(index, r, a, b))
+                        if found is not None:
+                            assert found == module.hstar(n, r, a, b), (n, r, a, b)
+                            checked.add((n, r, a, b))
+    assert len(checked) == sum(n * n for n in range(2, 9))  # every (robot, stretch) of every size
+
+
 def test_eval_greedy_runs_wl_models_by_the_same_guidance(tmp_path: Path) -> None:
     """``benchmarks/training/eval_greedy.py --wl``: the shipped Gripper WL model guides greedy
     guidance to the goal on tasks written by hand, with plans that symt's validator accepts, and the

@@ -38,12 +38,12 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "training"))
 from eval_greedy import WLEvaluator, model_file  # noqa: E402
 from symt.export import load_exported  # noqa: E402
+from symt.generators import domain_file  # noqa: E402
 from symt.guidance import exported_state_evaluator  # noqa: E402
 from symt.models import resolve_wl  # noqa: E402
 from symt.pddl import ground, parse_domain, parse_problem  # noqa: E402
 from symt.wl import WLModel  # noqa: E402
 
-DOMAIN = Path("data/visitall/domain.pddl")
 BUCKETS = ((0, 3, "d <= 3"), (4, 7, "d 4-7"), (8, 10**9, "d >= 8"))
 
 
@@ -99,7 +99,7 @@ def main() -> int:
     parser.add_argument("--label", help="print Markdown rows with this model label instead of a table")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    domain = parse_domain(DOMAIN)
+    domain = parse_domain(domain_file("visitall"))
     rng = random.Random(0)
     if not args.label:
         print(f"{'n':>4s} {'states':>6s} {'optimal':>7s} {'early':>5s} {'optimal':>7s}  "
