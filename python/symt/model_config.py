@@ -93,7 +93,10 @@ class ModelConfig:
     scale however often the layer runs. Trained with a depth drawn per step
     (``TrainConfig.train_layers``), so that no one depth is the one the readout expects. Without it
     the plain SymT-E's states drift with depth: applied 6 or 8 times instead of 4, a Visitall model
-    solved 5 and 3 of 30 validation tasks instead of 26 (recipe study, round 22)."""
+    solved 5 and 3 of 30 validation tasks instead of 26 (recipe study, round 22). Measured on
+    Visitall's corridors (round 25): with a drawn depth the values stop depending on the depth,
+    but the layer settles on a function that sees no further when run longer; no shipped model
+    uses it."""
 
     attention: str = "full"
     """``full``: every atom attends to every atom (the paper), a cost per state that grows with the
