@@ -465,13 +465,12 @@ def test_corridor_decisions_closed_form_goal_distances_are_the_state_spaces(tmp_
             path.write_text(module.corridor_problem(n).replace("(at-robot c0) (visited c0)",
                                                               f"(at-robot c{start}) (visited c{start})"))
             task = ground(domain, parse_problem(path, domain))
-            index = {str(atom): i for i, atom in enumerate(task.fluent_atoms)}
             states, _, distances = _reference_expand(task, 100_000)
             distance = dict(zip(states, distances))
             for a in range(n):
                 for b in range(a, n):
                     for r in sorted({a, b}):
-                        found = distance.get(module.state(index, r, a, b))
+                        found = distance.get(module.state(task, r, a, b))
                         if found is not None:
                             assert found == module.hstar(n, r, a, b), (n, r, a, b)
                             checked.add((n, r, a, b))

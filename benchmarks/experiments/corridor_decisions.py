@@ -42,6 +42,7 @@ from symt.generators import domain_file  # noqa: E402
 from symt.guidance import exported_state_evaluator  # noqa: E402
 from symt.models import resolve_wl  # noqa: E402
 from symt.pddl import ground, parse_domain, parse_problem  # noqa: E402
+from symt.pddl.task import GroundTask  # noqa: E402
 from symt.wl import WLModel  # noqa: E402
 
 BUCKETS = ((0, 3, "d <= 3"), (4, 7, "d 4-7"), (8, 10**9, "d >= 8"))
@@ -68,10 +69,15 @@ def hstar(n: int, r: int, a: int, b: int) -> int:
     return n - 1 + min(r, n - 1 - r)
 
 
-def state(index: dict[str, int], r: int, a: int, b: int) -> frozenset[int]:
-    """The fluent indices of the state: robot at ``r``, cells ``a..b`` visited (``index``: atom -> index)."""
-    return frozenset([index[str(("at-robot", (f"c{r}",)))]]
-                     + [index[str(("visited", (f"c{c}",)))] for c in range(a, b + 1)])
+def state(task: GroundTask, r: int, a: int, b: int) -> frozenset[int]:
+    """The fluent indices of the corridor task's state: robot at ``r``, cells ``a..b`` visited."""
+    return frozenset([task.fluent_index[("at-robot", (f"c{r}",))]]
+                     + [task.fluent_index[("visited", (f"c{c}",))] for c in range(a, b + 1)])
+
+
+def successors(n: int, r: int, a: int, b: int) -> list[tuple[int, int, int]]:
+    """(r, a, b) of the states one move from the robot at ``r`` with cells ``a..b`` visited."""
+    return [(m, min(a, m), max(b, m)) for m in (r - 1, r + 1) if 0 <= m < n]
 
 
 def decision_states(n: int, limit: int, rng: random.Random) -> list[tuple[int, int, int]]:
@@ -81,8 +87,7 @@ def decision_states(n: int, limit: int, rng: random.Random) -> list[tuple[int, i
     rng.shuffle(cases)
     chosen = []
     for r, a, b in cases:
-        successors = [(m, min(a, m), max(b, m)) for m in (r - 1, r + 1) if 0 <= m < n]
-        if len({hstar(n, *s) for s in successors}) > 1:
+        if len({hstar(n, *s) for s in successors(n, r, a, b)}) > 1:
             chosen.append((r, a, b))
         if len(chosen) == limit:
             break
@@ -105,7 +110,9 @@ def main() -> int:
         print(f"{'n':>4s} {'states':>6s} {'optimal':>7s} {'early':>5s} {'optimal':>7s}  "
               + "  ".join(f"{name:>9s}" for _, _, name in BUCKETS))
     with tempfile.TemporaryDirectory() as work:
-        if not args.wl:
+        if args.wl:
+            wl = WLModel(Path(resolve_wl(args.model)))
+        else:
             module, meta = load_exported(str(model_file(args.model, Path(work), args.layers)))
         for n in args.sizes:
             path = Path(work) / f"corridor-{n}.pddl"
@@ -113,18 +120,16 @@ def main() -> int:
             problem = parse_problem(path, domain)
             task = ground(domain, problem)
             if args.wl:
-                wl = WLModel(Path(resolve_wl(args.model)))
                 evaluate = WLEvaluator(wl, wl.set_task(domain, problem), task)
             else:
                 evaluate = exported_state_evaluator(module, meta, domain, task, str(path))
-            index = {str(atom): i for i, atom in enumerate(task.fluent_atoms)}
 
             right = total = early_right = early = 0
             buckets = {name: [0, 0] for _, _, name in BUCKETS}
             for r, a, b in decision_states(n, args.states, rng):
-                successors = [(m, min(a, m), max(b, m)) for m in (r - 1, r + 1) if 0 <= m < n]
-                costs = [hstar(n, *s) for s in successors]
-                values = evaluate([state(index, *s) for s in successors])
+                moves = successors(n, r, a, b)
+                costs = [hstar(n, *s) for s in moves]
+                values = evaluate([state(task, *s) for s in moves])
                 good = costs[int(np.argmin(values))] == min(costs)
                 total += 1
                 right += good
