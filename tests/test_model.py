@@ -225,14 +225,14 @@ def split_rows(rows: np.ndarray, context_ids: list[int] = CONTEXT_PREDICATES) ->
 
 
 @pytest.mark.parametrize(("readout", "attention_scale", "attention_bias", "context_ids", "recall"),
-                         [(*case, False)[:5] for case in [
-                          ("pooled", "fixed", "none", CONTEXT_PREDICATES), ("atoms", "fixed", "none", CONTEXT_PREDICATES),
-                          ("pooled", "log-length", "none", CONTEXT_PREDICATES),
-                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES),
-                          ("pooled", "fixed", "object-slots", CONTEXT_PREDICATES),
-                          ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES),
-                          ("pooled", "fixed", "object-slots", STATIC_CONTEXT_PREDICATES),
-                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, True)]],
+                         [("pooled", "fixed", "none", CONTEXT_PREDICATES, False),
+                          ("atoms", "fixed", "none", CONTEXT_PREDICATES, False),
+                          ("pooled", "log-length", "none", CONTEXT_PREDICATES, False),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, False),
+                          ("pooled", "fixed", "object-slots", CONTEXT_PREDICATES, False),
+                          ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES, False),
+                          ("pooled", "fixed", "object-slots", STATIC_CONTEXT_PREDICATES, False),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, True)],
                          ids=["pooled", "atoms", "log-length", "shared", "slots", "static-shared", "static-slots",
                               "recall"])
 def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str,
