@@ -62,11 +62,9 @@ def gather_objects(layer, y, q, kv_atoms, kv_globals, routes: Routes, links, kv_
     [2,B,N,heads,head_dim], ``kv_globals`` [2,B,G,heads,head_dim]); the per-pass constants as a
     pass computes them."""
     heads, head_dim = q.shape[1:]
-    offsets = layer.offsets(layer.link_offsets)[links[2]] if links.shape[1] else torch.zeros(0, 2, heads, head_dim)
     return layer.gather_objects(y, q, torch.stack(list(kv_atoms), 2).reshape(-1, 2, heads, head_dim),
                                 torch.stack(list(kv_globals), 2), routes, None, links, kv_objects,
-                                layer.object_query_scale(log_keys), layer.offsets(layer.slot_in)[routes.edge_slot],
-                                offsets)
+                                layer.object_query_scale(log_keys), *layer.edge_and_link_offsets(routes, links))
 
 
 @pytest.mark.parametrize("options", [{}, {"readout": "atoms", "object_identity": "hashed"},

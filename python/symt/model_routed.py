@@ -202,6 +202,15 @@ class RoutedLayer(nn.Module):
         its real atoms (``mask`` [B,N]) and ``globals_`` global tokens (its own and the context's)."""
         return (mask.sum(dim=1).float() + globals_).log()
 
+    def edge_and_link_offsets(self, routes: Routes, links: Tensor) -> tuple[Tensor, Tensor]:
+        """The key and value offsets of every edge by its argument slot [E,2,heads,head_dim] and of
+        every object link (``links`` [3,L]) by its type [L,2,heads,head_dim], as
+        :meth:`gather_objects` reads them; the same in every application of the layer."""
+        edges = self.offsets(self.slot_in)[routes.edge_slot]
+        if links.shape[1] == 0:
+            return edges, torch.zeros(0, 2, self.n_heads, self.head_dim, device=links.device)
+        return edges, self.offsets(self.link_offsets)[links[2]]
+
     def object_query_scale(self, log_keys: Tensor) -> Tensor:
         """What an object's queries are multiplied by before the dot products [O or 1, heads, 1]:
         1/sqrt(head_dim), and with ``log-length`` s_h · ln(keys) (``log_keys`` [O])."""
@@ -399,9 +408,7 @@ class RoutedSymTE(SymTE):
         h, hd = layer_.n_heads, layer_.head_dim
         # What every application of the one layer reads the same way, computed once per pass: the
         # edges' and links' key and value offsets, the keys each query may not read, the scales.
-        edge_offsets = layer_.offsets(layer_.slot_in)[routes.edge_slot]
-        link_offsets = layer_.offsets(layer_.link_offsets)[object_links[2]] if object_links.shape[1] > 0 \
-            else torch.zeros(0, 2, h, hd, device=pred.device)
+        edge_offsets, link_offsets = layer_.edge_and_link_offsets(routes, object_links)
         present = routes.slot_object >= 0
         atom_closed = ~torch.cat([present, torch.ones(b, n, 1 + g, dtype=torch.bool, device=pred.device)],
                                  dim=2)[..., None]
