@@ -355,8 +355,9 @@ def test_folded_types_with_the_context_cache_give_the_full_models_values():
         full = [float(model(*collate([np.concatenate([s, context])], 20))[0][0]) for s in states]
         cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
         cached = model.forward_states(*cache, *collate(states, 20))
-    assert len(cache) == 5 and cache[0].shape[2] == int(np.isin(context[:, 0], CONTEXT_PREDICATES).sum())
+    assert len(cache) == 7 and cache[0].shape[2] == int(np.isin(context[:, 0], CONTEXT_PREDICATES).sum())
     assert cache[4].shape == (cache[0].shape[2], 2)  # the cached atoms' object tokens
+    assert cache[5].shape == (0,) and cache[6].shape == (0, 0)  # no object graph without object-distance
     assert cached.tolist() == pytest.approx(full, abs=1e-5)
 
 

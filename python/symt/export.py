@@ -33,7 +33,10 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   Files exported since the shared-object attention bias (``symt train --attention-bias``) return a
   fifth tensor, the cached atoms' object tokens [C', m], taken after the type table
   (``forward_states(keys, values, pooled, type_table, context_args, pred, args, mask)``): still
-  version 5, as a reader that passes the cache whole runs them unchanged.
+  version 5, as a reader that passes the cache whole runs them unchanged. Files exported since
+  the object-distance bias (``symt train --attention-bias object-distance``) return two more,
+  the task's object-graph tokens [O] and their distances [O, O] (empty for other models), taken
+  after the cached atoms' object tokens: version 5 still, for the same reason.
   ``symt_context_cache`` 2 (``symt train --context-attention static``; still version 5): only the
   static and type atoms are cached; ``forward_states`` takes each state's fluent atoms *and the
   task's goal atoms* (predicate ids P..2P-1), which attend to the state. A reader that knows only
@@ -157,7 +160,8 @@ class ExportedContextSymTE(ExportedSymTE):
     calls instead of ``forward``."""
 
     @torch.jit.export
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    def encode_context(self, pred: Tensor, args: Tensor
+                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The task's context cache (:meth:`SymTE.encode_context`); raises ``ValueError`` when an
         atom is not of a context predicate."""
         if not bool(self.model.is_context[pred].all()):
@@ -167,12 +171,12 @@ class ExportedContextSymTE(ExportedSymTE):
     @torch.jit.export
     def forward_states(
         self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
-        context_args: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
+        context_args: Tensor, objects: Tensor, distances: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms against the context cache
         (:meth:`SymTE.forward_states`)."""
         return self.model.forward_states(keys, values, pooled_context, type_table, context_args,
-                                         pred, args, mask)
+                                         objects, distances, pred, args, mask)
 
 
 class ExportedRoutedSymTE(ExportedSymTE):

@@ -51,6 +51,12 @@ from .model_config import (
     ModelConfig,
 )
 
+DISTANCE_CHANNELS = 5
+"""The ``object-distance`` bias's channels after the shared-object one: distance 1, 2 and 3 (times
+ln n), the capped distance, and no path (:meth:`AtomEncoder.distance_channels`)."""
+DISTANCE_INDEX = 3
+"""The capped distance's place among the DISTANCE_CHANNELS."""
+
 CONTEXT_CHUNK_SCORES = 1 << 22
 """At most this many attention scores per head and bias channel in one piece of
 :meth:`SymTE.encode_context` (16 MiB in float32)."""
@@ -85,12 +91,24 @@ class SharedLayer(nn.Module):
         if config.attention_bias not in ATTENTION_BIASES:
             raise ValueError(f"unknown attention bias '{config.attention_bias}' "
                              f"(choose from {', '.join(ATTENTION_BIASES)})")
-        self.shared_object = config.attention_bias in ("shared-object", "object-slots")
+        self.shared_object = config.attention_bias in ("shared-object", "object-slots", "object-distance")
         self.object_slots = config.attention_bias == "object-slots"
         if self.shared_object:
             self.object_bias = nn.Parameter(torch.ones(h))
         else:  # unused, and not persistent, as length_scale above
             self.register_buffer("object_bias", torch.zeros(h), persistent=False)
+        self.object_distance = config.attention_bias == "object-distance"
+        self.distance_values = self.object_distance and config.distance_values
+        self.distance_offset = DISTANCE_CHANNELS - DISTANCE_INDEX  # an attribute: TorchScript reads no globals
+        if self.distance_values:
+            self.distance_value = nn.Parameter(torch.zeros(h, self.head_dim))
+        else:  # unused, and not persistent, as length_scale above
+            self.register_buffer("distance_value", torch.zeros(h, self.head_dim), persistent=False)
+        if self.object_distance:
+            # e_h,1..3 (near distances, times ln n), the slope g_h, u_h (no path): DISTANCE_CHANNELS.
+            self.distance_bias = nn.Parameter(torch.zeros(h, DISTANCE_CHANNELS))
+        else:  # unused, and not persistent, as length_scale above
+            self.register_buffer("distance_bias", torch.zeros(h, DISTANCE_CHANNELS), persistent=False)
         slot_pairs = config.max_arity * config.max_arity
         if self.object_slots:
             self.slot_bias = nn.Parameter(torch.zeros(h, slot_pairs))
@@ -108,6 +126,8 @@ class SharedLayer(nn.Module):
         weights = self.object_bias[:, None]
         if self.object_slots:
             weights = torch.cat([weights, self.slot_bias], dim=1)  # [heads, P]
+        if self.object_distance:
+            weights = torch.cat([weights, self.distance_bias], dim=1)
         # One batched matrix product over the flattened [P, Nq*Nk] channels: an einsum permuted
         # and copied them first, a third of a Miconic state's time in forward_states.
         b, p, nq, nk = shared.shape
@@ -127,18 +147,35 @@ class SharedLayer(nn.Module):
             return q
         return q * (self.length_scale[None, :, None, None] * log_n[:, None, :, None]).to(q.dtype)
 
-    def mix(self, x: Tensor, q: Tensor, k: Tensor, v: Tensor, bias: Tensor) -> Tensor:
+    def mix(self, x: Tensor, q: Tensor, k: Tensor, v: Tensor, bias: Tensor,
+            distance: Tensor | None = None) -> Tensor:
         """The rest of the layer after :meth:`heads`: attention of ``q`` over ``k``/``v`` (which
-        may hold more atoms than ``x``: a cached context), output projection, feed-forward."""
+        may hold more atoms than ``x``: a cached context), output projection, feed-forward. With
+        ``distance_values``, ``distance`` [B,Nq,Nk] (:meth:`distance_of`) adds to each head's
+        output its attention-weighted distance times a learned vector: the distance itself, not
+        only a share of attention, linear in it at any distance."""
         b, n, d = x.shape
-        context = F.scaled_dot_product_attention(
-            q, k, v, attn_mask=bias, dropout_p=self.dropout.p if self.training else 0.0
-        )
+        if self.distance_values and distance is not None:
+            weights = (q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + bias).softmax(dim=-1)
+            weights = self.dropout(weights)
+            reach = (weights * distance[:, None].to(weights.dtype)).sum(dim=-1)  # [B,heads,Nq]
+            context = weights @ v + reach.unsqueeze(-1) * self.distance_value[None, :, None, :].to(v.dtype)
+        else:
+            context = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=bias, dropout_p=self.dropout.p if self.training else 0.0
+            )
         x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
         return x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
 
+    def distance_of(self, channels: Tensor | None) -> Tensor | None:
+        """The capped object-graph distances [B,Nq,Nk] in the object bias's ``channels`` (read by
+        :meth:`mix` with ``distance_values``); None otherwise."""
+        if not self.distance_values or channels is None:
+            return None
+        return channels[:, channels.shape[1] - self.distance_offset]
+
     def forward(self, x: Tensor, bias: Tensor, need_weights: bool,
-                log_n: Tensor | None = None) -> tuple[Tensor, Tensor]:
+                log_n: Tensor | None = None, distance: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``bias``: [B,1,1,N], [B,1,N,N] or [B,heads,N,N], 0 where a query may attend to a key and
         -inf where not (padding; a state atom for a context atom), plus the shared-object bias
         (:meth:`add_object_bias`, added once by the caller for every application of the layer);
@@ -146,10 +183,14 @@ class SharedLayer(nn.Module):
         q, k, v = self.heads(x)
         q = self.scale_queries(q, log_n)
         if not need_weights:
-            return self.mix(x, q, k, v, bias), torch.zeros(0, device=x.device)
+            return self.mix(x, q, k, v, bias, distance), torch.zeros(0, device=x.device)
         b, n, d = x.shape
         attention = (q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + bias).softmax(dim=-1)
-        x = x + self.dropout(self.out((self.dropout(attention) @ v).transpose(1, 2).reshape(b, n, d)))
+        context = self.dropout(attention) @ v
+        if self.distance_values and distance is not None:
+            reach = (self.dropout(attention) * distance[:, None]).sum(dim=-1)
+            context = context + reach.unsqueeze(-1) * self.distance_value[None, :, None, :]
+        x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
         x = x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
         return x, attention
 
@@ -229,6 +270,11 @@ class AtomEncoder(nn.Module):
         if config.type_predicates:
             is_type[torch.tensor(config.type_predicates, dtype=torch.long)] = True
         self.register_buffer("is_type", is_type, persistent=False)
+        is_graph = torch.zeros(num_ids, dtype=torch.bool)
+        if config.graph_predicates:
+            is_graph[torch.tensor(config.graph_predicates, dtype=torch.long)] = True
+        self.register_buffer("is_graph", is_graph, persistent=False)
+        self.max_distance = config.max_distance
 
     def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
         """[B,P,Nq,Nk]: channel 0 is ``log_n`` [B,Nq] of the query where query atom and key atom
@@ -255,6 +301,86 @@ class AtomEncoder(nn.Module):
         if self.layer.object_slots:
             return torch.stack([shared] + slots, dim=1).to(log_n.dtype) * scale
         return shared[:, None].to(log_n.dtype) * scale
+
+    def object_distances(self, pred: Tensor, args: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
+        """One task's object graph (``pred`` [N], ``args`` [N,m], ``mask`` [N]: its atoms): its object
+        tokens [O] (sorted) and their distances [O,O] (float; inf where no path), over the edges
+        that the atoms of ``graph_predicates`` draw between their objects, either way. Breadth-first
+        from every object at once, one matrix product per distance; a pair further apart than
+        ``max_distance`` reads ``max_distance``."""
+        real = (args < self.vocab_size) & mask[:, None]
+        objects = torch.unique(args[real])
+        o = objects.shape[0]
+        local = self.object_indices(objects, args)  # o for padding: the row and column cut below
+        adjacency = torch.zeros(o + 1, o + 1, device=args.device)
+        edges = self.is_graph[pred] & mask
+        m = args.shape[1]
+        for i in range(m):
+            for j in range(m):
+                if i != j:
+                    adjacency[local[edges, i], local[edges, j]] = 1.0
+        adjacency = adjacency[:o, :o]
+        reached = torch.eye(o, dtype=torch.bool, device=args.device)
+        distances = torch.full((o, o), float("inf"), device=args.device).masked_fill(reached, 0.0)
+        frontier = reached
+        for step in range(1, o):
+            frontier = ((frontier.to(adjacency.dtype) @ adjacency) > 0) & ~reached
+            if not bool(frontier.any()):
+                break
+            distances = distances.masked_fill(frontier, float(min(step, self.max_distance)))
+            reached = reached | frontier
+        return objects, distances
+
+    def distance_channels(self, objects: Tensor, distances: Tensor, query_args: Tensor,
+                          key_args: Tensor, log_n: Tensor) -> Tensor:
+        """[..., DISTANCE_CHANNELS, Nq, Nk] for the ``object-distance`` bias between query atoms
+        and key atoms of one task (``query_args`` [..., Nq, m], ``key_args`` [..., Nk, m], ``log_n``
+        [..., Nq]) in its object graph (:meth:`object_distances`): ln n where the least distance
+        between their objects is 1, 2, 3; that distance (capped); 1 where no path joins them
+        (nullary atoms too)."""
+        o = objects.shape[0]
+        padded = torch.full((o + 1, o + 1), float("inf"), device=distances.device)
+        padded[:o, :o] = distances
+        query, key = self.object_indices(objects, query_args), self.object_indices(objects, key_args)
+        shape = list(query.shape[:-1]) + [key.shape[-2]]
+        least = torch.full(shape, float("inf"), device=distances.device)
+        for i in range(query.shape[-1]):
+            rows = padded[query[..., i]]  # [..., Nq, O+1]
+            token = query_args[..., i]
+            token = torch.where(token < self.vocab_size, token, torch.full_like(token, -1))  # padding
+            for j in range(key.shape[-1]):
+                least = torch.minimum(least, rows.gather(-1, key[..., j].unsqueeze(-2).expand(shape)))
+                # An object outside the graph (none of its atoms cached) is still at 0 from itself.
+                same = token.unsqueeze(-1) == key_args[..., j].unsqueeze(-2)
+                least = least.masked_fill(same, 0.0)
+        finite = torch.isfinite(least)
+        scale = log_n.unsqueeze(-1)
+        near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]
+        capped = torch.where(finite, least, torch.zeros_like(least))
+        return torch.stack(near + [capped, (~finite).to(log_n.dtype)], dim=-3)
+
+    def object_indices(self, objects: Tensor, args: Tensor) -> Tensor:
+        """Each object token of ``args`` as its index in the sorted ``objects`` [O]; O for padding
+        and for tokens not among them."""
+        o = objects.shape[0]
+        if o == 0:
+            return torch.zeros_like(args)
+        index = torch.searchsorted(objects, args.contiguous()).clamp(max=o - 1)
+        found = (args < self.vocab_size) & (objects[index] == args)
+        return torch.where(found, index, torch.full_like(index, o))
+
+    def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor) -> Tensor | None:
+        """The object bias's channels [B,P,N,N] of every atom against every atom of a batch:
+        :meth:`shared_object_logits`, and with ``object-distance`` each state's
+        :meth:`distance_channels` after them. None without an object bias."""
+        shared = self.shared_object_logits(args, args, log_n)
+        if shared is None or not self.layer.object_distance:
+            return shared
+        channels: list[Tensor] = []
+        for b in range(args.shape[0]):
+            objects, distances = self.object_distances(pred[b], args[b], mask[b])
+            channels.append(self.distance_channels(objects, distances, args[b], args[b], log_n[b]))
+        return torch.cat([shared, torch.stack(channels)], dim=1)
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""
@@ -301,12 +427,14 @@ class AtomEncoder(nn.Module):
             visible = torch.where(context, context.sum(dim=1, keepdim=True), visible)
         log_n = visible.clamp(min=1).float().log()
         # Once for all applications of the shared layer, as encode_context and forward_states do.
-        bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, args, log_n))
+        channels = self.object_bias_channels(pred, args, mask, log_n)
+        bias = self.layer.add_object_bias(bias, channels)
+        distance = self.layer.distance_of(channels)
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         embedded = x
         for _ in range(self.n_layers):
-            x, attention = self.layer(self.layer_input(x, embedded), bias, return_internals, log_n)
+            x, attention = self.layer(self.layer_input(x, embedded), bias, return_internals, log_n, distance)
             x = self.recall_norm(x)
             if return_internals:
                 attentions.append(attention)
@@ -415,15 +543,22 @@ class SymTE(AtomEncoder):
                 return ((hidden * last.weight[0]).sum(dim=-1) + last.bias[0]) * self.target_scale
         return self.readout(pooled).squeeze(-1) * self.target_scale
 
-    def encode_context(self, pred: Tensor, args: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    def encode_context(self, pred: Tensor, args: Tensor
+                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m], all of context
         predicates): their keys and values at every layer, each [L,heads,C',head_dim], their
         share of the readout's sum ([k] pooled features, or [1] the ``atoms`` readout's summed
         values), and the table [V',d_embed] of every object token's folded
         type embeddings (one zero row without folding; its last row is zero, for objects without
         type atoms and padding), and the cached atoms' object tokens [C',m] (for the
-        ``shared-object`` bias between a state's atoms and the context's). C' = C less the type
-        atoms of a type-folding model. Computed once per task; see :meth:`forward_states`."""
+        ``shared-object`` bias between a state's atoms and the context's), and the task's object
+        graph (:meth:`object_distances`: its object tokens [O] and distances [O,O], for the
+        ``object-distance`` bias; empty without it). C' = C less the type atoms of a type-folding
+        model. Computed once per task; see :meth:`forward_states`."""
+        objects = torch.zeros(0, dtype=args.dtype, device=args.device)
+        distances = torch.zeros(0, 0, device=args.device)
+        if self.layer.object_distance:  # the graph's edges are static atoms, all in the context
+            objects, distances = self.object_distances(pred, args, torch.ones_like(pred, dtype=torch.bool))
         table = torch.zeros(1, self.pred_embedding.embedding_dim, device=pred.device)
         types: Tensor | None = None
         if self.fold_types:
@@ -455,14 +590,27 @@ class SymTE(AtomEncoder):
             parts: list[Tensor] = []
             for start in range(0, num_atoms, chunk):
                 end = min(start + chunk, num_atoms)
-                shared = self.shared_object_logits(args[None, start:end], args[None], log_n[:, start:end])
+                shared = self.context_object_channels(objects, distances, args[None, start:end], args[None],
+                                                      log_n[:, start:end])
                 bias = self.layer.add_object_bias(no_bias, shared)
-                parts.append(self.layer.mix(x[:, start:end], q[:, :, start:end], k, v, bias))
+                parts.append(self.layer.mix(x[:, start:end], q[:, :, start:end], k, v, bias,
+                                            self.layer.distance_of(shared)))
             if len(parts) > 0:  # none for an empty context, whose x stays as it is
                 x = self.recall_norm(torch.cat(parts, dim=1))
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
-        return torch.stack(keys), torch.stack(values), share, table, args
+        return torch.stack(keys), torch.stack(values), share, table, args, objects, distances
+
+    def context_object_channels(self, objects: Tensor, distances: Tensor, query_args: Tensor,
+                                key_args: Tensor, log_n: Tensor) -> Tensor | None:
+        """The object bias's channels [B,P,Nq,Nk] of query atoms against key atoms of one task
+        (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m], ``log_n`` [B,Nq]) given its object graph
+        (``objects``, ``distances`` of :meth:`encode_context`): :meth:`shared_object_logits`, then
+        :meth:`distance_channels` with ``object-distance``. None without an object bias."""
+        shared = self.shared_object_logits(query_args, key_args, log_n)
+        if shared is None or not self.layer.object_distance:
+            return shared
+        return torch.cat([shared, self.distance_channels(objects, distances, query_args, key_args, log_n)], dim=1)
 
     @staticmethod
     def table_types(table: Tensor, args: Tensor) -> Tensor:
@@ -473,7 +621,7 @@ class SymTE(AtomEncoder):
 
     def forward_states(
         self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
-        context_args: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
+        context_args: Tensor, objects: Tensor, distances: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
         :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values
@@ -486,7 +634,9 @@ class SymTE(AtomEncoder):
         bias = bias[:, None, None, :]
         log_n = (mask.sum(dim=1, keepdim=True) + num_context).clamp(min=1).float().log().expand(mask.shape)
         key_args = torch.cat([context_args.expand(b, -1, -1), args], dim=1)
-        bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, key_args, log_n))
+        channels = self.context_object_channels(objects, distances, args, key_args, log_n)
+        bias = self.layer.add_object_bias(bias, channels)
+        distance = self.layer.distance_of(channels)
         embedded = x
         for layer in range(self.n_layers):
             x = self.layer_input(x, embedded)
@@ -494,5 +644,5 @@ class SymTE(AtomEncoder):
             q = self.layer.scale_queries(q, log_n)
             k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
             v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
-            x = self.recall_norm(self.layer.mix(x, q, k, v, bias))
+            x = self.recall_norm(self.layer.mix(x, q, k, v, bias, distance))
         return self.pool_and_read_out(x, mask, pooled_context)

@@ -70,7 +70,29 @@ class ModelConfig:
     every pair of argument slots where the query's i-th object is the key's j-th (c starts at 0,
     so an untrained model attends as with ``shared-object``): ``shared-object`` reads on(a b) and
     on(b a) alike against the goal on(a b), and a Blocksworld model trained with it built a goal
-    tower upside down when the goal did not name its base."""
+    tower upside down when the goal did not name its base. ``object-distance``: ``shared-object``
+    plus terms of the distance between two atoms' objects in the task's *object graph*, whose
+    edges are the static atoms of ``graph_predicates`` (``connected`` cells, roads): per head a
+    learned e_h,d · ln(n) for distance d = 1, 2, 3, a learned slope g_h times the distance (capped
+    at ``max_distance``; linear in it, as ALiBi's bias is in token distance, so it holds at
+    distances no training task had) and a learned u_h for pairs with no path (all start at 0, so
+    an untrained model attends as with ``shared-object``). An atom's distance to another is the
+    least over their objects; it reads equality of object tokens and the static atoms only, so
+    renaming leaves it unchanged. One application of the layer then reaches any distance:
+    Visitall's corridors need the distance to the corridor's far ends, which four applications of
+    ``shared-object`` (one cell each) do not reach (recipe study, round 25)."""
+    graph_predicates: list[int] | None = None
+    """With ``object-distance``: the predicate ids (``0..P-1``) of the static predicates of arity
+    2 or more (``symt.tokens.graph_predicate_ids``), whose atoms link their objects in the object
+    graph (in both directions)."""
+    max_distance: int = 64
+    """With ``object-distance``: object-graph distances beyond this many edges read as this many."""
+    distance_values: bool = False
+    """With ``object-distance``: each head's output also gets the attention-weighted distance of
+    its keys times a learned vector (zero at the start), as relative positions enter the values in
+    Shaw et al. (2018): attention then passes on how far away what it attends to is, in a quantity
+    linear in the distance, where the bias alone passes it only as a share of attention, which
+    saturates beyond the distances of the training tasks."""
     achieved_goals: bool = False
     """A state's fluent atoms that are goal atoms read as predicate ids ``2P..3P-1``
     (``symt.tokens``: ``Signature.achieved_goals``): one more embedding row per predicate."""
@@ -125,7 +147,7 @@ OBJECT_IDENTITIES = ("table", "hashed")
 """The values of :attr:`ModelConfig.object_identity`."""
 ATTENTION_SCALES = ("fixed", "log-length")
 """The values of :attr:`ModelConfig.attention_scale`."""
-ATTENTION_BIASES = ("none", "shared-object", "object-slots")
+ATTENTION_BIASES = ("none", "shared-object", "object-slots", "object-distance")
 """The values of :attr:`ModelConfig.attention_bias`."""
 LOG_LENGTH_REFERENCE = 64
 """``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""

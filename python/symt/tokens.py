@@ -103,6 +103,13 @@ def context_predicate_ids(signature: Signature, domain: Domain, goals: bool = Tr
     return ids + (list(range(signature.num_predicates, 2 * signature.num_predicates)) if goals else [])
 
 
+def graph_predicate_ids(signature: Signature, domain: Domain) -> list[int]:
+    """The ids of the static predicates of arity 2 or more, whose atoms are the edges of a task's
+    object graph (``ModelConfig.graph_predicates``: the ``object-distance`` attention bias)."""
+    statics = static_predicates(domain)
+    return [i for i, (name, arity) in enumerate(signature.predicates) if name in statics and arity >= 2]
+
+
 def type_predicate_ids(signature: Signature) -> list[int]:
     """The ids of the ``type:<t>`` predicates, whose atoms a type-folding model
     (``ModelConfig.type_predicates``) adds to their object's embedding instead of reading as tokens."""

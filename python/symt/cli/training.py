@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import SymtError
 from ..folders import check_output_file, check_output_folder
+from ..model_config import ATTENTION_BIASES
 from .options import add_training_options, float_in, int_in, machine_count
 
 
@@ -63,7 +64,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         options["goals_with_state"] = args.context_attention == "static"
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
-                "attention_scale", "attention_bias", "attention", "global_tokens", "object_links", "recall"):
+                "attention_scale", "attention_bias", "attention", "global_tokens", "object_links", "recall",
+                "distance_values", "max_distance"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -310,6 +312,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="every application of the shared layer also reads the atom embeddings and its "
                    "output is layer-normalised, so that the layer may run any number of times (train "
                    "with --train-layers; run deeper with `symt export --layers`)")
+    p.add_argument("--distance-values", action="store_true",
+                   help="with --attention-bias object-distance: each head also passes on the "
+                   "attention-weighted object-graph distance of what it attends to (times a learned vector)")
+    p.add_argument("--max-distance", type=int_in(1),
+                   help="with --attention-bias object-distance: graph distances beyond this read as this (64)")
     p.add_argument("--train-layers", type=int_in(1), nargs=2, metavar=("LOW", "HIGH"),
                    help="apply the shared layer a number of times drawn per step from LOW..HIGH "
                    "(validation and export use --n-layers)")
@@ -324,13 +331,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="fixed: attention logits q.k/sqrt(d) (the paper's, default); log-length: also times "
                    "a learned factor per head and ln of the number of atoms the query sees (scalable "
                    "softmax), so that attention to one matching atom does not fade on larger tasks")
-    p.add_argument("--attention-bias", choices=["none", "shared-object", "object-slots"],
+    p.add_argument("--attention-bias", choices=list(ATTENTION_BIASES),
                    help="none: attention reads the atoms' embeddings only (the paper's, default); "
                    "shared-object: each head adds a learned b_h * ln(n) to the logits of atoms that share "
                    "an object with the query, so that relations through a shared object (a vehicle and "
                    "what is at its place) hold on tasks of any size; object-slots: also a learned "
                    "c_h,ij * ln(n) per pair of argument slots (i of the query, j of the key) holding the "
-                   "same object, so that on(a b) and on(b a) differ in the bias too")
+                   "same object, so that on(a b) and on(b a) differ in the bias too; object-distance: "
+                   "shared-object plus learned terms of the distance between the atoms' objects in the "
+                   "graph of the task's static relations (connected cells), so one layer sees any distance")
     p.add_argument("--attention", choices=["full", "objects"],
                    help="full: every atom attends to every atom (the paper's, default; a state costs the "
                    "square of its atoms); objects: atoms exchange information only through one token per "
@@ -361,9 +370,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "all-optimal: any token that continues some optimal plan from there, the loss -log of "
                    "their summed probability, so that the model need not split its mass over equally "
                    "good actions")
-    p.add_argument("--attention-bias", choices=["none", "shared-object", "object-slots"],
-                   help="SymT-ED's encoder: attend more to atoms that share an object (as `symt train`); "
-                   "none, the paper's, by default")
+    p.add_argument("--attention-bias", choices=list(ATTENTION_BIASES),
+                   help="SymT-ED's encoder: attend more to atoms that share an object, or also by their "
+                   "objects' distance in the task's static graph (as `symt train`); none, the paper's, by default")
     p.add_argument("--attention-scale", choices=["fixed", "log-length"],
                    help="SymT-ED: log-length multiplies the encoder's queries and the decoder's "
                    "cross-attention queries by a learned factor per head and ln of the atoms they attend "

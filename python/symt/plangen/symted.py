@@ -60,9 +60,9 @@ class SymTEDConfig:
     should matter. ``symt train-plans --untied-objects`` trains the paper's untied variant."""
 
     attention_bias: str = "none"
-    """The encoder's shared-object or object-slots attention bias (:attr:`ModelConfig.attention_bias`):
-    an atom attends more to the atoms that share an object with it, the relation every plan step
-    reads (where the robot is against where the balls are)."""
+    """The encoder's shared-object, object-slots or object-distance attention bias
+    (:attr:`ModelConfig.attention_bias`): an atom attends more to the atoms that share an object
+    with it, the relation every plan step reads (where the robot is against where the balls are)."""
     achieved_goals: bool = False
     """The encoder reads fluent atoms that are goal atoms as their own predicates
     (:attr:`symt.tokens.Signature.achieved_goals`; the model file's signature says so too)."""
@@ -71,6 +71,9 @@ class SymTEDConfig:
     cross-attention queries are multiplied by a learned s_h times ln of the atoms they attend to, so
     that attention to the one atom that matters (the robot's cell) does not fade on tasks many times
     the training size; ``fixed``, the paper's, by default."""
+    graph_predicates: list[int] | None = None
+    """With the ``object-distance`` bias: the static relations whose atoms are the object graph's
+    edges (:attr:`ModelConfig.graph_predicates`)."""
 
     def to_dict(self) -> dict:
         """The fields as a plain dict (``SymTEDConfig(**d)`` rebuilds the config)."""
@@ -83,7 +86,7 @@ class SymTEDConfig:
                            self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
                            layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init,
                            attention_bias=self.attention_bias, achieved_goals=self.achieved_goals,
-                           attention_scale=self.attention_scale)
+                           attention_scale=self.attention_scale, graph_predicates=self.graph_predicates)
 
 
 def _heads(x: Tensor, n_heads: int) -> Tensor:

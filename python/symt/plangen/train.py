@@ -33,6 +33,7 @@ from ..errors import SymtError
 from ..folders import open_output_folder
 from ..model import AtomEncoder
 from ..model_config import PRESETS
+from ..tokens import graph_predicate_ids
 from ..training.base import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
 from ..training.config import TrainConfig
 from .batches import IGNORE, PlanBatch, PlanSampler, token_loss
@@ -81,7 +82,8 @@ class PlanTrainConfig(TrainConfig):
 
 
 def build_model(
-    config: PlanTrainConfig, num_predicates: int, max_arity: int, vocab: PlanVocabulary
+    config: PlanTrainConfig, num_predicates: int, max_arity: int, vocab: PlanVocabulary,
+    graph_predicates: list[int] | None = None,
 ) -> SymTED | PlanGPT:
     """A new SymT-ED or PlanGPT (``config.kind``) of ``config``'s preset and size overrides; a
     :class:`~symt.errors.SymtError` for an unknown preset or kind, or an option PlanGPT lacks."""
@@ -93,6 +95,8 @@ def build_model(
         return SymTED(SymTEDConfig(num_predicates, max_arity, vocab.num_inputs, vocab.num_outputs,
                                    config.vocab_size, num_schemas=vocab.num_schemas,
                                    achieved_goals=config.achieved_goals,
+                                   graph_predicates=(graph_predicates
+                                                     if size.get("attention_bias") == "object-distance" else None),
                                    **{k: v for k, v in size.items() if k in keys}))
     if config.kind == "plangpt":
         if (config.achieved_goals or size.get("attention_bias", "none") != "none"
@@ -138,7 +142,8 @@ class PlanTrainer(TrainerBase):
         signature = self.dataset.signature
         self.vocab = PlanVocabulary.for_domain(self.dataset.domain, config.vocab_size)
         torch.manual_seed(derive_seed(config.seed, "init") % 2**31)
-        self.model = build_model(config, signature.num_predicates, signature.max_arity, self.vocab).to(self.device)
+        self.model = build_model(config, signature.num_predicates, signature.max_arity, self.vocab,
+                                 graph_predicate_ids(signature, self.dataset.domain)).to(self.device)
         checkpoint = self.read_checkpoint(resume)
         if config.init_encoder and checkpoint is None:
             self.start_encoder(Path(config.init_encoder))

@@ -35,7 +35,12 @@ from ..model import SymTE
 from ..model_config import OBJECT_IDENTITIES, PRESETS, ModelConfig
 from ..model_routed import heuristic_model
 from ..sampling import Batch, PairSampler, fixed_validation_batches
-from ..tokens import HASHED_TOKEN_SPACE, context_predicate_ids, type_predicate_ids
+from ..tokens import (
+    HASHED_TOKEN_SPACE,
+    context_predicate_ids,
+    graph_predicate_ids,
+    type_predicate_ids,
+)
 from .base import TrainerBase, pick_device, save_atomic
 from .config import TrainConfig
 from .losses import RANK_LOSSES, contrastive_terms, ranking_loss
@@ -165,6 +170,8 @@ class Trainer(TrainerBase):
                                                           goals=not config.goals_with_state)
                                     if config.context_attention else None),
                 type_predicates=type_predicate_ids(self.dataset.signature) if config.fold_types else None,
+                graph_predicates=(graph_predicate_ids(self.dataset.signature, self.dataset.domain)
+                                  if options.get("attention_bias") == "object-distance" else None),
                 achieved_goals=config.achieved_goals,
                 **options,
             )

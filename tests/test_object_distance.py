@@ -1,0 +1,167 @@
+"""The ``object-distance`` attention bias: object-graph distances against a truth the code does not
+compute (a grid's Manhattan distances, read off the cell names of an IPC Visitall task), its
+start as the ``shared-object`` model, its invariances, and the exported module's values."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from symt.export import ExportedSymTE
+from symt.model import DISTANCE_CHANNELS, SymTE
+from symt.model_config import ModelConfig
+from symt.pddl import ground, parse_domain, parse_problem
+from symt.tokens import (
+    collate,
+    context_predicate_ids,
+    domain_signature,
+    encode_task,
+    graph_predicate_ids,
+    identity_assignment,
+    rename,
+)
+
+VISITALL = Path(__file__).parent / "classical_ipc" / "visitall-sat11-strips"
+TINY = {"d_model": 16, "n_heads": 2, "n_layers": 2, "d_ff": 32, "d_embed": 8, "readout_hidden": 16, "k": 8}
+
+
+@pytest.fixture(scope="module")
+def visitall():
+    """The IPC 2011 Visitall task on a full 12 x 12 grid: its encoding and its initial state's rows."""
+    domain = parse_domain(VISITALL / "domain.pddl")
+    task = ground(domain, parse_problem(VISITALL / "problem12.pddl", domain))
+    signature = domain_signature(domain)
+    encoded = encode_task(task, signature, domain)
+    rows = rename(encoded.state_rows(list(task.init)), identity_assignment(len(task.objects)), 200)
+    return task, signature, graph_predicate_ids(signature, domain), rows
+
+
+def model(seed: int, signature, graph: list[int] | None, bias: str, **overrides) -> SymTE:
+    torch.manual_seed(seed)
+    config = ModelConfig(num_predicates=signature.num_predicates, max_arity=signature.max_arity,
+                         vocab_size=200, object_identity="hashed", attention_scale="log-length",
+                         readout="atoms", attention_bias=bias, graph_predicates=graph, **{**TINY, **overrides})
+    return SymTE(config).eval()
+
+
+def test_graph_predicates_are_the_static_relations(visitall):
+    _, signature, graph, _ = visitall
+    assert [signature.predicates[i][0] for i in graph] == ["connected"]
+
+
+def test_object_graph_distances_are_the_grids_manhattan_distances(visitall):
+    task, signature, graph, rows = visitall
+    net = model(0, signature, graph, "object-distance")
+    pred, args, mask = collate([rows], 200)
+    objects, distances = net.object_distances(pred[0], args[0], mask[0])
+    xy = {i: tuple(int(v) for v in re.fullmatch(r"loc-x(\d+)-y(\d+)", name).groups())
+          for i, name in enumerate(task.objects)}
+    assert objects.tolist() == sorted(xy)  # identity tokens: token i is object i
+    truth = torch.tensor([[abs(xy[a][0] - xy[b][0]) + abs(xy[a][1] - xy[b][1]) for b in objects.tolist()]
+                          for a in objects.tolist()], dtype=torch.float32)
+    assert torch.equal(distances, truth) and truth.max() == 22
+    # Capped: beyond max_distance a pair reads max_distance.
+    capped = model(0, signature, graph, "object-distance", max_distance=5)
+    assert torch.equal(capped.object_distances(pred[0], args[0], mask[0])[1], truth.clamp(max=5))
+
+
+def test_distance_channels_of_atoms_are_the_least_over_their_objects(visitall):
+    """at-robot(c) against visited(c'): channel 3 is the cells' distance, channels 0-2 mark
+    distances 1-3 (times ln n); a nullary atom and an object with no edge have no path."""
+    task, signature, graph, _ = visitall
+    net = model(0, signature, graph, "object-distance")
+    ids = signature.predicate_ids()
+    xy = {name: tuple(int(v) for v in re.fullmatch(r"loc-x(\d+)-y(\d+)", name).groups()) for name in task.objects}
+    cells = [task.objects.index(n) for n in ("loc-x0-y0", "loc-x1-y0", "loc-x3-y4", "loc-x11-y11")]
+    edges = [[ids["connected"], a, b] for a in range(len(task.objects)) for b in range(len(task.objects))
+             if sum(abs(u - v) for u, v in zip(xy[task.objects[a]], xy[task.objects[b]], strict=True)) == 1]
+    lonely = len(task.objects)  # an object in no connected atom
+    rows = np.array(edges + [[ids["at-robot"], cells[0], -1]] + [[ids["visited"], c, -1] for c in cells]
+                    + [[ids["visited"], lonely, -1]])
+    pred, args, mask = collate([rename(rows, identity_assignment(lonely + 1), 200)], 200)
+    objects, distances = net.object_distances(pred[0], args[0], mask[0])
+    robot, visited = len(edges), range(len(edges) + 1, len(edges) + 6)
+    channels = net.distance_channels(objects, distances, args[0, [robot]], args[0, list(visited)],
+                                     torch.full((1,), 2.0))
+    assert channels.shape == (DISTANCE_CHANNELS, 1, 5)
+    assert channels[3, 0].tolist() == [0.0, 1.0, 7.0, 22.0, 0.0]
+    assert channels[4, 0].tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]
+    assert channels[0, 0].tolist() == [0.0, 2.0, 0.0, 0.0, 0.0]
+    assert channels[1:3].sum() == 0
+
+
+@pytest.mark.parametrize("values", [False, True], ids=["bias", "bias-and-values"])
+def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_exports(visitall, values: bool):
+    """Its distance weights at 0, the model computes the shared-object model's values (same
+    weights); set, it computes others, unchanged by atom order, its bias unchanged by a renaming
+    of the objects; the scripted
+    module written for Fast Downward gives the Python model's values, padding included."""
+    task, signature, graph, rows = visitall
+    distance = model(3, signature, graph, "object-distance", distance_values=values)
+    shared = model(3, signature, None, "shared-object")
+    added = {"layer.distance_bias", "layer.distance_value"} if values else {"layer.distance_bias"}
+    assert added == set(distance.state_dict()) - set(shared.state_dict())
+    rng = np.random.default_rng(4)
+    raw = rows.copy()
+    # A second state: the robot elsewhere, a few cells visited (the rows' object tokens as given).
+    second = raw[rng.permutation(len(raw))[: len(raw) - 40]]
+    batch = collate([raw, second], 200)
+    with torch.no_grad():
+        assert torch.allclose(distance(*batch)[0], shared(*batch)[0], atol=1e-5)
+        distance.layer.distance_bias.normal_(generator=torch.Generator().manual_seed(0))
+        distance.layer.distance_value.normal_(generator=torch.Generator().manual_seed(1))
+        h = distance(*batch)[0]
+        assert not torch.allclose(h, shared(*batch)[0], atol=1e-3)
+        shuffled = collate([r[rng.permutation(len(r))] for r in (raw, second)], 200)
+        assert torch.allclose(distance(*shuffled)[0], h, atol=1e-4)
+        # The object codes change with a renaming (the contrastive loss teaches the model not to
+        # mind); the bias reads token equality only, so its channels do not change at all.
+        renaming = rng.permutation(200)
+        renamed = batch[1].clone()
+        real = renamed < 200
+        renamed[real] = torch.from_numpy(renaming)[renamed[real]]
+        log_n = torch.ones(batch[0].shape)
+        assert torch.equal(distance.object_bias_channels(batch[0], renamed, batch[2], log_n),
+                           distance.object_bias_channels(batch[0], batch[1], batch[2], log_n))
+        scripted = torch.jit.script(ExportedSymTE(distance))
+        assert torch.allclose(scripted(*batch), h, atol=1e-5)
+        # The internals' path (the contrastive loss's) computes the same values.
+        assert torch.allclose(distance(*batch, True)[0], h, atol=1e-5)
+        distance.layer.distance_value.zero_()
+        assert torch.allclose(distance(*batch)[0], h, atol=1e-5) != values  # the values term is read
+
+
+@pytest.mark.parametrize("values", [False, True], ids=["bias", "bias-and-values"])
+def test_context_cache_gives_the_full_models_values_with_object_distance(visitall, values: bool):
+    """A context-attention model with the bias: the task's graph cached once by encode_context
+    (in one piece and in chunks alike), then forward_states on the fluent atoms of three states
+    (padded) equals forward on all atoms, state by state."""
+    task, signature, graph, _ = visitall
+    domain = parse_domain(VISITALL / "domain.pddl")
+    net = model(1, signature, graph, "object-distance",
+                context_predicates=context_predicate_ids(signature, domain), distance_values=values)
+    with torch.no_grad():
+        net.layer.distance_bias.normal_(generator=torch.Generator().manual_seed(2))
+        net.layer.distance_value.normal_(generator=torch.Generator().manual_seed(3))
+    encoded = encode_task(task, signature, domain)
+    assignment = identity_assignment(len(task.objects))
+    rng = np.random.default_rng(6)
+    states = [sorted(set(task.init) | set(rng.choice(len(task.fluent_atoms), size, replace=False).tolist()))
+              for size in (0, 5, 30)]
+    fluents = [rename(encoded.fluent_rows[s], assignment, 200) for s in states]
+    context = rename(encoded.fixed_rows, assignment, 200)
+    with torch.no_grad():
+        full = [float(net(*collate([np.concatenate([f, context])], 200))[0][0]) for f in fluents]
+        pred, args = (t[0] for t in collate([context], 200)[:2])
+        cache = net.encode_context(pred, args)
+        cached = net.forward_states(*cache, *collate(fluents, 200))
+        net.context_chunk_scores = 7 * len(context)
+        chunked = net.encode_context(pred, args)
+    assert cached.tolist() == pytest.approx(full, abs=1e-4)
+    assert len(set(full)) == 3
+    for a, b in zip(cache, chunked, strict=True):
+        assert torch.allclose(a.float(), b.float(), atol=1e-5)
