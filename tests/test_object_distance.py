@@ -107,8 +107,11 @@ def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_expor
     assert added == set(distance.state_dict()) - set(shared.state_dict())
     rng = np.random.default_rng(4)
     raw = rows.copy()
-    # A second state: the robot elsewhere, a few cells visited (the rows' object tokens as given).
-    second = raw[rng.permutation(len(raw))[: len(raw) - 40]]
+    # A second state of another graph: the grid cut in two along column 5 (no connected atom
+    # touches it), some of the other atoms left out.
+    column = [i for i, name in enumerate(task.objects) if name.startswith("loc-x5-")]
+    cut = (raw[:, 0] == signature.predicate_ids()["connected"]) & np.isin(raw[:, 1:], column).any(axis=1)
+    second = raw[~cut][rng.permutation(int((~cut).sum()))[:-40]]
     batch = collate([raw, second], 200)
     with torch.no_grad():
         assert torch.allclose(distance(*batch)[0], shared(*batch)[0], atol=1e-5)
@@ -116,6 +119,8 @@ def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_expor
         distance.layer.distance_value.normal_(generator=torch.Generator().manual_seed(1))
         h = distance(*batch)[0]
         assert not torch.allclose(h, shared(*batch)[0], atol=1e-3)
+        # The two states' graphs differ (the second lacks some edges): each is valued by its own.
+        assert torch.allclose(distance(*collate([second], 200))[0], h[1:], atol=1e-5)
         shuffled = collate([r[rng.permutation(len(r))] for r in (raw, second)], 200)
         assert torch.allclose(distance(*shuffled)[0], h, atol=1e-4)
         # The object codes change with a renaming (the contrastive loss teaches the model not to

@@ -303,22 +303,23 @@ class AtomEncoder(nn.Module):
         return shared[:, None].to(log_n.dtype) * scale
 
     def object_distances(self, pred: Tensor, args: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
-        """One task's object graph (``pred`` [N], ``args`` [N,m], ``mask`` [N]: its atoms): its object
-        tokens [O] (sorted) and their distances [O,O] (float; inf where no path), over the edges
-        that the atoms of ``graph_predicates`` draw between their objects, either way. Breadth-first
-        from every object at once, one matrix product per distance; a pair further apart than
-        ``max_distance`` reads ``max_distance``."""
-        real = (args < self.vocab_size) & mask[:, None]
-        objects = torch.unique(args[real])
-        o = objects.shape[0]
-        local = self.object_indices(objects, args)  # o for padding: the row and column cut below
-        adjacency = torch.zeros(o + 1, o + 1, device=args.device)
+        """One task's object graph (``pred`` [N], ``args`` [N,m], ``mask`` [N]: its atoms): the object
+        tokens [O] (sorted) of its edges, the atoms of ``graph_predicates``, which link their
+        objects either way, and their distances [O,O] (float; inf where no path). An object in no
+        edge is at 0 from itself and has no path to any other (:meth:`distance_channels`).
+        Breadth-first from every object at once, one matrix product per distance; a pair further
+        apart than ``max_distance`` reads ``max_distance``."""
         edges = self.is_graph[pred] & mask
+        graph_args = args[edges]
+        objects = torch.unique(graph_args[graph_args < self.vocab_size])
+        o = objects.shape[0]
+        local = self.object_indices(objects, graph_args)  # o for padding: the row and column cut below
+        adjacency = torch.zeros(o + 1, o + 1, device=args.device)
         m = args.shape[1]
         for i in range(m):
             for j in range(m):
                 if i != j:
-                    adjacency[local[edges, i], local[edges, j]] = 1.0
+                    adjacency[local[:, i], local[:, j]] = 1.0
         adjacency = adjacency[:o, :o]
         reached = torch.eye(o, dtype=torch.bool, device=args.device)
         distances = torch.full((o, o), float("inf"), device=args.device).masked_fill(reached, 0.0)
@@ -377,10 +378,27 @@ class AtomEncoder(nn.Module):
         if shared is None or not self.layer.object_distance:
             return shared
         channels: list[Tensor] = []
+        edges = self.graph_edges(pred[0], args[0], mask[0])
+        objects, distances = self.object_distances(pred[0], args[0], mask[0])
         for b in range(args.shape[0]):
-            objects, distances = self.object_distances(pred[b], args[b], mask[b])
+            # The states of one task (the plugin's batches) share their graph: searched once.
+            if b > 0:
+                other = self.graph_edges(pred[b], args[b], mask[b])
+                if not torch.equal(other, edges):
+                    edges = other
+                    objects, distances = self.object_distances(pred[b], args[b], mask[b])
             channels.append(self.distance_channels(objects, distances, args[b], args[b], log_n[b]))
         return torch.cat([shared, torch.stack(channels)], dim=1)
+
+    def graph_edges(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        """The atoms of ``graph_predicates`` among ``pred``/``args``/``mask`` as sorted rows
+        [E,1+m] of predicate and object tokens: equal for two states exactly when their object
+        graphs are (atom order aside)."""
+        edges = self.is_graph[pred] & mask
+        rows = torch.cat([pred[edges].unsqueeze(-1), args[edges]], dim=1)
+        for column in range(rows.shape[1] - 1, -1, -1):  # a stable sort per column, last first: lexicographic
+            rows = rows[torch.sort(rows[:, column], stable=True)[1]]
+        return rows
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""
