@@ -94,17 +94,15 @@ def test_distance_channels_of_atoms_are_the_least_over_their_objects(visitall):
     assert channels[1:3].sum() == 0
 
 
-@pytest.mark.parametrize("values", [False, True], ids=["bias", "bias-and-values"])
-def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_exports(visitall, values: bool):
+def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_exports(visitall):
     """Its distance weights at 0, the model computes the shared-object model's values (same
     weights); set, it computes others, unchanged by atom order, its bias unchanged by a renaming
     of the objects; the scripted
     module written for Fast Downward gives the Python model's values, padding included."""
     task, signature, graph, rows = visitall
-    distance = model(3, signature, graph, "object-distance", distance_values=values)
+    distance = model(3, signature, graph, "object-distance")
     shared = model(3, signature, None, "shared-object")
-    added = {"layer.distance_bias", "layer.distance_value"} if values else {"layer.distance_bias"}
-    assert added == set(distance.state_dict()) - set(shared.state_dict())
+    assert {"layer.distance_bias"} == set(distance.state_dict()) - set(shared.state_dict())
     rng = np.random.default_rng(4)
     raw = rows.copy()
     # A second state of another graph: the grid cut in two along column 5 (no connected atom
@@ -116,7 +114,6 @@ def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_expor
     with torch.no_grad():
         assert torch.allclose(distance(*batch)[0], shared(*batch)[0], atol=1e-5)
         distance.layer.distance_bias.normal_(generator=torch.Generator().manual_seed(0))
-        distance.layer.distance_value.normal_(generator=torch.Generator().manual_seed(1))
         h = distance(*batch)[0]
         assert not torch.allclose(h, shared(*batch)[0], atol=1e-3)
         # The two states' graphs differ (the second lacks some edges): each is valued by its own.
@@ -136,22 +133,18 @@ def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_expor
         assert torch.allclose(scripted(*batch), h, atol=1e-5)
         # The internals' path (the contrastive loss's) computes the same values.
         assert torch.allclose(distance(*batch, True)[0], h, atol=1e-5)
-        distance.layer.distance_value.zero_()
-        assert torch.allclose(distance(*batch)[0], h, atol=1e-5) != values  # the values term is read
 
 
-@pytest.mark.parametrize("values", [False, True], ids=["bias", "bias-and-values"])
-def test_context_cache_gives_the_full_models_values_with_object_distance(visitall, values: bool):
+def test_context_cache_gives_the_full_models_values_with_object_distance(visitall):
     """A context-attention model with the bias: the task's graph cached once by encode_context
     (in one piece and in chunks alike), then forward_states on the fluent atoms of three states
     (padded) equals forward on all atoms, state by state."""
     task, signature, graph, _ = visitall
     domain = parse_domain(VISITALL / "domain.pddl")
     net = model(1, signature, graph, "object-distance",
-                context_predicates=context_predicate_ids(signature, domain), distance_values=values)
+                context_predicates=context_predicate_ids(signature, domain))
     with torch.no_grad():
         net.layer.distance_bias.normal_(generator=torch.Generator().manual_seed(2))
-        net.layer.distance_value.normal_(generator=torch.Generator().manual_seed(3))
     encoded = encode_task(task, signature, domain)
     assignment = identity_assignment(len(task.objects))
     rng = np.random.default_rng(6)

@@ -54,8 +54,6 @@ from .model_config import (
 DISTANCE_CHANNELS = 5
 """The ``object-distance`` bias's channels after the shared-object one: distance 1, 2 and 3 (times
 ln n), the capped distance, and no path (:meth:`AtomEncoder.distance_channels`)."""
-DISTANCE_INDEX = 3
-"""The capped distance's place among the DISTANCE_CHANNELS."""
 
 CONTEXT_CHUNK_SCORES = 1 << 22
 """At most this many attention scores per head and bias channel in one piece of
@@ -98,12 +96,6 @@ class SharedLayer(nn.Module):
         else:  # unused, and not persistent, as length_scale above
             self.register_buffer("object_bias", torch.zeros(h), persistent=False)
         self.object_distance = config.attention_bias == "object-distance"
-        self.distance_values = self.object_distance and config.distance_values
-        self.distance_offset = DISTANCE_CHANNELS - DISTANCE_INDEX  # an attribute: TorchScript reads no globals
-        if self.distance_values:
-            self.distance_value = nn.Parameter(torch.zeros(h, self.head_dim))
-        else:  # unused, and not persistent, as length_scale above
-            self.register_buffer("distance_value", torch.zeros(h, self.head_dim), persistent=False)
         if self.object_distance:
             # e_h,1..3 (near distances, times ln n), the slope g_h, u_h (no path): DISTANCE_CHANNELS.
             self.distance_bias = nn.Parameter(torch.zeros(h, DISTANCE_CHANNELS))
@@ -147,35 +139,18 @@ class SharedLayer(nn.Module):
             return q
         return q * (self.length_scale[None, :, None, None] * log_n[:, None, :, None]).to(q.dtype)
 
-    def mix(self, x: Tensor, q: Tensor, k: Tensor, v: Tensor, bias: Tensor,
-            distance: Tensor | None = None) -> Tensor:
+    def mix(self, x: Tensor, q: Tensor, k: Tensor, v: Tensor, bias: Tensor) -> Tensor:
         """The rest of the layer after :meth:`heads`: attention of ``q`` over ``k``/``v`` (which
-        may hold more atoms than ``x``: a cached context), output projection, feed-forward. With
-        ``distance_values``, ``distance`` [B,Nq,Nk] (:meth:`distance_of`) adds to each head's
-        output its attention-weighted distance times a learned vector: the distance itself, not
-        only a share of attention, linear in it at any distance."""
+        may hold more atoms than ``x``: a cached context), output projection, feed-forward."""
         b, n, d = x.shape
-        if self.distance_values and distance is not None:
-            weights = (q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + bias).softmax(dim=-1)
-            weights = self.dropout(weights)
-            reach = (weights * distance[:, None].to(weights.dtype)).sum(dim=-1)  # [B,heads,Nq]
-            context = weights @ v + reach.unsqueeze(-1) * self.distance_value[None, :, None, :].to(v.dtype)
-        else:
-            context = F.scaled_dot_product_attention(
-                q, k, v, attn_mask=bias, dropout_p=self.dropout.p if self.training else 0.0
-            )
+        context = F.scaled_dot_product_attention(
+            q, k, v, attn_mask=bias, dropout_p=self.dropout.p if self.training else 0.0
+        )
         x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
         return x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
 
-    def distance_of(self, channels: Tensor | None) -> Tensor | None:
-        """The capped object-graph distances [B,Nq,Nk] in the object bias's ``channels`` (read by
-        :meth:`mix` with ``distance_values``); None otherwise."""
-        if not self.distance_values or channels is None:
-            return None
-        return channels[:, channels.shape[1] - self.distance_offset]
-
     def forward(self, x: Tensor, bias: Tensor, need_weights: bool,
-                log_n: Tensor | None = None, distance: Tensor | None = None) -> tuple[Tensor, Tensor]:
+                log_n: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``bias``: [B,1,1,N], [B,1,N,N] or [B,heads,N,N], 0 where a query may attend to a key and
         -inf where not (padding; a state atom for a context atom), plus the shared-object bias
         (:meth:`add_object_bias`, added once by the caller for every application of the layer);
@@ -183,14 +158,10 @@ class SharedLayer(nn.Module):
         q, k, v = self.heads(x)
         q = self.scale_queries(q, log_n)
         if not need_weights:
-            return self.mix(x, q, k, v, bias, distance), torch.zeros(0, device=x.device)
+            return self.mix(x, q, k, v, bias), torch.zeros(0, device=x.device)
         b, n, d = x.shape
         attention = (q @ k.transpose(-2, -1) / math.sqrt(self.head_dim) + bias).softmax(dim=-1)
-        context = self.dropout(attention) @ v
-        if self.distance_values and distance is not None:
-            reach = (self.dropout(attention) * distance[:, None]).sum(dim=-1)
-            context = context + reach.unsqueeze(-1) * self.distance_value[None, :, None, :]
-        x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
+        x = x + self.dropout(self.out((self.dropout(attention) @ v).transpose(1, 2).reshape(b, n, d)))
         x = x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
         return x, attention
 
@@ -445,14 +416,12 @@ class AtomEncoder(nn.Module):
             visible = torch.where(context, context.sum(dim=1, keepdim=True), visible)
         log_n = visible.clamp(min=1).float().log()
         # Once for all applications of the shared layer, as encode_context and forward_states do.
-        channels = self.object_bias_channels(pred, args, mask, log_n)
-        bias = self.layer.add_object_bias(bias, channels)
-        distance = self.layer.distance_of(channels)
+        bias = self.layer.add_object_bias(bias, self.object_bias_channels(pred, args, mask, log_n))
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         embedded = x
         for _ in range(self.n_layers):
-            x, attention = self.layer(self.layer_input(x, embedded), bias, return_internals, log_n, distance)
+            x, attention = self.layer(self.layer_input(x, embedded), bias, return_internals, log_n)
             x = self.recall_norm(x)
             if return_internals:
                 attentions.append(attention)
@@ -611,8 +580,7 @@ class SymTE(AtomEncoder):
                 shared = self.context_object_channels(objects, distances, args[None, start:end], args[None],
                                                       log_n[:, start:end])
                 bias = self.layer.add_object_bias(no_bias, shared)
-                parts.append(self.layer.mix(x[:, start:end], q[:, :, start:end], k, v, bias,
-                                            self.layer.distance_of(shared)))
+                parts.append(self.layer.mix(x[:, start:end], q[:, :, start:end], k, v, bias))
             if len(parts) > 0:  # none for an empty context, whose x stays as it is
                 x = self.recall_norm(torch.cat(parts, dim=1))
         features = x[0, :, : self.k]
@@ -652,9 +620,8 @@ class SymTE(AtomEncoder):
         bias = bias[:, None, None, :]
         log_n = (mask.sum(dim=1, keepdim=True) + num_context).clamp(min=1).float().log().expand(mask.shape)
         key_args = torch.cat([context_args.expand(b, -1, -1), args], dim=1)
-        channels = self.context_object_channels(objects, distances, args, key_args, log_n)
-        bias = self.layer.add_object_bias(bias, channels)
-        distance = self.layer.distance_of(channels)
+        bias = self.layer.add_object_bias(
+            bias, self.context_object_channels(objects, distances, args, key_args, log_n))
         embedded = x
         for layer in range(self.n_layers):
             x = self.layer_input(x, embedded)
@@ -662,5 +629,5 @@ class SymTE(AtomEncoder):
             q = self.layer.scale_queries(q, log_n)
             k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
             v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
-            x = self.recall_norm(self.layer.mix(x, q, k, v, bias, distance))
+            x = self.recall_norm(self.layer.mix(x, q, k, v, bias))
         return self.pool_and_read_out(x, mask, pooled_context)

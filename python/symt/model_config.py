@@ -87,12 +87,6 @@ class ModelConfig:
     graph (in both directions)."""
     max_distance: int = 64
     """With ``object-distance``: object-graph distances beyond this many edges read as this many."""
-    distance_values: bool = False
-    """With ``object-distance``: each head's output also gets the attention-weighted distance of
-    its keys times a learned vector (zero at the start), as relative positions enter the values in
-    Shaw et al. (2018): attention then passes on how far away what it attends to is, in a quantity
-    linear in the distance, where the bias alone passes it only as a share of attention, which
-    saturates beyond the distances of the training tasks."""
     achieved_goals: bool = False
     """A state's fluent atoms that are goal atoms read as predicate ids ``2P..3P-1``
     (``symt.tokens``: ``Signature.achieved_goals``): one more embedding row per predicate."""

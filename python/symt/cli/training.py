@@ -65,7 +65,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
                 "attention_scale", "attention_bias", "attention", "global_tokens", "object_links", "recall",
-                "distance_values", "max_distance"):
+                "max_distance"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -312,9 +312,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="every application of the shared layer also reads the atom embeddings and its "
                    "output is layer-normalised, so that the layer may run any number of times (train "
                    "with --train-layers; run deeper with `symt export --layers`)")
-    p.add_argument("--distance-values", action="store_true",
-                   help="with --attention-bias object-distance: each head also passes on the "
-                   "attention-weighted object-graph distance of what it attends to (times a learned vector)")
     p.add_argument("--max-distance", type=int_in(1),
                    help="with --attention-bias object-distance: graph distances beyond this read as this (64)")
     p.add_argument("--train-layers", type=int_in(1), nargs=2, metavar=("LOW", "HIGH"),
