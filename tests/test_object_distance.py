@@ -12,8 +12,9 @@ import pytest
 import torch
 
 from symt.export import ExportedSymTE
-from symt.model import DISTANCE_CHANNELS, SymTE
+from symt.model import SymTE
 from symt.model_config import ModelConfig
+from symt.model_objects import DISTANCE_CHANNELS, distance_channels
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     collate,
@@ -85,8 +86,8 @@ def test_distance_channels_of_atoms_are_the_least_over_their_objects(visitall):
     pred, args, mask = collate([rename(rows, identity_assignment(lonely + 1), 200)], 200)
     objects, distances = net.object_distances(pred[0], args[0], mask[0])
     robot, visited = len(edges), range(len(edges) + 1, len(edges) + 6)
-    channels = net.distance_channels(objects, distances, args[0, [robot]], args[0, list(visited)],
-                                     torch.full((1,), 2.0))
+    channels = distance_channels(objects, distances, args[0, [robot]], args[0, list(visited)],
+                                 torch.full((1,), 2.0), 200)
     assert channels.shape == (DISTANCE_CHANNELS, 1, 5)
     assert channels[3, 0].tolist() == [0.0, 1.0, 7.0, 22.0, 0.0]
     assert channels[4, 0].tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]

@@ -11,8 +11,9 @@ from symt.data import load_dataset
 from symt.errors import SymtError
 from symt.export import export, load_checkpoint_model, load_exported
 from symt.guidance import StateEvaluator, exported_state_evaluator, plan_with_exported_model
-from symt.model import HashedObjectCodes, SymTE
+from symt.model import SymTE
 from symt.model_config import ModelConfig
+from symt.model_objects import HashedObjectCodes
 from symt.sampling import PairSampler
 from symt.statespace import _reference_expand
 from symt.tokens import HASHED_TOKEN_SPACE, collate, rename

@@ -4,7 +4,7 @@
   encodings, so the output is invariant to atom order);
 * object identities either from a learned table of ``vocab_size`` embeddings (the paper) or, with
   ``object_identity="hashed"``, from fixed pseudo-random codes of the object token
-  (:class:`HashedObjectCodes`): nothing to learn per token, so no vocabulary limit in practice;
+  (:class:`symt.model_objects.HashedObjectCodes`): nothing to learn per token, so no vocabulary limit in practice;
 * an encoder whose single layer's weights are applied ``n_layers`` times, without layer norm by
   default;
 * readout: an MLP on the sum over atom tokens of the first ``k`` hidden dimensions of the last
@@ -20,13 +20,10 @@
   atom of its domain's predicates. The inputs stay the same (type atoms are dropped inside), so
   every caller and the plugin feed a folded model as any other.
 
-* optionally (``attention_bias="shared-object"``) a *shared-object bias*: a query's logit for a key
-  atom that shares an object with it gets b_h · ln(n) added (b_h learned per head, n the atoms
-  the query sees), so a head can relate atoms through a shared object on tasks of any size, as a
-  graph network's message passing does; equality of object tokens is all it reads, so renaming
-  leaves it unchanged. ``attention_bias="object-slots"`` adds, per head, a learned c_h,ij · ln(n)
-  for each pair of argument slots (i of the query, j of the key) that hold the same object, so
-  on(a b) and on(b a) are told apart by the bias too (issue 32's upside-down tower).
+* optionally (``attention_bias``) an *object bias* on the attention logits, from the atoms'
+  object tokens compared for equality (renaming leaves it unchanged): atoms sharing an object,
+  argument slots holding one object, and how far apart two atoms' objects are in the task's graph
+  of static relations (``symt.model_objects``; the options in ``ModelConfig.attention_bias``).
 
 ``forward(..., return_internals=True)`` also returns every attention map and every layer's first
 ``k`` hidden dimensions, which the contrastive loss (:func:`symt.training.losses.contrastive_terms`)
@@ -50,10 +47,14 @@ from .model_config import (
     READOUTS,
     ModelConfig,
 )
-
-DISTANCE_CHANNELS = 5
-"""The ``object-distance`` bias's channels after the shared-object one: distance 1, 2 and 3 (times
-ln n), the capped distance, and no path (:meth:`AtomEncoder.distance_channels`)."""
+from .model_objects import (
+    DISTANCE_CHANNELS,
+    HashedObjectCodes,
+    distance_channels,
+    graph_edges,
+    object_distances,
+    shared_object_channels,
+)
 
 CONTEXT_CHUNK_SCORES = 1 << 22
 """At most this many attention scores per head and bias channel in one piece of
@@ -166,45 +167,6 @@ class SharedLayer(nn.Module):
         return x, attention
 
 
-class HashedObjectCodes(nn.Module):
-    """A fixed pseudo-random code in [-sqrt 3, sqrt 3]^dim (unit variance) for every object token.
-
-    Training draws the tokens of a sample's objects at random from ``space`` distinct values, so
-    the codes can only tell objects apart, as the paper's random renaming intends, and no table
-    bounds the number of objects. Two rounds of a multiply-add modulo the prime 2^31 - 1 with an
-    xor-shift between them (int64 arithmetic never overflows: every operand stays below 2^31 and
-    every product below 2^62). Tokens ``>= space`` (padding) get the zero vector.
-    """
-
-    def __init__(self, dim: int, space: int, seed: int = 0):
-        super().__init__()
-        self.space = space
-        self.prime = 2_147_483_647
-        generator = torch.Generator().manual_seed(seed)
-        for name, low in (("mul1", 1), ("add1", 0), ("mul2", 1), ("add2", 0)):
-            self.register_buffer(name, torch.randint(low, self.prime, (dim,), generator=generator))
-
-    def codes(self, tokens: Tensor) -> Tensor:
-        """The codes [..., dim] (float32) of ``tokens`` (int64, any shape), all taken as real tokens."""
-        x = (tokens.unsqueeze(-1) * self.mul1 + self.add1) % self.prime
-        x = x ^ (x >> 16)
-        x = (x * self.mul2 + self.add2) % self.prime
-        return (x.to(torch.float32) / self.prime * 2.0 - 1.0) * 1.7320508075688772
-
-    def forward(self, tokens: Tensor) -> Tensor:
-        """The codes [..., dim] of ``tokens``; tokens ``>= space`` (padding) get the zero vector."""
-        real = tokens < self.space
-        safe = torch.where(real, tokens, torch.zeros_like(tokens))
-        count = int(safe.max()) + 1 if safe.numel() > 0 else 1
-        if count <= safe.numel():
-            # Inference: tokens are 0..n-1, so hashing n tokens once and indexing is far cheaper
-            # than hashing every argument slot; both give the same codes.
-            codes = self.codes(torch.arange(count, device=tokens.device))[safe]
-        else:
-            codes = self.codes(safe)
-        return codes * real.unsqueeze(-1).to(codes.dtype)
-
-
 class AtomEncoder(nn.Module):
     """The symmetry-aware encoder shared by SymT-E and SymT-ED: atom tokens, one shared layer
     applied ``n_layers`` times, no positional encodings."""
@@ -248,128 +210,36 @@ class AtomEncoder(nn.Module):
         self.max_distance = config.max_distance
 
     def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
-        """[B,P,Nq,Nk]: channel 0 is ``log_n`` [B,Nq] of the query where query atom and key atom
-        (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m]) have an object token in common, 0
-        elsewhere; with ``object-slots`` channel 1 + i·m + j is ``log_n`` where the query's i-th
-        argument is the key's j-th. None without an object bias. Padding tokens (``>=
-        vocab_size``) match nothing. One comparison per pair of argument slots keeps the memory at
-        [B,Nq,Nk] masks (object tokens may be drawn from 2^20 values, too many to one-hot)."""
+        """The shared-object (and object-slots) channels [B,P,Nq,Nk] of query atoms against key
+        atoms (:func:`symt.model_objects.shared_object_channels`); None without an object bias."""
         if not self.layer.shared_object:
             return None
-        vocab = self.vocab_size
-        b, nq, m = query_args.shape
-        shared = torch.zeros(b, nq, key_args.shape[1], dtype=torch.bool, device=query_args.device)
-        slots: list[Tensor] = []
-        for i in range(m):
-            query = query_args[:, :, i]
-            query = torch.where(query < vocab, query, torch.full_like(query, -1))  # padding: no match
-            for j in range(m):
-                same = query[:, :, None] == key_args[:, None, :, j]
-                shared = shared | same
-                if self.layer.object_slots:
-                    slots.append(same)
-        scale = log_n[:, None, :, None]
-        if self.layer.object_slots:
-            return torch.stack([shared] + slots, dim=1).to(log_n.dtype) * scale
-        return shared[:, None].to(log_n.dtype) * scale
+        return shared_object_channels(query_args, key_args, log_n, self.vocab_size, self.layer.object_slots)
 
     def object_distances(self, pred: Tensor, args: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
-        """One task's object graph (``pred`` [N], ``args`` [N,m], ``mask`` [N]: its atoms): the object
-        tokens [O] (sorted) of its edges, the atoms of ``graph_predicates``, which link their
-        objects either way, and their distances [O,O] (float; inf where no path). An object in no
-        edge is at 0 from itself and has no path to any other (:meth:`distance_channels`).
-        Breadth-first from every object at once, one matrix product per distance; a pair further
-        apart than ``max_distance`` reads ``max_distance``."""
-        edges = self.is_graph[pred] & mask
-        graph_args = args[edges]
-        objects = torch.unique(graph_args[graph_args < self.vocab_size])
-        o = objects.shape[0]
-        local = self.object_indices(objects, graph_args)  # o for padding: the row and column cut below
-        adjacency = torch.zeros(o + 1, o + 1, device=args.device)
-        m = args.shape[1]
-        for i in range(m):
-            for j in range(m):
-                if i != j:
-                    adjacency[local[:, i], local[:, j]] = 1.0
-        adjacency = adjacency[:o, :o]
-        reached = torch.eye(o, dtype=torch.bool, device=args.device)
-        distances = torch.full((o, o), float("inf"), device=args.device).masked_fill(reached, 0.0)
-        frontier = reached
-        for step in range(1, o):
-            frontier = ((frontier.to(adjacency.dtype) @ adjacency) > 0) & ~reached
-            if not bool(frontier.any()):
-                break
-            distances = distances.masked_fill(frontier, float(min(step, self.max_distance)))
-            reached = reached | frontier
-        return objects, distances
-
-    def distance_channels(self, objects: Tensor, distances: Tensor, query_args: Tensor,
-                          key_args: Tensor, log_n: Tensor) -> Tensor:
-        """[..., DISTANCE_CHANNELS, Nq, Nk] for the ``object-distance`` bias between query atoms
-        and key atoms of one task (``query_args`` [..., Nq, m], ``key_args`` [..., Nk, m], ``log_n``
-        [..., Nq]) in its object graph (:meth:`object_distances`): ln n where the least distance
-        between their objects is 1, 2, 3; that distance (capped); 1 where no path joins them
-        (nullary atoms too)."""
-        o = objects.shape[0]
-        padded = torch.full((o + 1, o + 1), float("inf"), device=distances.device)
-        padded[:o, :o] = distances
-        query, key = self.object_indices(objects, query_args), self.object_indices(objects, key_args)
-        shape = list(query.shape[:-1]) + [key.shape[-2]]
-        least = torch.full(shape, float("inf"), device=distances.device)
-        for i in range(query.shape[-1]):
-            rows = padded[query[..., i]]  # [..., Nq, O+1]
-            token = query_args[..., i]
-            token = torch.where(token < self.vocab_size, token, torch.full_like(token, -1))  # padding
-            for j in range(key.shape[-1]):
-                least = torch.minimum(least, rows.gather(-1, key[..., j].unsqueeze(-2).expand(shape)))
-                # An object outside the graph (none of its atoms cached) is still at 0 from itself.
-                same = token.unsqueeze(-1) == key_args[..., j].unsqueeze(-2)
-                least = least.masked_fill(same, 0.0)
-        finite = torch.isfinite(least)
-        scale = log_n.unsqueeze(-1)
-        near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]
-        capped = torch.where(finite, least, torch.zeros_like(least))
-        return torch.stack(near + [capped, (~finite).to(log_n.dtype)], dim=-3)
-
-    def object_indices(self, objects: Tensor, args: Tensor) -> Tensor:
-        """Each object token of ``args`` as its index in the sorted ``objects`` [O]; O for padding
-        and for tokens not among them."""
-        o = objects.shape[0]
-        if o == 0:
-            return torch.zeros_like(args)
-        index = torch.searchsorted(objects, args.contiguous()).clamp(max=o - 1)
-        found = (args < self.vocab_size) & (objects[index] == args)
-        return torch.where(found, index, torch.full_like(index, o))
+        """One task's object graph over ``graph_predicates``: its object tokens [O] and their
+        distances [O,O] (:func:`symt.model_objects.object_distances`)."""
+        return object_distances(pred, args, mask, self.is_graph, self.vocab_size, self.max_distance)
 
     def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor) -> Tensor | None:
         """The object bias's channels [B,P,N,N] of every atom against every atom of a batch:
-        :meth:`shared_object_logits`, and with ``object-distance`` each state's
-        :meth:`distance_channels` after them. None without an object bias."""
+        :meth:`shared_object_logits`, and with ``object-distance`` each state's distance channels
+        (:func:`symt.model_objects.distance_channels`) after them. None without an object bias."""
         shared = self.shared_object_logits(args, args, log_n)
         if shared is None or not self.layer.object_distance:
             return shared
         channels: list[Tensor] = []
-        edges = self.graph_edges(pred[0], args[0], mask[0])
+        edges = graph_edges(pred[0], args[0], mask[0], self.is_graph)
         objects, distances = self.object_distances(pred[0], args[0], mask[0])
         for b in range(args.shape[0]):
             # The states of one task (the plugin's batches) share their graph: searched once.
             if b > 0:
-                other = self.graph_edges(pred[b], args[b], mask[b])
+                other = graph_edges(pred[b], args[b], mask[b], self.is_graph)
                 if not torch.equal(other, edges):
                     edges = other
                     objects, distances = self.object_distances(pred[b], args[b], mask[b])
-            channels.append(self.distance_channels(objects, distances, args[b], args[b], log_n[b]))
+            channels.append(distance_channels(objects, distances, args[b], args[b], log_n[b], self.vocab_size))
         return torch.cat([shared, torch.stack(channels)], dim=1)
-
-    def graph_edges(self, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
-        """The atoms of ``graph_predicates`` among ``pred``/``args``/``mask`` as sorted rows
-        [E,1+m] of predicate and object tokens: equal for two states exactly when their object
-        graphs are (atom order aside)."""
-        edges = self.is_graph[pred] & mask
-        rows = torch.cat([pred[edges].unsqueeze(-1), args[edges]], dim=1)
-        for column in range(rows.shape[1] - 1, -1, -1):  # a stable sort per column, last first: lexicographic
-            rows = rows[torch.sort(rows[:, column], stable=True)[1]]
-        return rows
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""
@@ -596,7 +466,8 @@ class SymTE(AtomEncoder):
         shared = self.shared_object_logits(query_args, key_args, log_n)
         if shared is None or not self.layer.object_distance:
             return shared
-        return torch.cat([shared, self.distance_channels(objects, distances, query_args, key_args, log_n)], dim=1)
+        distance = distance_channels(objects, distances, query_args, key_args, log_n, self.vocab_size)
+        return torch.cat([shared, distance], dim=1)
 
     @staticmethod
     def table_types(table: Tensor, args: Tensor) -> Tensor:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import torch
 
 HASHED_TOKEN_SPACE = 1 << 20
-"""Object tokens of ``hashed`` models (``symt.model.HashedObjectCodes``): training draws distinct
+"""Object tokens of ``hashed`` models (``symt.model_objects.HashedObjectCodes``): training draws distinct
 tokens from this many, so a task may have up to this many objects; this token pads."""
 TYPE_PREFIX = "type:"
 

@@ -1,0 +1,172 @@
+"""How SymT-E reads objects: their codes, and the object bias of its attention (which atoms share
+an object, and how far apart their objects are in the task's object graph).
+
+* :class:`HashedObjectCodes`: fixed pseudo-random codes of object tokens
+  (``ModelConfig.object_identity="hashed"``).
+
+The bias (``ModelConfig.attention_bias``) is free functions of token tensors, scripted with the
+models that call them (``symt.model``): they read object tokens only by equality, so renaming a
+task's objects changes none of their outputs.
+
+* :func:`shared_object_channels`: the ``shared-object`` and ``object-slots`` channels.
+* :func:`object_distances`: a task's *object graph*, whose edges are the atoms of its static
+  relations of arity two or more (``ModelConfig.graph_predicates``: ``connected`` cells, roads),
+  searched breadth-first from every object at once.
+* :func:`distance_channels`: the ``object-distance`` channels of atom pairs in that graph.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor, nn
+
+DISTANCE_CHANNELS = 5
+"""The ``object-distance`` bias's channels after the shared-object one: distance 1, 2 and 3 (times
+ln n), the capped distance, and no path (:func:`distance_channels`)."""
+
+
+class HashedObjectCodes(nn.Module):
+    """A fixed pseudo-random code in [-sqrt 3, sqrt 3]^dim (unit variance) for every object token.
+
+    Training draws the tokens of a sample's objects at random from ``space`` distinct values, so
+    the codes can only tell objects apart, as the paper's random renaming intends, and no table
+    bounds the number of objects. Two rounds of a multiply-add modulo the prime 2^31 - 1 with an
+    xor-shift between them (int64 arithmetic never overflows: every operand stays below 2^31 and
+    every product below 2^62). Tokens ``>= space`` (padding) get the zero vector.
+    """
+
+    def __init__(self, dim: int, space: int, seed: int = 0):
+        super().__init__()
+        self.space = space
+        self.prime = 2_147_483_647
+        generator = torch.Generator().manual_seed(seed)
+        for name, low in (("mul1", 1), ("add1", 0), ("mul2", 1), ("add2", 0)):
+            self.register_buffer(name, torch.randint(low, self.prime, (dim,), generator=generator))
+
+    def codes(self, tokens: Tensor) -> Tensor:
+        """The codes [..., dim] (float32) of ``tokens`` (int64, any shape), all taken as real tokens."""
+        x = (tokens.unsqueeze(-1) * self.mul1 + self.add1) % self.prime
+        x = x ^ (x >> 16)
+        x = (x * self.mul2 + self.add2) % self.prime
+        return (x.to(torch.float32) / self.prime * 2.0 - 1.0) * 1.7320508075688772
+
+    def forward(self, tokens: Tensor) -> Tensor:
+        """The codes [..., dim] of ``tokens``; tokens ``>= space`` (padding) get the zero vector."""
+        real = tokens < self.space
+        safe = torch.where(real, tokens, torch.zeros_like(tokens))
+        count = int(safe.max()) + 1 if safe.numel() > 0 else 1
+        if count <= safe.numel():
+            # Inference: tokens are 0..n-1, so hashing n tokens once and indexing is far cheaper
+            # than hashing every argument slot; both give the same codes.
+            codes = self.codes(torch.arange(count, device=tokens.device))[safe]
+        else:
+            codes = self.codes(safe)
+        return codes * real.unsqueeze(-1).to(codes.dtype)
+
+
+def shared_object_channels(query_args: Tensor, key_args: Tensor, log_n: Tensor, vocab_size: int,
+                           slots: bool) -> Tensor:
+    """[B,P,Nq,Nk]: channel 0 is ``log_n`` [B,Nq] of the query where query atom and key atom
+    (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m]) have an object token in common, 0 elsewhere;
+    with ``slots`` (``object-slots``) channel 1 + i·m + j is ``log_n`` where the query's i-th
+    argument is the key's j-th. Padding tokens (``>= vocab_size``) match nothing. One comparison
+    per pair of argument slots keeps the memory at [B,Nq,Nk] masks (object tokens may be drawn
+    from 2^20 values, too many to one-hot)."""
+    b, nq, m = query_args.shape
+    shared = torch.zeros(b, nq, key_args.shape[1], dtype=torch.bool, device=query_args.device)
+    pairs: list[Tensor] = []
+    for i in range(m):
+        query = query_args[:, :, i]
+        query = torch.where(query < vocab_size, query, torch.full_like(query, -1))  # padding: no match
+        for j in range(m):
+            same = query[:, :, None] == key_args[:, None, :, j]
+            shared = shared | same
+            if slots:
+                pairs.append(same)
+    scale = log_n[:, None, :, None]
+    if slots:
+        return torch.stack([shared] + pairs, dim=1).to(log_n.dtype) * scale
+    return shared[:, None].to(log_n.dtype) * scale
+
+
+def object_indices(objects: Tensor, args: Tensor, vocab_size: int) -> Tensor:
+    """Each object token of ``args`` as its index in the sorted ``objects`` [O]; O for padding
+    and for tokens not among them."""
+    o = objects.shape[0]
+    if o == 0:
+        return torch.zeros_like(args)
+    index = torch.searchsorted(objects, args.contiguous()).clamp(max=o - 1)
+    found = (args < vocab_size) & (objects[index] == args)
+    return torch.where(found, index, torch.full_like(index, o))
+
+
+def graph_edges(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor) -> Tensor:
+    """The atoms of graph predicates (``is_graph`` [predicate ids]) among ``pred`` [N], ``args``
+    [N,m], ``mask`` [N] as sorted rows [E,1+m] of predicate and object tokens: equal for two
+    states exactly when their object graphs are (atom order aside)."""
+    edges = is_graph[pred] & mask
+    rows = torch.cat([pred[edges].unsqueeze(-1), args[edges]], dim=1)
+    for column in range(rows.shape[1] - 1, -1, -1):  # a stable sort per column, last first: lexicographic
+        rows = rows[torch.sort(rows[:, column], stable=True)[1]]
+    return rows
+
+
+def object_distances(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor, vocab_size: int,
+                     max_distance: int) -> tuple[Tensor, Tensor]:
+    """One task's object graph (``pred`` [N], ``args`` [N,m], ``mask`` [N]: its atoms): the object
+    tokens [O] (sorted) of its edges, the atoms of graph predicates (``is_graph``), which link
+    their objects either way, and their distances [O,O] (float; inf where no path). An object in
+    no edge is at 0 from itself and has no path to any other (:func:`distance_channels`).
+    Breadth-first from every object at once, one matrix product per distance; a pair further
+    apart than ``max_distance`` reads ``max_distance``."""
+    graph_args = args[is_graph[pred] & mask]
+    objects = torch.unique(graph_args[graph_args < vocab_size])
+    o = objects.shape[0]
+    local = object_indices(objects, graph_args, vocab_size)  # o for padding: the row and column cut below
+    adjacency = torch.zeros(o + 1, o + 1, device=args.device)
+    m = args.shape[1]
+    for i in range(m):
+        for j in range(m):
+            if i != j:
+                adjacency[local[:, i], local[:, j]] = 1.0
+    adjacency = adjacency[:o, :o]
+    reached = torch.eye(o, dtype=torch.bool, device=args.device)
+    distances = torch.full((o, o), float("inf"), device=args.device).masked_fill(reached, 0.0)
+    frontier = reached
+    for step in range(1, o):
+        frontier = ((frontier.to(adjacency.dtype) @ adjacency) > 0) & ~reached
+        if not bool(frontier.any()):
+            break
+        distances = distances.masked_fill(frontier, float(min(step, max_distance)))
+        reached = reached | frontier
+    return objects, distances
+
+
+def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, key_args: Tensor,
+                      log_n: Tensor, vocab_size: int) -> Tensor:
+    """[..., DISTANCE_CHANNELS, Nq, Nk] for the ``object-distance`` bias between query atoms and
+    key atoms of one task (``query_args`` [..., Nq, m], ``key_args`` [..., Nk, m], ``log_n``
+    [..., Nq]) in its object graph (:func:`object_distances`): ln n where the least distance
+    between their objects is 1, 2, 3; that distance (capped); 1 where no path joins them
+    (nullary atoms too)."""
+    o = objects.shape[0]
+    padded = torch.full((o + 1, o + 1), float("inf"), device=distances.device)
+    padded[:o, :o] = distances
+    query = object_indices(objects, query_args, vocab_size)
+    key = object_indices(objects, key_args, vocab_size)
+    shape = list(query.shape[:-1]) + [key.shape[-2]]
+    least = torch.full(shape, float("inf"), device=distances.device)
+    for i in range(query.shape[-1]):
+        rows = padded[query[..., i]]  # [..., Nq, O+1]
+        token = query_args[..., i]
+        token = torch.where(token < vocab_size, token, torch.full_like(token, -1))  # padding
+        for j in range(key.shape[-1]):
+            least = torch.minimum(least, rows.gather(-1, key[..., j].unsqueeze(-2).expand(shape)))
+            # An object outside the graph (none of its atoms cached) is still at 0 from itself.
+            same = token.unsqueeze(-1) == key_args[..., j].unsqueeze(-2)
+            least = least.masked_fill(same, 0.0)
+    finite = torch.isfinite(least)
+    scale = log_n.unsqueeze(-1)
+    near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]
+    capped = torch.where(finite, least, torch.zeros_like(least))
+    return torch.stack(near + [capped, (~finite).to(log_n.dtype)], dim=-3)
