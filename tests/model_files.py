@@ -13,7 +13,12 @@ from symt.generators import domain_file
 from symt.model_config import ModelConfig
 from symt.model_routed import heuristic_model
 from symt.pddl import parse_domain
-from symt.tokens import context_predicate_ids, domain_signature, type_predicate_ids
+from symt.tokens import (
+    context_predicate_ids,
+    domain_signature,
+    graph_predicate_ids,
+    type_predicate_ids,
+)
 
 
 def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int = 0,
@@ -39,6 +44,8 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                          context_predicates=(context_predicate_ids(signature, parsed, goals=context != "static")
                                              if context else None),
                          type_predicates=type_predicate_ids(signature) if fold_types else None,
+                         graph_predicates=(graph_predicate_ids(signature, parsed)
+                                           if attention_bias == "object-distance" else None),
                          readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
                          object_identity=object_identity, achieved_goals=achieved_goals, attention=attention,
                          object_links=object_links)
@@ -46,6 +53,9 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
     if attention_bias == "object-slots":  # starts at zero, which would hide the slots' channels
         with torch.no_grad():
             model.layer.slot_bias.normal_()
+    if attention_bias == "object-distance":  # as the slots above
+        with torch.no_grad():
+            model.layer.distance_bias.normal_()
     checkpoint = out.with_suffix(".ckpt")
     domain_path = domain_file(domain) if isinstance(domain, str) else Path(domain)
     torch.save({"model_config": config.to_dict(), "model": model.state_dict(), "signature": signature.to_json(),

@@ -190,6 +190,11 @@ def models(tmp_path_factory) -> dict[str, Path]:
                                                       context=True, readout="atoms", attention_bias="shared-object")
     models["logistics-context-slots"] = random_model("logistics", out / "logistics-context-slots.pt", seed=15,
                                                      context=True, readout="atoms", attention_bias="object-slots")
+    # The object-distance bias: graph distances searched per batch, or cached with the context.
+    models["visitall-distance"] = random_model("visitall", out / "visitall-distance.pt", seed=24,
+                                               readout="atoms", attention_bias="object-distance")
+    models["logistics-context-distance"] = random_model("logistics", out / "logistics-context-distance.pt",
+                                                        seed=25, context=True, attention_bias="object-distance")
     # Static and type atoms cached, goal atoms sent with every state (symt_context_cache 2).
     models["logistics-context-static"] = random_model("logistics", out / "logistics-context-static.pt", seed=16,
                                                       context="static", attention_bias="shared-object")
@@ -279,6 +284,7 @@ def model_stats(output: str) -> tuple[int, int]:
     ("logistics", 3, "logistics-context-achieved"), ("visitall", 6, "visitall-context-objects"),
     ("logistics", 3, "logistics-context-objects"), ("logistics", 3, "logistics-context-static-objects"),
     ("logistics", 3, "logistics-objects"), ("logistics", 3, "logistics-context-objects-links"),
+    ("visitall", 6, "visitall-distance"), ("logistics", 3, "logistics-context-distance"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:
