@@ -14,7 +14,7 @@ import torch
 from symt.export import ExportedSymTE
 from symt.model import SymTE
 from symt.model_config import ModelConfig
-from symt.model_objects import DISTANCE_CHANNELS, distance_channels
+from symt.model_objects import DISTANCE_CHANNELS, distance_channels, object_distances
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     collate,
@@ -164,3 +164,15 @@ def test_context_cache_gives_the_full_models_values_with_object_distance(visital
     assert len(set(full)) == 3
     for a, b in zip(cache, chunked, strict=True):
         assert torch.allclose(a.float(), b.float(), atol=1e-5)
+
+
+def test_a_task_without_static_relations_has_an_empty_graph():
+    """No graph predicate (Blocksworld has none): no objects, and every pair of atoms with no
+    object in common reads no path; atoms sharing an object read distance 0."""
+    pred, args = torch.tensor([0, 1, 1]), torch.tensor([[3, 4], [5, 9], [6, 9]])  # 9 pads
+    objects, distances = object_distances(pred, args, torch.ones(3, dtype=torch.bool),
+                                          torch.tensor([False, False]), 9, 64)
+    assert objects.numel() == 0 and distances.shape == (0, 0)
+    channels = distance_channels(objects, distances, args, args, torch.ones(3), 9)
+    assert channels[:4].sum() == 0
+    assert channels[4].tolist() == [[0, 1, 1], [1, 0, 1], [1, 1, 0]]

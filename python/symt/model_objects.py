@@ -117,28 +117,48 @@ def object_distances(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor,
     tokens [O] (sorted) of its edges, the atoms of graph predicates (``is_graph``), which link
     their objects either way, and their distances [O,O] (float; inf where no path). An object in
     no edge is at 0 from itself and has no path to any other (:func:`distance_channels`).
-    Breadth-first from every object at once, one matrix product per distance; a pair further
-    apart than ``max_distance`` reads ``max_distance``."""
+    Breadth-first from every object at once, one step per distance from the objects reached at
+    the last; a pair further apart than ``max_distance`` reads ``max_distance``."""
     graph_args = args[is_graph[pred] & mask]
     objects = torch.unique(graph_args[graph_args < vocab_size])
     o = objects.shape[0]
     local = object_indices(objects, graph_args, vocab_size)  # o for padding: the row and column cut below
-    adjacency = torch.zeros(o + 1, o + 1, device=args.device)
+    sources: list[Tensor] = []
+    targets: list[Tensor] = []
     m = args.shape[1]
     for i in range(m):
         for j in range(m):
             if i != j:
-                adjacency[local[:, i], local[:, j]] = 1.0
-    adjacency = adjacency[:o, :o]
-    reached = torch.eye(o, dtype=torch.bool, device=args.device)
-    distances = torch.full((o, o), float("inf"), device=args.device).masked_fill(reached, 0.0)
-    frontier = reached
+                sources.append(local[:, i])
+                targets.append(local[:, j])
+    pairs = torch.stack([torch.cat(sources), torch.cat(targets)]) if sources else torch.zeros(
+        2, 0, dtype=torch.long, device=args.device)
+    pairs = pairs[:, (pairs < o).all(dim=0)]  # padding slots link nothing
+    # Each object's neighbours as a table [O, max degree] (O pads), so that a step looks up the
+    # neighbours of the pairs reached at the last distance only: all steps together cost about
+    # O^2 times the degree (a 60 x 60 grid of 3,600 cells: 7 s on this CPU, against 73 s for a
+    # step along the whole edge list from every object).
+    pairs = torch.unique(pairs, dim=1)  # sorted by source, duplicates (both directions given) gone
+    source, target = pairs[0], pairs[1]
+    degree = torch.bincount(source, minlength=o)
+    width = int(degree.max()) if o > 0 and source.numel() > 0 else 0
+    first = torch.cumsum(degree, 0) - degree
+    neighbours = torch.full((o, width), o, dtype=torch.long, device=args.device)
+    neighbours[source, torch.arange(source.numel(), device=args.device) - first[source]] = target
+    reached = torch.eye(o, dtype=torch.bool, device=args.device).reshape(-1)  # flat [O*O]
+    distances = torch.full((o * o,), float("inf"), device=args.device).masked_fill(reached, 0.0)
+    frontier = torch.arange(o, device=args.device) * (o + 1)  # flat (start, end) pairs at the last distance
     for step in range(1, o):
-        frontier = ((frontier.to(adjacency.dtype) @ adjacency) > 0) & ~reached
-        if not bool(frontier.any()):
+        if width == 0 or frontier.numel() == 0:
             break
-        distances = distances.masked_fill(frontier, float(min(step, max_distance)))
-        reached = reached | frontier
+        ends = neighbours[frontier % o]  # [K, width]
+        pairs_reached = (frontier // o).unsqueeze(1) * o + ends
+        new = torch.unique(pairs_reached[ends < o])
+        new = new[~reached[new]]
+        reached[new] = True
+        distances[new] = float(min(step, max_distance))
+        frontier = new
+    distances = distances.reshape(o, o)
     return objects, distances
 
 
