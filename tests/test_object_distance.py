@@ -5,12 +5,15 @@ start as the ``shared-object`` model, its invariances, and the exported module's
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
+from model_files import random_model
 from symt.export import ExportedSymTE
 from symt.model import SymTE
 from symt.model_config import ModelConfig
@@ -176,3 +179,20 @@ def test_a_task_without_static_relations_has_an_empty_graph():
     channels = distance_channels(objects, distances, args, args, torch.ones(3), 9)
     assert channels[:4].sum() == 0
     assert channels[4].tolist() == [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+
+
+@pytest.mark.parametrize("damage", [{"graph_predicates": [99]}, {"graph_predicates": ["connected"]},
+                                    {"distance_values": True}], ids=["id-out-of-range", "name-not-id", "unknown-key"])
+def test_a_damaged_checkpoint_config_is_refused_in_one_line(tmp_path: Path, damage: dict) -> None:
+    """A checkpoint is a file from others: a graph predicate id out of range, or an option this
+    symt does not know, is one error line naming the file, exit 2, and nothing written."""
+    random_model("visitall", tmp_path / "m.pt", attention_bias="object-distance")
+    checkpoint = torch.load(tmp_path / "m.ckpt", weights_only=True)
+    checkpoint["model_config"].update(damage)
+    torch.save(checkpoint, tmp_path / "best.pt")
+    result = subprocess.run([sys.executable, "-m", "symt.cli", "export", str(tmp_path / "best.pt"),
+                             str(tmp_path / "out.pt")], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "best.pt: damaged checkpoint" in lines[0], result.stderr
+    assert not (tmp_path / "out.pt").exists()

@@ -103,8 +103,12 @@ def load_checkpoint_model(checkpoint_path: str | Path) -> tuple[SymTE, dict]:
     checkpoint = load_plain(path, "checkpoint")
     if not isinstance(checkpoint, dict) or "model_config" not in checkpoint:
         raise SymtError(f"{path}: not a symt training checkpoint")
-    model = heuristic_model(ModelConfig(**checkpoint["model_config"]))
-    model.load_state_dict(checkpoint["model"])
+    try:
+        model = heuristic_model(ModelConfig(**checkpoint["model_config"]))
+        model.load_state_dict(checkpoint["model"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        # A file from someone else: its config and weights are data to check, not to trust.
+        raise SymtError(f"{path}: damaged checkpoint ({str(error).splitlines()[0]})") from None
     model.eval()
     return model, checkpoint
 

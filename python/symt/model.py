@@ -193,20 +193,13 @@ class AtomEncoder(nn.Module):
         if config.scaled_residual_init:
             scale_residual_init([self.layer.out, self.layer.ff2], 2 * config.n_layers)
         self.context_attention = config.context_predicates is not None
-        is_context = torch.zeros(num_ids, dtype=torch.bool)
-        if config.context_predicates:
-            is_context[torch.tensor(config.context_predicates, dtype=torch.long)] = True
         # Not persistent: derived from the config, so checkpoints of either kind load unchanged.
-        self.register_buffer("is_context", is_context, persistent=False)
+        self.register_buffer("is_context", predicate_mask(config.context_predicates, num_ids, "context"),
+                             persistent=False)
         self.fold_types = bool(config.type_predicates)
-        is_type = torch.zeros(num_ids, dtype=torch.bool)
-        if config.type_predicates:
-            is_type[torch.tensor(config.type_predicates, dtype=torch.long)] = True
-        self.register_buffer("is_type", is_type, persistent=False)
-        is_graph = torch.zeros(num_ids, dtype=torch.bool)
-        if config.graph_predicates:
-            is_graph[torch.tensor(config.graph_predicates, dtype=torch.long)] = True
-        self.register_buffer("is_graph", is_graph, persistent=False)
+        self.register_buffer("is_type", predicate_mask(config.type_predicates, num_ids, "type"), persistent=False)
+        self.register_buffer("is_graph", predicate_mask(config.graph_predicates, num_ids, "graph"),
+                             persistent=False)
         self.max_distance = config.max_distance
 
     def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
@@ -310,6 +303,17 @@ class AtomEncoder(nn.Module):
     def optimizer_groups(self, weight_decay: float) -> list[dict]:
         """AdamW parameter groups: ``weight_decay`` on weight matrices only (:func:`weight_decay_groups`)."""
         return weight_decay_groups(self, weight_decay)
+
+
+def predicate_mask(ids: list[int] | None, num_ids: int, what: str) -> Tensor:
+    """[num_ids] bool, True at ``ids`` (a config's ``context_predicates``, ``type_predicates`` or
+    ``graph_predicates``); a ``ValueError`` for an id out of range (a damaged file's config)."""
+    mask = torch.zeros(num_ids, dtype=torch.bool)
+    for i in ids or []:
+        if not isinstance(i, int) or not 0 <= i < num_ids:
+            raise ValueError(f"{what} predicate id {i!r} is not one of the model's 0..{num_ids - 1}")
+        mask[i] = True
+    return mask
 
 
 def scale_residual_init(projections: list[nn.Linear], branches: int) -> None:
