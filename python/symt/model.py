@@ -215,13 +215,12 @@ class AtomEncoder(nn.Module):
         return object_distances(pred, args, mask, self.is_graph, self.vocab_size, self.max_distance)
 
     def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor) -> Tensor | None:
-        """The object bias's channels [B,P,N,N] of every atom against every atom of a batch:
-        :meth:`shared_object_logits`, and with ``object-distance`` each state's distance channels
-        (:func:`symt.model_objects.distance_channels`) after them. None without an object bias."""
-        shared = self.shared_object_logits(args, args, log_n)
-        if shared is None or not self.layer.object_distance:
-            return shared
-        channels: list[Tensor] = []
+        """The object bias's channels [B,P,N,N] of every atom against every atom of a batch
+        (:meth:`object_channels`), with ``object-distance`` each state's in its own object graph.
+        None without an object bias."""
+        if not self.layer.object_distance:
+            return self.shared_object_logits(args, args, log_n)
+        parts: list[Tensor] = []
         edges = graph_edges(pred[0], args[0], mask[0], self.is_graph)
         objects, distances = self.object_distances(pred[0], args[0], mask[0])
         for b in range(args.shape[0]):
@@ -231,8 +230,22 @@ class AtomEncoder(nn.Module):
                 if not torch.equal(other, edges):
                     edges = other
                     objects, distances = self.object_distances(pred[b], args[b], mask[b])
-            channels.append(distance_channels(objects, distances, args[b], args[b], log_n[b], self.vocab_size))
-        return torch.cat([shared, torch.stack(channels)], dim=1)
+            one = self.object_channels(objects, distances, args[b:b + 1], args[b:b + 1], log_n[b:b + 1])
+            assert one is not None  # object-distance has an object bias
+            parts.append(one)
+        return torch.cat(parts)
+
+    def object_channels(self, objects: Tensor, distances: Tensor, query_args: Tensor,
+                        key_args: Tensor, log_n: Tensor) -> Tensor | None:
+        """The object bias's channels [B,P,Nq,Nk] of query atoms against key atoms of one task
+        (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m], ``log_n`` [B,Nq]) given its object graph
+        (``objects``, ``distances``: :meth:`object_distances`): :meth:`shared_object_logits`, then
+        :func:`symt.model_objects.distance_channels` with ``object-distance``. None without an object bias."""
+        shared = self.shared_object_logits(query_args, key_args, log_n)
+        if shared is None or not self.layer.object_distance:
+            return shared
+        distance = distance_channels(objects, distances, query_args, key_args, log_n, self.vocab_size)
+        return torch.cat([shared, distance], dim=1)
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""
@@ -451,8 +464,8 @@ class SymTE(AtomEncoder):
             parts: list[Tensor] = []
             for start in range(0, num_atoms, chunk):
                 end = min(start + chunk, num_atoms)
-                shared = self.context_object_channels(objects, distances, args[None, start:end], args[None],
-                                                      log_n[:, start:end])
+                shared = self.object_channels(objects, distances, args[None, start:end], args[None],
+                                              log_n[:, start:end])
                 bias = self.layer.add_object_bias(no_bias, shared)
                 parts.append(self.layer.mix(x[:, start:end], q[:, :, start:end], k, v, bias))
             if len(parts) > 0:  # none for an empty context, whose x stays as it is
@@ -460,18 +473,6 @@ class SymTE(AtomEncoder):
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
         return torch.stack(keys), torch.stack(values), share, table, args, objects, distances
-
-    def context_object_channels(self, objects: Tensor, distances: Tensor, query_args: Tensor,
-                                key_args: Tensor, log_n: Tensor) -> Tensor | None:
-        """The object bias's channels [B,P,Nq,Nk] of query atoms against key atoms of one task
-        (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m], ``log_n`` [B,Nq]) given its object graph
-        (``objects``, ``distances`` of :meth:`encode_context`): :meth:`shared_object_logits`, then
-        :meth:`distance_channels` with ``object-distance``. None without an object bias."""
-        shared = self.shared_object_logits(query_args, key_args, log_n)
-        if shared is None or not self.layer.object_distance:
-            return shared
-        distance = distance_channels(objects, distances, query_args, key_args, log_n, self.vocab_size)
-        return torch.cat([shared, distance], dim=1)
 
     @staticmethod
     def table_types(table: Tensor, args: Tensor) -> Tensor:
@@ -496,7 +497,7 @@ class SymTE(AtomEncoder):
         log_n = (mask.sum(dim=1, keepdim=True) + num_context).clamp(min=1).float().log().expand(mask.shape)
         key_args = torch.cat([context_args.expand(b, -1, -1), args], dim=1)
         bias = self.layer.add_object_bias(
-            bias, self.context_object_channels(objects, distances, args, key_args, log_n))
+            bias, self.object_channels(objects, distances, args, key_args, log_n))
         embedded = x
         for layer in range(self.n_layers):
             x = self.layer_input(x, embedded)
