@@ -17,7 +17,7 @@ from model_files import random_model
 from symt.export import ExportedSymTE
 from symt.model import SymTE
 from symt.model_config import ModelConfig
-from symt.model_objects import DISTANCE_CHANNELS, distance_channels, object_distances
+from symt.model_objects import DISTANCE_CHANNELS, distance_channels, graph_edges, object_distances
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     collate,
@@ -173,8 +173,9 @@ def test_a_task_without_static_relations_has_an_empty_graph():
     """No graph predicate (Blocksworld has none): no objects, and every pair of atoms with no
     object in common reads no path; atoms sharing an object read distance 0."""
     pred, args = torch.tensor([0, 1, 1]), torch.tensor([[3, 4], [5, 9], [6, 9]])  # 9 pads
-    objects, distances = object_distances(pred, args, torch.ones(3, dtype=torch.bool),
-                                          torch.tensor([False, False]), 9, 64)
+    edges = graph_edges(pred, args, torch.ones(3, dtype=torch.bool), torch.tensor([False, False]))
+    assert edges.shape == (0, 3)
+    objects, distances = object_distances(edges, 9, 64)
     assert objects.numel() == 0 and distances.shape == (0, 0)
     channels = distance_channels(objects, distances, args, args, torch.ones(3), 9)
     assert channels[:4].sum() == 0

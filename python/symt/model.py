@@ -212,7 +212,7 @@ class AtomEncoder(nn.Module):
     def object_distances(self, pred: Tensor, args: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
         """One task's object graph over ``graph_predicates``: its object tokens [O] and their
         distances [O,O] (:func:`symt.model_objects.object_distances`)."""
-        return object_distances(pred, args, mask, self.is_graph, self.vocab_size, self.max_distance)
+        return object_distances(graph_edges(pred, args, mask, self.is_graph), self.vocab_size, self.max_distance)
 
     def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor) -> Tensor | None:
         """The object bias's channels [B,P,N,N] of every atom against every atom of a batch
@@ -222,14 +222,14 @@ class AtomEncoder(nn.Module):
             return self.shared_object_logits(args, args, log_n)
         parts: list[Tensor] = []
         edges = graph_edges(pred[0], args[0], mask[0], self.is_graph)
-        objects, distances = self.object_distances(pred[0], args[0], mask[0])
+        objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
         for b in range(args.shape[0]):
             # The states of one task (the plugin's batches) share their graph: searched once.
             if b > 0:
                 other = graph_edges(pred[b], args[b], mask[b], self.is_graph)
                 if not torch.equal(other, edges):
                     edges = other
-                    objects, distances = self.object_distances(pred[b], args[b], mask[b])
+                    objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
             one = self.object_channels(objects, distances, args[b:b + 1], args[b:b + 1], log_n[b:b + 1])
             assert one is not None  # object-distance has an object bias
             parts.append(one)

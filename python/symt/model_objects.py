@@ -111,28 +111,27 @@ def graph_edges(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor) -> T
     return rows
 
 
-def object_distances(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor, vocab_size: int,
-                     max_distance: int) -> tuple[Tensor, Tensor]:
-    """One task's object graph (``pred`` [N], ``args`` [N,m], ``mask`` [N]: its atoms): the object
-    tokens [O] (sorted) of its edges, the atoms of graph predicates (``is_graph``), which link
-    their objects either way, and their distances [O,O] (float; inf where no path). An object in
-    no edge is at 0 from itself and has no path to any other (:func:`distance_channels`).
+def object_distances(edges: Tensor, vocab_size: int, max_distance: int) -> tuple[Tensor, Tensor]:
+    """A task's object graph from its edges (``edges`` [E,1+m]: the atoms of graph predicates as
+    :func:`graph_edges` gives them), which link their objects either way: the object tokens [O]
+    (sorted) of the edges and their distances [O,O] (float; inf where no path). An object in no
+    edge is at 0 from itself and has no path to any other (:func:`distance_channels`).
     Breadth-first from every object at once, one step per distance from the objects reached at
     the last; a pair further apart than ``max_distance`` reads ``max_distance``."""
-    graph_args = args[is_graph[pred] & mask]
+    graph_args = edges[:, 1:]
     objects = torch.unique(graph_args[graph_args < vocab_size])
     o = objects.shape[0]
     local = object_indices(objects, graph_args, vocab_size)  # o for padding: the row and column cut below
     sources: list[Tensor] = []
     targets: list[Tensor] = []
-    m = args.shape[1]
+    m = graph_args.shape[1]
     for i in range(m):
         for j in range(m):
             if i != j:
                 sources.append(local[:, i])
                 targets.append(local[:, j])
     pairs = torch.stack([torch.cat(sources), torch.cat(targets)]) if sources else torch.zeros(
-        2, 0, dtype=torch.long, device=args.device)
+        2, 0, dtype=torch.long, device=edges.device)
     pairs = pairs[:, (pairs < o).all(dim=0)]  # padding slots link nothing
     # Each object's neighbours as a table [O, max degree] (O pads), so that a step looks up the
     # neighbours of the pairs reached at the last distance only: all steps together cost about
@@ -143,11 +142,11 @@ def object_distances(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor,
     degree = torch.bincount(source, minlength=o)
     width = int(degree.max()) if o > 0 and source.numel() > 0 else 0
     first = torch.cumsum(degree, 0) - degree
-    neighbours = torch.full((o, width), o, dtype=torch.long, device=args.device)
-    neighbours[source, torch.arange(source.numel(), device=args.device) - first[source]] = target
-    reached = torch.eye(o, dtype=torch.bool, device=args.device).reshape(-1)  # flat [O*O]
-    distances = torch.full((o * o,), float("inf"), device=args.device).masked_fill(reached, 0.0)
-    frontier = torch.arange(o, device=args.device) * (o + 1)  # flat (start, end) pairs at the last distance
+    neighbours = torch.full((o, width), o, dtype=torch.long, device=edges.device)
+    neighbours[source, torch.arange(source.numel(), device=edges.device) - first[source]] = target
+    reached = torch.eye(o, dtype=torch.bool, device=edges.device).reshape(-1)  # flat [O*O]
+    distances = torch.full((o * o,), float("inf"), device=edges.device).masked_fill(reached, 0.0)
+    frontier = torch.arange(o, device=edges.device) * (o + 1)  # flat (start, end) pairs at the last distance
     for step in range(1, o):
         if width == 0 or frontier.numel() == 0:
             break
