@@ -44,8 +44,7 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                          context_predicates=(context_predicate_ids(signature, parsed, goals=context != "static")
                                              if context else None),
                          type_predicates=type_predicate_ids(signature) if fold_types else None,
-                         graph_predicates=(graph_predicate_ids(signature, parsed)
-                                           if attention_bias == "object-distance" else None),
+                         graph_predicates=graph_predicate_ids(signature, parsed, attention_bias),
                          readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
                          object_identity=object_identity, achieved_goals=achieved_goals, attention=attention,
                          object_links=object_links)

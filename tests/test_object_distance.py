@@ -17,7 +17,13 @@ from model_files import random_model
 from symt.export import ExportedSymTE
 from symt.model import SymTE
 from symt.model_config import ModelConfig
-from symt.model_objects import DISTANCE_CHANNELS, distance_channels, graph_edges, object_distances
+from symt.model_objects import (
+    DISTANCE_CHANNELS,
+    distance_channels,
+    graph_edges,
+    object_distances,
+    shared_objects,
+)
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.tokens import (
     collate,
@@ -41,7 +47,7 @@ def visitall():
     signature = domain_signature(domain)
     encoded = encode_task(task, signature, domain)
     rows = rename(encoded.state_rows(list(task.init)), identity_assignment(len(task.objects)), 200)
-    return task, signature, graph_predicate_ids(signature, domain), rows
+    return task, signature, graph_predicate_ids(signature, domain, "object-distance"), rows
 
 
 def model(seed: int, signature, graph: list[int] | None, bias: str, **overrides) -> SymTE:
@@ -89,8 +95,9 @@ def test_distance_channels_of_atoms_are_the_least_over_their_objects(visitall):
     pred, args, mask = collate([rename(rows, identity_assignment(lonely + 1), 200)], 200)
     objects, distances = net.object_distances(pred[0], args[0], mask[0])
     robot, visited = len(edges), range(len(edges) + 1, len(edges) + 6)
-    channels = distance_channels(objects, distances, args[0, [robot]], args[0, list(visited)],
-                                 torch.full((1,), 2.0), 200)
+    query, key = args[0, [robot]], args[0, list(visited)]
+    shared = shared_objects(query[None], key[None], 200, slots=False)[0][0]
+    channels = distance_channels(objects, distances, query, key, shared, torch.full((1,), 2.0), 200)
     assert channels.shape == (DISTANCE_CHANNELS, 1, 5)
     assert channels[3, 0].tolist() == [0.0, 1.0, 7.0, 22.0, 0.0]
     assert channels[4, 0].tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]
@@ -177,7 +184,8 @@ def test_a_task_without_static_relations_has_an_empty_graph():
     assert edges.shape == (0, 3)
     objects, distances = object_distances(edges, 9, 64)
     assert objects.numel() == 0 and distances.shape == (0, 0)
-    channels = distance_channels(objects, distances, args, args, torch.ones(3), 9)
+    shared = shared_objects(args[None], args[None], 9, slots=False)[0][0]
+    channels = distance_channels(objects, distances, args, args, shared, torch.ones(3), 9)
     assert channels[:4].sum() == 0
     assert channels[4].tolist() == [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
 

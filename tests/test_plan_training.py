@@ -334,3 +334,39 @@ def test_all_optimal_targets_are_the_optimal_continuations(gripper_dataset, tmp_
     single = torch.zeros_like(batch.allowed).scatter_(-1, batch.target.clamp(min=0)[..., None], True) & keep[..., None]
     assert torch.allclose(token_loss(logits, batch.target, single), token_loss(logits, batch.target, None))
     assert token_loss(logits, batch.target, batch.allowed) < token_loss(logits, batch.target, None)
+
+
+def test_symted_reads_the_object_graph_with_its_max_distance(tmp_path):
+    """``symt train-plans --attention-bias object-distance --max-distance 2``: the encoder's object
+    graph is Visitall's ``connected`` relation (the only static relation of arity 2) and its
+    distances are capped at 2; the checkpoint's model plans by regrounding with them. PlanGPT
+    refuses --max-distance as it refuses the other encoder options."""
+    from conftest import make_dataset
+    from symt.cli import main
+    from symt.pddl import ground, parse_domain, parse_problem
+    from symt.plangen.decoding import generate
+    from symt.tokens import collate, encode_task, identity_assignment, rename
+
+    data = make_dataset(tmp_path / "data", "visitall", {"train": [3, 4], "validation": [6]})
+    code = main(["train-plans", str(data), "--kind", "symt-ed", "--steps", "2", "--eval-every", "2",
+                 "--batch-size", "4", "--d-model", "32", "--n-heads", "2", "--n-layers", "2", "--d-ff", "64",
+                 "--k", "8", "--plan-prefix", "1", "--coverage-decoding", "regrounding", "--coverage-tasks", "1",
+                 "--attention-bias", "object-distance", "--max-distance", "2", "--threads", "1", "--quiet",
+                 "--out", str(tmp_path / "run")])
+    assert code == 0
+    planner = load_planner(tmp_path / "run" / "best.pt")
+    encoder = planner.model.encoder
+    assert encoder.layer.object_distance and encoder.max_distance == 2
+    graph = [planner.signature.predicates[i][0] for i in encoder.is_graph.nonzero().flatten().tolist()]
+    assert graph == ["connected"]
+    domain = parse_domain(data / "domain.pddl")
+    task = ground(domain, parse_problem(sorted((data / "validation").glob("*.pddl"))[0], domain))
+    encoded = encode_task(task, planner.signature, domain)
+    rows = rename(encoded.state_rows(list(task.init)), identity_assignment(len(task.objects)), encoder.vocab_size)
+    pred, args, mask = collate([rows], encoder.vocab_size)
+    _, distances = encoder.object_distances(pred[0], args[0], mask[0])
+    assert distances.numel() > 0 and distances[torch.isfinite(distances)].max() == 2
+    assert generate(planner, encoded, "regrounding").tokens > 0
+    with pytest.raises(SymtError, match="SymT-ED options"):
+        PlanTrainer(plan_config(data, tmp_path / "b", kind="plangpt", model_overrides={"max_distance": 3}),
+                    progress=False)

@@ -54,6 +54,7 @@ from .model_objects import (
     graph_edges,
     object_distances,
     shared_object_channels,
+    shared_objects,
 )
 
 CONTEXT_CHUNK_SCORES = 1 << 22
@@ -207,7 +208,8 @@ class AtomEncoder(nn.Module):
         atoms (:func:`symt.model_objects.shared_object_channels`); None without an object bias."""
         if not self.layer.shared_object:
             return None
-        return shared_object_channels(query_args, key_args, log_n, self.vocab_size, self.layer.object_slots)
+        return shared_object_channels(shared_objects(query_args, key_args, self.vocab_size, self.layer.object_slots),
+                                      log_n)
 
     def object_distances(self, pred: Tensor, args: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
         """One task's object graph over ``graph_predicates``: its object tokens [O] and their
@@ -241,11 +243,12 @@ class AtomEncoder(nn.Module):
         (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m], ``log_n`` [B,Nq]) given its object graph
         (``objects``, ``distances``: :meth:`object_distances`): :meth:`shared_object_logits`, then
         :func:`symt.model_objects.distance_channels` with ``object-distance``. None without an object bias."""
-        shared = self.shared_object_logits(query_args, key_args, log_n)
-        if shared is None or not self.layer.object_distance:
-            return shared
-        distance = distance_channels(objects, distances, query_args, key_args, log_n, self.vocab_size)
-        return torch.cat([shared, distance], dim=1)
+        if not self.layer.object_distance:
+            return self.shared_object_logits(query_args, key_args, log_n)
+        # The shared-object mask serves both: an object is at 0 from itself in the distances.
+        masks = shared_objects(query_args, key_args, self.vocab_size, self.layer.object_slots)
+        distance = distance_channels(objects, distances, query_args, key_args, masks[0], log_n, self.vocab_size)
+        return torch.cat([shared_object_channels(masks, log_n), distance], dim=1)
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms that are tokens: ``mask`` less the type atoms of a type-folding model."""

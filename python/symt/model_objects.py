@@ -8,7 +8,8 @@ The bias (``ModelConfig.attention_bias``) is free functions of token tensors, sc
 models that call them (``symt.model``): they read object tokens only by equality, so renaming a
 task's objects changes none of their outputs.
 
-* :func:`shared_object_channels`: the ``shared-object`` and ``object-slots`` channels.
+* :func:`shared_objects`, :func:`shared_object_channels`: the ``shared-object`` and ``object-slots``
+  channels.
 * :func:`object_distances`: a task's *object graph*, whose edges are the atoms of its static
   relations of arity two or more (``ModelConfig.graph_predicates``: ``connected`` cells, roads),
   searched breadth-first from every object at once.
@@ -64,14 +65,13 @@ class HashedObjectCodes(nn.Module):
         return codes * real.unsqueeze(-1).to(codes.dtype)
 
 
-def shared_object_channels(query_args: Tensor, key_args: Tensor, log_n: Tensor, vocab_size: int,
-                           slots: bool) -> Tensor:
-    """[B,P,Nq,Nk]: channel 0 is ``log_n`` [B,Nq] of the query where query atom and key atom
-    (``query_args`` [B,Nq,m], ``key_args`` [B,Nk,m]) have an object token in common, 0 elsewhere;
-    with ``slots`` (``object-slots``) channel 1 + i·m + j is ``log_n`` where the query's i-th
-    argument is the key's j-th. Padding tokens (``>= vocab_size``) match nothing. One comparison
-    per pair of argument slots keeps the memory at [B,Nq,Nk] masks (object tokens may be drawn
-    from 2^20 values, too many to one-hot)."""
+def shared_objects(query_args: Tensor, key_args: Tensor, vocab_size: int, slots: bool) -> list[Tensor]:
+    """Boolean masks [B,Nq,Nk] of query atoms against key atoms (``query_args`` [B,Nq,m],
+    ``key_args`` [B,Nk,m]): first where they have an object token in common, then with ``slots``
+    one per pair of argument slots (i, j), where the query's i-th argument is the key's j-th.
+    Padding tokens (``>= vocab_size``) match nothing. One comparison per pair of argument slots
+    keeps the memory at [B,Nq,Nk] masks (object tokens may be drawn from 2^20 values, too many to
+    one-hot)."""
     b, nq, m = query_args.shape
     shared = torch.zeros(b, nq, key_args.shape[1], dtype=torch.bool, device=query_args.device)
     pairs: list[Tensor] = []
@@ -83,10 +83,13 @@ def shared_object_channels(query_args: Tensor, key_args: Tensor, log_n: Tensor, 
             shared = shared | same
             if slots:
                 pairs.append(same)
-    scale = log_n[:, None, :, None]
-    if slots:
-        return torch.stack([shared] + pairs, dim=1).to(log_n.dtype) * scale
-    return shared[:, None].to(log_n.dtype) * scale
+    return [shared] + pairs
+
+
+def shared_object_channels(masks: list[Tensor], log_n: Tensor) -> Tensor:
+    """[B,P,Nq,Nk]: the masks of :func:`shared_objects` as channels, each ``log_n`` [B,Nq] of the
+    query where it holds and 0 elsewhere (channel 0 ``shared-object``, the rest ``object-slots``)."""
+    return torch.stack(masks, dim=1).to(log_n.dtype) * log_n[:, None, :, None]
 
 
 def object_indices(objects: Tensor, args: Tensor, vocab_size: int) -> Tensor:
@@ -162,10 +165,11 @@ def object_distances(edges: Tensor, vocab_size: int, max_distance: int) -> tuple
 
 
 def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, key_args: Tensor,
-                      log_n: Tensor, vocab_size: int) -> Tensor:
+                      shared: Tensor, log_n: Tensor, vocab_size: int) -> Tensor:
     """[..., DISTANCE_CHANNELS, Nq, Nk] for the ``object-distance`` bias between query atoms and
     key atoms of one task (``query_args`` [..., Nq, m], ``key_args`` [..., Nk, m], ``log_n``
-    [..., Nq]) in its object graph (:func:`object_distances`): ln n where the least distance
+    [..., Nq]) in its object graph (:func:`object_distances`), ``shared`` [..., Nq, Nk] where
+    they have an object in common (:func:`shared_objects`'s first mask): ln n where the least distance
     between their objects is 1, 2, 3; that distance (capped); 1 where no path joins them
     (nullary atoms too)."""
     o = objects.shape[0]
@@ -177,13 +181,10 @@ def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, ke
     least = torch.full(shape, float("inf"), device=distances.device)
     for i in range(query.shape[-1]):
         rows = padded[query[..., i]]  # [..., Nq, O+1]
-        token = query_args[..., i]
-        token = torch.where(token < vocab_size, token, torch.full_like(token, -1))  # padding
         for j in range(key.shape[-1]):
             least = torch.minimum(least, rows.gather(-1, key[..., j].unsqueeze(-2).expand(shape)))
-            # An object outside the graph (none of its atoms cached) is still at 0 from itself.
-            same = token.unsqueeze(-1) == key_args[..., j].unsqueeze(-2)
-            least = least.masked_fill(same, 0.0)
+    # An object outside the graph (none of its atoms cached) is still at 0 from itself.
+    least = least.masked_fill(shared, 0.0)
     finite = torch.isfinite(least)
     scale = log_n.unsqueeze(-1)
     near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]

@@ -103,9 +103,12 @@ def context_predicate_ids(signature: Signature, domain: Domain, goals: bool = Tr
     return ids + (list(range(signature.num_predicates, 2 * signature.num_predicates)) if goals else [])
 
 
-def graph_predicate_ids(signature: Signature, domain: Domain) -> list[int]:
-    """The ids of the static predicates of arity 2 or more, whose atoms are the edges of a task's
-    object graph (``ModelConfig.graph_predicates``: the ``object-distance`` attention bias)."""
+def graph_predicate_ids(signature: Signature, domain: Domain, attention_bias: str) -> list[int] | None:
+    """With the ``object-distance`` attention bias (``attention_bias``), the ids of the static
+    predicates of arity 2 or more, whose atoms are the edges of a task's object graph
+    (``ModelConfig.graph_predicates``); None with any other bias, which reads no graph."""
+    if attention_bias != "object-distance":
+        return None
     statics = static_predicates(domain)
     return [i for i, (name, arity) in enumerate(signature.predicates) if name in statics and arity >= 2]
 

@@ -168,7 +168,7 @@ def cmd_train_plans(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / f"{Path(data).name}-{args.kind}-{args.preset}-s{args.seed}"
     options = _config_options(PlanTrainConfig, args, data, out)
     options["model_overrides"] = {k: getattr(args, k) for k in ("d_model", "n_heads", "n_layers", "d_ff", "k",
-                                                                "attention_bias", "attention_scale")
+                                                                "attention_bias", "attention_scale", "max_distance")
                                   if getattr(args, k) is not None}
     if args.untied_objects:
         options["model_overrides"]["tie_objects"] = False
@@ -370,6 +370,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--attention-bias", choices=list(ATTENTION_BIASES),
                    help="SymT-ED's encoder: attend more to atoms that share an object, or also by their "
                    "objects' distance in the task's static graph (as `symt train`); none, the paper's, by default")
+    p.add_argument("--max-distance", type=int_in(1),
+                   help="with --attention-bias object-distance: graph distances beyond this read as this (64)")
     p.add_argument("--attention-scale", choices=["fixed", "log-length"],
                    help="SymT-ED: log-length multiplies the encoder's queries and the decoder's "
                    "cross-attention queries by a learned factor per head and ln of the atoms they attend "

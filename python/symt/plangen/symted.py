@@ -74,6 +74,9 @@ class SymTEDConfig:
     graph_predicates: list[int] | None = None
     """With the ``object-distance`` bias: the static relations whose atoms are the object graph's
     edges (:attr:`ModelConfig.graph_predicates`)."""
+    max_distance: int = 64
+    """With the ``object-distance`` bias: graph distances beyond this read as this
+    (:attr:`ModelConfig.max_distance`)."""
 
     def to_dict(self) -> dict:
         """The fields as a plain dict (``SymTEDConfig(**d)`` rebuilds the config)."""
@@ -86,7 +89,8 @@ class SymTEDConfig:
                            self.n_heads, self.n_layers, self.d_ff, self.d_embed, self.dropout, self.k,
                            layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init,
                            attention_bias=self.attention_bias, achieved_goals=self.achieved_goals,
-                           attention_scale=self.attention_scale, graph_predicates=self.graph_predicates)
+                           attention_scale=self.attention_scale, graph_predicates=self.graph_predicates,
+                           max_distance=self.max_distance)
 
 
 def _heads(x: Tensor, n_heads: int) -> Tensor:

@@ -33,7 +33,8 @@ from ..errors import SymtError
 from ..folders import open_output_folder
 from ..model import AtomEncoder
 from ..model_config import PRESETS
-from ..tokens import graph_predicate_ids
+from ..pddl import Domain
+from ..tokens import Signature, graph_predicate_ids
 from ..training.base import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
 from ..training.config import TrainConfig
 from .batches import IGNORE, PlanBatch, PlanSampler, token_loss
@@ -81,12 +82,11 @@ class PlanTrainConfig(TrainConfig):
     applicable; regrounding: the one a ``plan_prefix`` model plans with)."""
 
 
-def build_model(
-    config: PlanTrainConfig, num_predicates: int, max_arity: int, vocab: PlanVocabulary,
-    graph_predicates: list[int] | None = None,
-) -> SymTED | PlanGPT:
-    """A new SymT-ED or PlanGPT (``config.kind``) of ``config``'s preset and size overrides; a
-    :class:`~symt.errors.SymtError` for an unknown preset or kind, or an option PlanGPT lacks."""
+def build_model(config: PlanTrainConfig, signature: Signature, domain: Domain, vocab: PlanVocabulary) -> SymTED | PlanGPT:
+    """A new SymT-ED or PlanGPT (``config.kind``) of ``config``'s preset and size overrides for the
+    tasks of ``domain`` (``signature``); a :class:`~symt.errors.SymtError` for an unknown preset or
+    kind, or an option PlanGPT lacks."""
+    num_predicates, max_arity = signature.num_predicates, signature.max_arity
     if config.preset not in PRESETS:
         raise SymtError(f"unknown preset '{config.preset}' (choose from {', '.join(PRESETS)})")
     size = {**PRESETS[config.preset], **config.model_overrides}
@@ -95,14 +95,14 @@ def build_model(
         return SymTED(SymTEDConfig(num_predicates, max_arity, vocab.num_inputs, vocab.num_outputs,
                                    config.vocab_size, num_schemas=vocab.num_schemas,
                                    achieved_goals=config.achieved_goals,
-                                   graph_predicates=(graph_predicates
-                                                     if size.get("attention_bias") == "object-distance" else None),
+                                   graph_predicates=graph_predicate_ids(signature, domain,
+                                                                        size.get("attention_bias", "none")),
                                    **{k: v for k, v in size.items() if k in keys}))
     if config.kind == "plangpt":
         if (config.achieved_goals or size.get("attention_bias", "none") != "none"
-                or size.get("attention_scale", "fixed") != "fixed"):
-            raise SymtError("PlanGPT reads symbols, not atoms: --achieved-goals, --attention-bias and "
-                            "--attention-scale are SymT-ED options")
+                or size.get("attention_scale", "fixed") != "fixed" or "max_distance" in config.model_overrides):
+            raise SymtError("PlanGPT reads symbols, not atoms: --achieved-goals, --attention-bias, "
+                            "--attention-scale and --max-distance are SymT-ED options")
         keys = {"d_model", "n_heads", "n_layers", "dropout", "k"}
         # GPT-2's block has no separate embedding width and a 4 x d_model MLP.
         ignored = sorted(k for k in ("d_ff", "d_embed") if k in config.model_overrides)
@@ -142,8 +142,7 @@ class PlanTrainer(TrainerBase):
         signature = self.dataset.signature
         self.vocab = PlanVocabulary.for_domain(self.dataset.domain, config.vocab_size)
         torch.manual_seed(derive_seed(config.seed, "init") % 2**31)
-        self.model = build_model(config, signature.num_predicates, signature.max_arity, self.vocab,
-                                 graph_predicate_ids(signature, self.dataset.domain)).to(self.device)
+        self.model = build_model(config, signature, self.dataset.domain, self.vocab).to(self.device)
         checkpoint = self.read_checkpoint(resume)
         if config.init_encoder and checkpoint is None:
             self.start_encoder(Path(config.init_encoder))

@@ -170,8 +170,8 @@ class Trainer(TrainerBase):
                                                           goals=not config.goals_with_state)
                                     if config.context_attention else None),
                 type_predicates=type_predicate_ids(self.dataset.signature) if config.fold_types else None,
-                graph_predicates=(graph_predicate_ids(self.dataset.signature, self.dataset.domain)
-                                  if options.get("attention_bias") == "object-distance" else None),
+                graph_predicates=graph_predicate_ids(self.dataset.signature, self.dataset.domain,
+                                                     options.get("attention_bias", "none")),
                 achieved_goals=config.achieved_goals,
                 **options,
             )
