@@ -97,6 +97,10 @@ def add_training_options(p: argparse.ArgumentParser, *, out: str, sample: str, l
     p.add_argument("--batch-size", type=int_in(1), help=f"{sample} per batch, before the renamed copy (32)")
     p.add_argument("--lr", type=float_in(0, low_open=True), help=f"peak learning rate ({lr})")
     p.add_argument("--warmup", type=int_in(0), help="linear warm-up steps (200)")
+    p.add_argument("--weight-ema", type=float_in(0, 1, high_open=True), metavar="DECAY",
+                   help="validate, choose best.pt and export with an exponential moving average of the "
+                   "weights with this decay (e.g. 0.998; warmed up as min(DECAY, (1+n)/(10+n)) after n "
+                   "steps); training steps the weights themselves (0: off, the paper's)")
     p.add_argument("--rename", choices=["rename-one", "rename-both"], help=f"pair renaming mode ({rename})")
     p.add_argument("--no-contrastive", action="store_true", help=f"{loss} only (the paper's ablation)")
     p.add_argument("--schedule", choices=["after-plateau", "always"],

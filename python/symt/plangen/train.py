@@ -292,10 +292,12 @@ class PlanTrainer(TrainerBase):
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
         """Validate, log the epoch, write ``best.pt`` (a plan-generator file) when it is the best so
         far by the paper's criteria, ``last.pt``, ``config.json`` and the curves."""
+        with self.averaged_weights():  # the weights best.pt would hold
+            validation = self.validate()
         row = {"step": self.step, "lr": self.lr(self.step - 1),
                "contrastive_weight": self.contrastive_weight(self.step - 1),
                "train_ce": float(train[0]), "train_att": float(train[1]), "train_hid": float(train[2]),
-               **self.validate(), "samples_per_second": steps * self.config.batch_size / max(seconds, 1e-9)}
+               **validation, "samples_per_second": steps * self.config.batch_size / max(seconds, 1e-9)}
         self.history.append(row)
         key = (row["val_coverage"], -row["val_token_cap"], -row["val_inapplicable"], -row["val_malformed"],
                row["val_accuracy"], -row["val_loss"])
@@ -303,7 +305,8 @@ class PlanTrainer(TrainerBase):
         meta = {"config": asdict(self.config), "step": self.step, "validation": row}
         if self.best is None or key > tuple(self.best):
             self.best = list(key)
-            self.planner.to_file(self.out / "best.pt", {"training": meta})
+            with self.averaged_weights():  # the weights validated above
+                self.planner.to_file(self.out / "best.pt", {"training": meta})
         save_atomic(self.checkpoint(), self.out / "last.pt")
         self.write_log()
         (self.out / "config.json").write_text(json.dumps(asdict(self.config), indent=1) + "\n")

@@ -116,6 +116,9 @@ class TrainerBase:
       :attr:`RESUME_KEYS` match;
     * the optimiser (AdamW over the model's own ``optimizer_groups``), the learning-rate schedule,
       gradient clipping (off at ``grad_clip = 0``);
+    * an exponential moving average of the weights (``weight_ema`` > 0, :meth:`averaged_weights`):
+      validation, ``best.pt`` and a checkpoint's ``model`` use the average, training goes on from
+      the weights it steps (a checkpoint's ``trained_model``);
     * the contrastive schedule: off until the running training loss falls below
       ``plateau_fraction`` of its plateau (the loss of a model that ignores its input), then
       ramped in over ``ramp_steps``; or on from the start (``schedule = "always"``);
@@ -135,7 +138,7 @@ class TrainerBase:
     """
 
     RESUME_KEYS: tuple[str, ...] = ("data", "preset", "seed", "batch_size", "steps", "lr", "rename",
-                                    "contrastive", "schedule")
+                                    "contrastive", "schedule", "weight_ema")
     kind: str = ""
     LOSS_LABEL = "loss"
     """The progress bar's name for the first training loss."""
@@ -217,9 +220,15 @@ class TrainerBase:
         self.epoch_progress = EpochProgress()
         self.budget_steps: int | None = None
         self.budget_elapsed = 0.0
+        self.averaged = self.weight_average(config.weight_ema)
         if checkpoint is None:
             return
-        self.model.load_state_dict(checkpoint["model"])
+        # With a weight average, "model" is the average (what validation, export and a teacher
+        # read) and "trained_model" the weights training steps on from.
+        self.model.load_state_dict(checkpoint.get("trained_model", checkpoint["model"]))
+        if self.averaged is not None:
+            self.averaged.module.load_state_dict(checkpoint["model"])
+            self.averaged.n_averaged.fill_(checkpoint["trainer"].get("averaged_steps", 0))
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         state = checkpoint["trainer"]
         self.step, self.history = state["step"], state["history"]
@@ -231,6 +240,39 @@ class TrainerBase:
         self.budget_steps = state.get("budget_steps")
         self.budget_elapsed = state.get("budget_elapsed", 0.0)
         self.restore_state(state)
+
+    def weight_average(self, decay: float) -> torch.optim.swa_utils.AveragedModel | None:
+        """An exponential moving average of the model's parameters (Polyak averaging; None at
+        ``decay`` 0). The n-th update keeps ``min(decay, (1 + n) / (10 + n))`` of the average, so
+        that early averages are not dominated by the initial weights (the warm-up of TensorFlow's
+        ``ExponentialMovingAverage`` with ``num_updates``)."""
+        if decay <= 0:
+            return None
+        if not decay < 1:
+            raise SymtError(f"--weight-ema must lie in [0, 1): {decay}")
+
+        def ema(averaged: list[torch.Tensor], current: list[torch.Tensor], n: torch.Tensor | int) -> None:
+            keep = min(decay, (1 + float(n)) / (10 + float(n)))
+            for mean, value in zip(averaged, current, strict=True):
+                mean.lerp_(value, 1.0 - keep)
+
+        # Buffers are constants of the configuration (masks, hash tables): copied, not averaged.
+        return torch.optim.swa_utils.AveragedModel(self.model, multi_avg_fn=ema, use_buffers=False)
+
+    @contextlib.contextmanager
+    def averaged_weights(self) -> Any:
+        """Within the block the model holds the averaged weights (when ``weight_ema`` is on), so
+        that a trainer's validation and its ``best.pt`` see them; the trained weights come back
+        after it, exceptions included."""
+        if self.averaged is None:
+            yield
+            return
+        trained = {name: value.detach().clone() for name, value in self.model.state_dict().items()}
+        self.model.load_state_dict(self.averaged.module.state_dict())
+        try:
+            yield
+        finally:
+            self.model.load_state_dict(trained)
 
     def restore_state(self, state: dict) -> None:
         """A trainer's own state from a checkpoint's ``trainer`` entry (default: none)."""
@@ -310,16 +352,21 @@ class TrainerBase:
         if self.config.grad_clip > 0:
             torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.grad_clip)
         self.optimizer.step()
+        if self.averaged is not None:
+            self.averaged.update_parameters(self.model)
 
     # ------------------------------------------------------------------ checkpoints and log
 
     def checkpoint(self) -> dict:
         """The run's checkpoint (:data:`CHECKPOINT_VERSION`): model, optimiser, configs and trainer
-        state, including the epoch in progress where the log does not have it yet."""
+        state, including the epoch in progress where the log does not have it yet. With a weight
+        average, ``model`` holds the average and ``trained_model`` the weights training resumes from."""
+        weights = ({"model": self.model.state_dict()} if self.averaged is None else
+                   {"model": self.averaged.module.state_dict(), "trained_model": self.model.state_dict()})
         return {
             "version": CHECKPOINT_VERSION,
             "kind": self.kind,
-            "model": self.model.state_dict(),
+            **weights,
             "optimizer": self.optimizer.state_dict(),
             "model_config": self.model.config.to_dict(),  # type: ignore[union-attr,operator]
             "train_config": asdict(self.config),
@@ -331,6 +378,7 @@ class TrainerBase:
                 "contrastive_start": self.contrastive_start,
                 "budget_steps": self.budget_steps,
                 "budget_elapsed": self.budget_elapsed,
+                "averaged_steps": 0 if self.averaged is None else int(self.averaged.n_averaged),
                 # The epoch in progress, where it is not in the log yet.
                 "epoch_progress": asdict(self.epoch_progress) if self.logged_step() < self.step else None,
                 **self.trainer_state(),

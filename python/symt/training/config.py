@@ -28,6 +28,9 @@ class TrainConfig:
     beta1: float = 0.9
     beta2: float = 0.999
     grad_clip: float = 1.0
+    weight_ema: float = 0.0
+    """Decay of an exponential moving average of the weights, which validation, checkpoint
+    selection and the exported model use (``TrainerBase.weight_average``; 0: off, the paper's)."""
     rename: str = "rename-one"
     w_pred: float = 1.0
     w_att: float = 1.0

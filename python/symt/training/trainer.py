@@ -407,8 +407,9 @@ class Trainer(TrainerBase):
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
         """Validate, log the epoch, write ``last.pt`` and, when coverage and MSE improve, ``best.pt``.
         Raises :class:`DivergenceError` when the validation MSE is not finite or stays far above its best."""
-        val_mse, val_att, val_hid, val_rank_accuracy = self.validation_losses()
-        coverage, val_expansions = self.coverage()
+        with self.averaged_weights():  # the weights best.pt and export would hold
+            val_mse, val_att, val_hid, val_rank_accuracy = self.validation_losses()
+            coverage, val_expansions = self.coverage()
         record = EpochRecord(
             epoch=len(self.history) + 1, step=self.step, lr=self.lr(self.step - 1),
             contrastive_weight=self.contrastive_weight(self.step - 1),
