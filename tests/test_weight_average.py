@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from symt.cli import main
+from symt.errors import SymtError
 from symt.formats import load_plain
 from symt.plangen.planner import load_planner
 from symt.plangen.train import PlanTrainer
@@ -92,7 +93,7 @@ def test_an_averaged_run_resumes_to_the_same_weights_and_average(gripper_dataset
     for key in ("model", "trained_model"):
         for name, value in straight[key].items():
             assert torch.equal(value, again[key][name]), (key, name)
-    with pytest.raises(Exception, match="option 'weight_ema' differs"):
+    with pytest.raises(SymtError, match="option 'weight_ema' differs"):
         Trainer(config_for(gripper_dataset, tmp_path / "b", schedule="always"), resume=True, progress=False)
 
 

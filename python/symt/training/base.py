@@ -11,7 +11,7 @@ import contextlib
 import csv
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol
@@ -260,7 +260,7 @@ class TrainerBase:
         return torch.optim.swa_utils.AveragedModel(self.model, multi_avg_fn=ema, use_buffers=False)
 
     @contextlib.contextmanager
-    def averaged_weights(self) -> Any:
+    def averaged_weights(self) -> Iterator[None]:
         """Within the block the model holds the averaged weights (when ``weight_ema`` is on), so
         that a trainer's validation and its ``best.pt`` see them; the trained weights come back
         after it, exceptions included."""
