@@ -292,20 +292,20 @@ class PlanTrainer(TrainerBase):
     def end_epoch(self, train: np.ndarray, steps: int, seconds: float) -> None:
         """Validate, log the epoch, write ``best.pt`` (a plan-generator file) when it is the best so
         far by the paper's criteria, ``last.pt``, ``config.json`` and the curves."""
-        with self.averaged_weights():  # the weights best.pt would hold
-            validation = self.validate()
-        row = {"step": self.step, "lr": self.lr(self.step - 1),
-               "contrastive_weight": self.contrastive_weight(self.step - 1),
-               "train_ce": float(train[0]), "train_att": float(train[1]), "train_hid": float(train[2]),
-               **validation, "samples_per_second": steps * self.config.batch_size / max(seconds, 1e-9)}
-        self.history.append(row)
-        key = (row["val_coverage"], -row["val_token_cap"], -row["val_inapplicable"], -row["val_malformed"],
-               row["val_accuracy"], -row["val_loss"])
-        key = tuple(-math.inf if math.isnan(v) else v for v in key)
-        meta = {"config": asdict(self.config), "step": self.step, "validation": row}
-        if self.best is None or key > tuple(self.best):
-            self.best = list(key)
-            with self.averaged_weights():  # the weights validated above
+        # One swap to the averaged weights (weight_ema) for validation and best.pt; last.pt is
+        # written after it, so that its trained_model holds the weights training steps.
+        with self.averaged_weights():
+            row = {"step": self.step, "lr": self.lr(self.step - 1),
+                   "contrastive_weight": self.contrastive_weight(self.step - 1),
+                   "train_ce": float(train[0]), "train_att": float(train[1]), "train_hid": float(train[2]),
+                   **self.validate(), "samples_per_second": steps * self.config.batch_size / max(seconds, 1e-9)}
+            self.history.append(row)
+            key = (row["val_coverage"], -row["val_token_cap"], -row["val_inapplicable"], -row["val_malformed"],
+                   row["val_accuracy"], -row["val_loss"])
+            key = tuple(-math.inf if math.isnan(v) else v for v in key)
+            meta = {"config": asdict(self.config), "step": self.step, "validation": row}
+            if self.best is None or key > tuple(self.best):
+                self.best = list(key)
                 self.planner.to_file(self.out / "best.pt", {"training": meta})
         save_atomic(self.checkpoint(), self.out / "last.pt")
         self.write_log()
