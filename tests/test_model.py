@@ -9,6 +9,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
@@ -20,12 +22,12 @@ from symt.errors import SymtError
 from symt.export import export, load_exported
 from symt.formats import CACHE_FIXED, CACHE_NONE, CACHE_STATIC, context_cache_mode
 from symt.generators import domain_file, generate_task
-from symt.guidance import exported_state_evaluator
+from symt.guidance import StateEvaluator, exported_state_evaluator
 from symt.model import SymTE
 from symt.model_config import ModelConfig
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.sampling import PairSampler
-from symt.tokens import collate, domain_signature, encode_task, rename
+from symt.tokens import EncodedTask, collate, domain_signature, encode_task, rename
 from symt.training.config import TrainConfig
 from symt.training.losses import contrastive_terms
 from symt.training.trainer import DivergenceError, Trainer
@@ -67,6 +69,30 @@ def test_padding_does_not_change_a_state_value():
         together = model(*collate(rows, 20))[0]
         alone = model(*collate(rows[:1], 20))[0]
     assert abs(float(together[0]) - float(alone[0])) < 1e-5
+
+
+def test_state_values_come_in_passes_bounded_by_attention_scores():
+    """StateEvaluator.value_rows splits its rows into passes of at most ``max_scores`` attention
+    scores (rows × the longest row's length²; a row longer than that goes alone) and gives the
+    values of one pass over all rows: the bound changes memory, not values."""
+    model = tiny_model()
+    rows = random_batch(np.random.default_rng(2), [5, 30, 12, 7, 30, 9, 3])
+    shapes: list[tuple[int, int]] = []
+
+    def evaluate(pred: torch.Tensor, args: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        shapes.append(tuple(pred.shape))
+        return model(pred, args, mask)[0]
+
+    encoded = cast(EncodedTask, SimpleNamespace(assignment=np.arange(20)))  # value_rows reads rows only
+    one_pass = StateEvaluator(encoded, evaluate, 20).value_rows(rows)
+    assert shapes == [(7, 30)]
+    shapes.clear()
+    bounded = StateEvaluator(encoded, evaluate, 20, max_scores=2 * 30 * 30 + 1).value_rows(rows)
+    assert [b for b, _ in shapes] == [2, 2, 2, 1]
+    assert bounded == pytest.approx(one_pass, abs=1e-5)
+    shapes.clear()
+    StateEvaluator(encoded, evaluate, 20, max_scores=10).value_rows(rows)
+    assert [b for b, _ in shapes] == [1] * 7
 
 
 @pytest.mark.parametrize("context", [False, True], ids=["full", "context"])

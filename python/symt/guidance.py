@@ -61,6 +61,15 @@ class PlanResult:
         return [task.actions[a].label() for a in self.actions]
 
 
+BATCH_SCORES = 1 << 24
+"""At most this many attention scores (rows × padded length²) in one forward pass of
+:meth:`StateEvaluator.value_rows`. A pass holds its attention scores and bias, [rows, heads or
+channels, length, length] floats, many times over: 200 rows of a 121-cell Visitall state (484
+atoms) took 3.6 GB with an object-distance model in one pass and 1.1 GB in passes of this
+budget (64 MiB a head or channel); greedy guidance over a whole extrapolation split in lockstep
+(about 440 rows a step) held 14–16 GiB before."""
+
+
 class StateEvaluator:
     """Evaluates many states of one task in one forward pass (identity object renaming).
 
@@ -72,12 +81,13 @@ class StateEvaluator:
 
     def __init__(self, encoded: EncodedTask, evaluate: Evaluator, vocab_size: int,
                  device: torch.device | str = "cpu", batch_size: int = 512, fluent_only: bool = False,
-                 state_fixed: np.ndarray | None = None):
+                 state_fixed: np.ndarray | None = None, max_scores: int = BATCH_SCORES):
         self.encoded = encoded
         self.evaluate = evaluate
         self.vocab_size = vocab_size
         self.device = torch.device(device)
         self.batch_size = batch_size
+        self.max_scores = max_scores
         self.assignment = encoded.assignment
         self.fluent_only = fluent_only
         self.state_fixed = state_fixed
@@ -102,10 +112,13 @@ class StateEvaluator:
     @torch.inference_mode()
     def value_rows(self, rows: list[np.ndarray]) -> np.ndarray:
         """The model's values of token rows (:meth:`rows`, of this or another task of the same
-        model), in forward passes of at most ``batch_size`` rows."""
+        model), in forward passes of at most ``batch_size`` rows and ``max_scores`` attention
+        scores (rows × the longest row's length², at least one row a pass)."""
         values: list[np.ndarray] = []
-        for start in range(0, len(rows), self.batch_size):
-            pred, args, mask = (t.to(self.device) for t in collate(rows[start : start + self.batch_size], self.vocab_size))
+        longest = max((len(row) for row in rows), default=1)
+        per_pass = max(1, min(self.batch_size, self.max_scores // max(1, longest) ** 2))
+        for start in range(0, len(rows), per_pass):
+            pred, args, mask = (t.to(self.device) for t in collate(rows[start : start + per_pass], self.vocab_size))
             values.append(self.evaluate(pred, args, mask).float().cpu().numpy())
         return np.concatenate(values) if values else np.zeros(0)
 
