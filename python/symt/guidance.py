@@ -66,8 +66,8 @@ BATCH_SCORES = 1 << 24
 :meth:`StateEvaluator.value_rows`. A pass holds its attention scores and bias, [rows, heads or
 channels, length, length] floats, many times over: 200 rows of a 121-cell Visitall state (484
 atoms) took 3.6 GB with an object-distance model in one pass and 1.1 GB in passes of this
-budget (64 MiB a head or channel); greedy guidance over a whole extrapolation split in lockstep
-(about 440 rows a step) held 14–16 GiB before."""
+budget (64 MiB a head or channel); greedy guidance over every second extrapolation task in
+lockstep (110 tasks, about 400 rows a step) held 14–16 GiB before."""
 
 
 class StateEvaluator:
