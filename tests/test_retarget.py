@@ -19,6 +19,7 @@ from symt.errors import SymtError
 from symt.export import load_exported, retarget
 from symt.generators import domain_file, generate_task
 from symt.guidance import plan_with_exported_model
+from symt.models import model_domain
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.pddl.isomorphism import find_renaming
 from symt.tokens import (
@@ -140,6 +141,12 @@ def test_retargeted_model_gives_the_same_values(tmp_path: Path, ipc_named_blocks
     _, reloaded = load_exported(tmp_path / "ipc.pt")
     assert reloaded["retargeted"]["from_domain"] == "blocks"
     assert reloaded["retargeted"]["from_model"] == "paper"
+    # The domain the file says it serves is the target, in the target's names.
+    kept = random_model(paper_domain, tmp_path / "kept.pt", keep_domain=True)
+    retarget(kept, ipc_domain, tmp_path / "kept-ipc.pt")
+    served = model_domain(tmp_path / "kept-ipc.pt")
+    assert served is not None and served.name == "blocksworld"
+    assert sorted(served.predicates) == sorted(p["name"] for p in meta["predicates"])
     walk = random_walk(paper_domain, paper_problem, 40)
     renamed = [{(PAPER_TO_IPC_BLOCKS.get(p, p), args) for p, args in state} for state in walk]
     before = state_values(model, paper_domain, paper_problem, walk)
@@ -212,7 +219,9 @@ def test_plugin_runs_a_retargeted_model_with_the_same_values(tmp_path: Path,
     from symt.val import run_val
 
     paper_domain, paper_problem, ipc_domain, ipc_problem = ipc_named_blocks
-    model = random_model(paper_domain, tmp_path / "paper.pt", seed=5)
+    # keep_domain: as every `symt train` export, the file says its training domain, which the
+    # retargeted file must replace (a file naming the old domain was refused by the plugin).
+    model = random_model(paper_domain, tmp_path / "paper.pt", seed=5, keep_domain=True)
     retarget(model, ipc_domain, tmp_path / "ipc.pt")
     trace = tmp_path / "trace.tsv"
     result = subprocess.run(

@@ -65,6 +65,7 @@ from torch import Tensor, nn
 from .errors import SymtError
 from .formats import (
     ACHIEVED_GOALS_FORMAT_VERSION,
+    DOMAIN_PDDL_KEY,
     FORMAT,
     FORMAT_VERSION,
     META_FILE,
@@ -128,7 +129,7 @@ def model_meta(model: SymTE, checkpoint: dict) -> dict:
         "max_arity": signature["max_arity"],
         **({"achieved_goals": True} if achieved_goals else {}),
         "vocab_size": model.config.vocab_size,
-        **({"domain_pddl": checkpoint["domain_pddl"]} if isinstance(checkpoint.get("domain_pddl"), str) else {}),
+        **({DOMAIN_PDDL_KEY: checkpoint["domain_pddl"]} if isinstance(checkpoint.get("domain_pddl"), str) else {}),
         "model": model.config.to_dict(),
         "training": {
             "preset": train.get("preset"),
@@ -380,6 +381,10 @@ def retarget(model_path: str | Path, target_domain: str | Path, out_path: str | 
     meta["retargeted"] = {"from_model": path.stem, "from_domain": meta["domain"], "from_file": source_file.name,
                           "renamed": changed, "previous": meta.get("retargeted")}
     meta["domain"] = target.name
+    # The model now reads the target domain's names, so the domain it says it serves (which
+    # symt.models.model_domain and the plugin match a task's domain against) must be the target's
+    # text; the source's would make them map a task back to the old names the model no longer has.
+    meta[DOMAIN_PDDL_KEY] = Path(target_domain).read_text()
     # Format 3 on: the plugin checks the task context against the module's own attributes.
     if hasattr(module, "symt_predicate_names"):
         module.symt_predicate_names = [p["name"] for p in meta["predicates"]]

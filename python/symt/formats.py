@@ -56,6 +56,10 @@ the fact map and the cost scale)."""
 CONTEXT_HEADER = "symt-task-context"
 META_FILE = "symt.json"
 """The metadata member of an exported heuristic (``<archive>/extra/symt.json``)."""
+DOMAIN_PDDL_KEY = "domain_pddl"
+"""The metadata key (``symt.json``, a WL model's JSON) under which ``symt export`` and ``symt
+train-wl`` keep the text of the domain a model was trained on (``symt retarget``: the domain it
+was written for), for models that are not shipped."""
 PLANNER_FORMAT = "symt-planner"
 PLANNER_FORMAT_VERSION = 1
 

@@ -255,7 +255,7 @@ def prepare_wl(build: FastDownwardBuild, args: Sequence[str], workdir: Path) -> 
 
 def _domain_file_for(domain: Domain, meta: dict, workdir: Path, key: str) -> str:
     """A path to a WL model's domain file: the shipped file, or its kept text written to ``workdir``."""
-    from ..models import DOMAIN_PDDL_KEY
+    from ..formats import DOMAIN_PDDL_KEY
 
     filename = Path(domain.filename)
     if filename.is_file():

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SymtError
-from ..formats import model_file_kind, read_model_meta, read_planner_meta
+from ..formats import DOMAIN_PDDL_KEY, model_file_kind, read_model_meta, read_planner_meta
 
 if TYPE_CHECKING:
     from ..pddl import Domain, Problem
@@ -94,9 +94,6 @@ DOMAIN_DIR = MODEL_DIR / "domains"
 """The PDDL domains of the shipped ``ipc2023-<domain>`` models (IPC 2023's learning track files);
 the paper-domain models' are the generators' (:func:`symt.generators.dataset.domain_file`)."""
 
-DOMAIN_PDDL_KEY = "domain_pddl"
-"""The metadata key (``symt.json``, a WL model's JSON) under which ``symt export`` and ``symt
-train-wl`` keep the text of the domain a model was trained on, for models that are not shipped."""
 
 
 def model_domain(path: Path, name: str | None = None, meta: dict | None = None) -> Domain | None:
