@@ -95,7 +95,6 @@ DOMAIN_DIR = MODEL_DIR / "domains"
 the paper-domain models' are the generators' (:func:`symt.generators.dataset.domain_file`)."""
 
 
-
 def model_domain(path: Path, name: str | None = None, meta: dict | None = None) -> Domain | None:
     """The PDDL domain a model was trained on, parsed; None when nothing says which it is (a model
     exported before symt kept the domain: then only its predicates can be compared).
