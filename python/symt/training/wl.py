@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 from ..data import LABELS, PlanLabels, plan_labels, read_manifest
 from ..errors import StateLimitError, SymtError
+from ..formats import DOMAIN_PDDL_KEY
 from ..pddl import GroundTask, ground, parse_domain, parse_problem
 from ..statespace import StateSpace, expand
 from ..wl import (
@@ -273,7 +274,7 @@ def train_wl(config: WLTrainConfig) -> dict:
         "training": {"load_seconds": round(load_seconds, 2), "fit_seconds": round(fit_seconds, 2), **quality},
         # The domain's text, so that a task written another way is matched by its actions
         # (symt.models.fit_model).
-        "domain_pddl": (root / "domain.pddl").read_text(),
+        DOMAIN_PDDL_KEY: (root / "domain.pddl").read_text(),
     }
     Path(config.out).parent.mkdir(parents=True, exist_ok=True)
     with native_output_silenced():
