@@ -8,7 +8,7 @@
 #   bash benchmarks/experiments/robustness/run.sh train-ft2 && bash benchmarks/experiments/robustness/run.sh train-styles-ft \
 #       && bash benchmarks/experiments/robustness/run.sh train-stacks-ft
 #                                                # the shipped `blocksworld` model, from train's checkpoint
-#   bash benchmarks/experiments/robustness/run.sh train-shared   # bw-shared, shipped retargeted as `ipc2023-blocksworld`
+#   bash benchmarks/experiments/robustness/run.sh train-shared   # bw-shared, `ipc2023-blocksworld` (retargeted) until 2026-12-05
 #   bash benchmarks/experiments/robustness/run.sh train-slots    # bw-slots: train-shared with the object-slots bias
 #   bash benchmarks/experiments/robustness/run.sh evaluate   # every measurement below (resumable)
 #
@@ -106,7 +106,8 @@ train-stacks-ft)
     $SYMT export runs/bw-stacks-ft4/best.pt runs/bw-stacks-ft4/blocksworld.pt
     ;;
 train-shared)
-    # bw-shared (shipped as `ipc2023-blocksworld`, retargeted, on 2026-11-29; issue 32): the same 36 training tasks as
+    # bw-shared (shipped as `ipc2023-blocksworld`, retargeted, from 2026-11-29 to 2026-12-05; issue 32;
+    # since then the same recipe 64 wide: benchmarks/training/models.toml): the same 36 training tasks as
     # bw-stacks-ft4, from scratch, with the shared-object attention bias (55 minutes on one core;
     # best validation MSE 0.44 at step 6,000, bw-stacks-ft4 1.21 after three fine-tunes).
     train_with_bias shared-object 5 3300 runs/bw-shared
