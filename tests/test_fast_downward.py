@@ -190,6 +190,12 @@ def models(tmp_path_factory) -> dict[str, Path]:
                                                       context=True, readout="atoms", attention_bias="shared-object")
     models["logistics-context-slots"] = random_model("logistics", out / "logistics-context-slots.pt", seed=15,
                                                      context=True, readout="atoms", attention_bias="object-slots")
+    # Sparse context keys: the cache lists its atoms by object, and forward_states reads only the
+    # pairs of a state atom and a context atom with an object in common.
+    models["logistics-context-sparse"] = random_model("logistics", out / "logistics-context-sparse.pt", seed=26,
+                                                      context=True, readout="atoms", attention_bias="shared-object",
+                                                      attention_scale="log-length", achieved_goals=True,
+                                                      context_keys="shared-object")
     # The object-distance bias: graph distances searched per batch, or cached with the context.
     models["visitall-distance"] = random_model("visitall", out / "visitall-distance.pt", seed=24,
                                                readout="atoms", attention_bias="object-distance")
@@ -285,6 +291,7 @@ def model_stats(output: str) -> tuple[int, int]:
     ("logistics", 3, "logistics-context-objects"), ("logistics", 3, "logistics-context-static-objects"),
     ("logistics", 3, "logistics-objects"), ("logistics", 3, "logistics-context-objects-links"),
     ("visitall", 6, "visitall-distance"), ("logistics", 3, "logistics-context-distance"),
+    ("logistics", 3, "logistics-context-sparse"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:

@@ -250,25 +250,31 @@ def split_rows(rows: np.ndarray, context_ids: list[int] = CONTEXT_PREDICATES) ->
     return rows[~context], rows[context]
 
 
-@pytest.mark.parametrize(("readout", "attention_scale", "attention_bias", "context_ids", "recall"),
-                         [("pooled", "fixed", "none", CONTEXT_PREDICATES, False),
-                          ("atoms", "fixed", "none", CONTEXT_PREDICATES, False),
-                          ("pooled", "log-length", "none", CONTEXT_PREDICATES, False),
-                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, False),
-                          ("pooled", "fixed", "object-slots", CONTEXT_PREDICATES, False),
-                          ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES, False),
-                          ("pooled", "fixed", "object-slots", STATIC_CONTEXT_PREDICATES, False),
-                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, True)],
+@pytest.mark.parametrize(("readout", "attention_scale", "attention_bias", "context_ids", "recall", "context_keys"),
+                         [("pooled", "fixed", "none", CONTEXT_PREDICATES, False, "all"),
+                          ("atoms", "fixed", "none", CONTEXT_PREDICATES, False, "all"),
+                          ("pooled", "log-length", "none", CONTEXT_PREDICATES, False, "all"),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, False, "all"),
+                          ("pooled", "fixed", "object-slots", CONTEXT_PREDICATES, False, "all"),
+                          ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES, False, "all"),
+                          ("pooled", "fixed", "object-slots", STATIC_CONTEXT_PREDICATES, False, "all"),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, True, "all"),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, False, "shared-object"),
+                          ("pooled", "fixed", "none", CONTEXT_PREDICATES, False, "shared-object"),
+                          ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES, False,
+                           "shared-object")],
                          ids=["pooled", "atoms", "log-length", "shared", "slots", "static-shared", "static-slots",
-                              "recall"])
+                              "recall", "sparse-shared", "sparse-pooled", "sparse-static"])
 def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str,
-                                                    context_ids: list[int], recall: bool):
+                                                    context_ids: list[int], recall: bool, context_keys: str):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
     (and, for a static-only context, the goal atoms) of several states of one task (padded),
     equals forward on all atoms, state by state; with ``recall`` (the embeddings read at every
-    application, the output normalised) as without."""
+    application, the output normalised) as without; with sparse context keys, whose
+    forward_states reads only the pairs of state and context atoms with an object in common
+    (:meth:`SharedLayer.mix_sparse`) where forward masks the others, as without."""
     model = tiny_model(context_predicates=context_ids, readout=readout, attention_scale=attention_scale,
-                       attention_bias=attention_bias, recall=recall)
+                       attention_bias=attention_bias, recall=recall, context_keys=context_keys)
     rng = np.random.default_rng(5)
     states = [split_rows(r, context_ids)[0] for r in random_batch(rng, [12, 3, 9])]
     context = split_rows(random_batch(rng, [80])[0], context_ids)[1]
@@ -286,6 +292,48 @@ def test_context_cache_gives_the_full_models_values(readout: str, attention_scal
     assert cached.tolist() == pytest.approx(full, abs=1e-5)
     assert torch.allclose(hid_a[-1][0, len(states[0]):], hid_b[-1][0, len(other):], atol=1e-5)
     assert not torch.allclose(hid_a[-1][0, :3], hid_b[-1][0, :3], atol=1e-3)
+
+
+def test_sparse_context_keys_hide_exactly_the_context_atoms_without_a_common_object():
+    """``context_keys`` ``shared-object``: in every layer's attention map a state atom gives
+    weight to a context atom exactly when the two have an object in common (sets of argument
+    objects compared in Python), to every state atom as before, and a context atom to context
+    atoms only; the values differ from the same weights' with every context atom visible."""
+    rng = np.random.default_rng(21)
+    rows = random_batch(rng, [40])
+    batch = collate(rows, 20)
+    sparse = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object",
+                        context_keys="shared-object")
+    dense = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object")
+    with torch.no_grad():
+        value, attentions, _ = sparse(*batch, True)
+        assert not torch.allclose(value, dense(*batch)[0], atol=1e-4)
+    r = rows[0]
+    objects = [set(int(t) for t in row[1:] if t < 20) for row in r]
+    is_context = np.isin(r[:, 0], CONTEXT_PREDICATES)
+    assert is_context.sum() > 5 and (~is_context).sum() > 5
+    checked = 0
+    for attention in attentions:
+        weights = attention[0].amax(dim=0)  # [N,N], the heads' largest weight
+        for i in range(len(r)):
+            for j in range(len(r)):
+                if is_context[i]:
+                    visible = bool(is_context[j])
+                else:
+                    visible = not is_context[j] or bool(objects[i] & objects[j])
+                assert (float(weights[i, j]) > 0) == visible, (i, j)
+                checked += not visible
+    assert checked > 50
+
+
+def test_sparse_context_keys_need_a_context_and_a_bias_they_can_carry():
+    with pytest.raises(ValueError, match="context keys 'shared-object' need a context"):
+        tiny_model(context_keys="shared-object")
+    with pytest.raises(ValueError, match="'object-slots'"):
+        tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="object-slots",
+                   context_keys="shared-object")
+    with pytest.raises(ValueError, match="unknown context keys"):
+        tiny_model(context_predicates=CONTEXT_PREDICATES, context_keys="some")
 
 
 @pytest.mark.parametrize("attention_bias", ["none", "object-slots"])
@@ -381,7 +429,7 @@ def test_folded_types_with_the_context_cache_give_the_full_models_values():
         full = [float(model(*collate([np.concatenate([s, context])], 20))[0][0]) for s in states]
         cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
         cached = model.forward_states(*cache, *collate(states, 20))
-    assert len(cache) == 7 and cache[0].shape[2] == int(np.isin(context[:, 0], CONTEXT_PREDICATES).sum())
+    assert len(cache) == 10 and cache[0].shape[2] == int(np.isin(context[:, 0], CONTEXT_PREDICATES).sum())
     assert cache[4].shape == (cache[0].shape[2], 2)  # the cached atoms' object tokens
     assert cache[5].shape == (0,) and cache[6].shape == (0, 0)  # no object graph without object-distance
     assert cached.tolist() == pytest.approx(full, abs=1e-5)

@@ -36,7 +36,10 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   version 5, as a reader that passes the cache whole runs them unchanged. Files exported since
   the object-distance bias (``symt train --attention-bias object-distance``) return two more,
   the task's object-graph tokens [O] and their distances [O, O] (empty for other models), taken
-  after the cached atoms' object tokens: version 5 still, for the same reason.
+  after the cached atoms' object tokens: version 5 still, for the same reason. Files exported
+  since sparse context keys (``symt train --context-keys shared-object``) return three more, the
+  cached atoms listed by object (object tokens [O], offsets [O+1], atoms [E]; empty for other
+  models), taken after the distances: version 5 still.
   ``symt_context_cache`` 2 (``symt train --context-attention static``; still version 5): only the
   static and type atoms are cached; ``forward_states`` takes each state's fluent atoms *and the
   task's goal atoms* (predicate ids P..2P-1), which attend to the state. A reader that knows only
@@ -166,7 +169,7 @@ class ExportedContextSymTE(ExportedSymTE):
 
     @torch.jit.export
     def encode_context(self, pred: Tensor, args: Tensor
-                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The task's context cache (:meth:`SymTE.encode_context`); raises ``ValueError`` when an
         atom is not of a context predicate."""
         if not bool(self.model.is_context[pred].all()):
@@ -176,12 +179,13 @@ class ExportedContextSymTE(ExportedSymTE):
     @torch.jit.export
     def forward_states(
         self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
-        context_args: Tensor, objects: Tensor, distances: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
+        context_args: Tensor, objects: Tensor, distances: Tensor, by_object: Tensor, offsets: Tensor,
+        atoms: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms against the context cache
         (:meth:`SymTE.forward_states`)."""
         return self.model.forward_states(keys, values, pooled_context, type_table, context_args,
-                                         objects, distances, pred, args, mask)
+                                         objects, distances, by_object, offsets, atoms, pred, args, mask)
 
 
 class ExportedRoutedSymTE(ExportedSymTE):

@@ -42,6 +42,7 @@ from torch import Tensor, nn
 from .model_config import (
     ATTENTION_BIASES,
     ATTENTION_SCALES,
+    CONTEXT_KEYS,
     LOG_LENGTH_REFERENCE,
     OBJECT_IDENTITIES,
     READOUTS,
@@ -53,6 +54,7 @@ from .model_objects import (
     distance_channels,
     graph_edges,
     object_distances,
+    object_indices,
     shared_object_channels,
     shared_objects,
 )
@@ -60,6 +62,11 @@ from .model_objects import (
 CONTEXT_CHUNK_SCORES = 1 << 22
 """At most this many attention scores per head and bias channel in one piece of
 :meth:`SymTE.encode_context` (16 MiB in float32)."""
+
+
+SPARSE_PAIR_CHUNK = 2048
+"""Pairs of state and context atoms per piece of :meth:`SharedLayer.mix_sparse` (512 KiB of
+gathered keys at width 64): of 512, 2,048 and all at once, 2,048 was fastest on IPC Rovers."""
 
 
 class SharedLayer(nn.Module):
@@ -148,8 +155,51 @@ class SharedLayer(nn.Module):
         context = F.scaled_dot_product_attention(
             q, k, v, attn_mask=bias, dropout_p=self.dropout.p if self.training else 0.0
         )
-        x = x + self.dropout(self.out(context.transpose(1, 2).reshape(b, n, d)))
+        return self.residual(x, context.transpose(1, 2).reshape(b, n, d))
+
+    def residual(self, x: Tensor, attended: Tensor) -> Tensor:
+        """The layer after attention: ``attended`` [B,N,d] (heads side by side) through the output
+        projection into ``x``'s residual stream, then the feed-forward block."""
+        x = x + self.dropout(self.out(attended))
         return x + self.dropout(self.ff2(F.gelu(self.ff1(self.norm2(x)))))
+
+    def mix_sparse(self, x: Tensor, q: Tensor, k: Tensor, v: Tensor, bias: Tensor, context_keys: Tensor,
+                   context_values: Tensor, pair_query: Tensor, pair_key: Tensor, pair_bias: Tensor,
+                   chunk: int) -> Tensor:
+        """:meth:`mix` for queries ``q`` [B,heads,N,head_dim] over two kinds of keys: the batch's own
+        ``k``/``v`` (dense, ``bias`` [B,1|heads,N|1,N] as in :meth:`mix`) and, for each query, only
+        some of a cached context's ``context_keys``/``context_values`` [C,heads*head_dim]: the pairs
+        ``pair_query`` [P] (flat query index b*N+i) and ``pair_key`` [P] (context atom), with the
+        logit bias ``pair_bias`` [P,heads]. One softmax over both (``context_keys`` ``shared-object``):
+        the cost is the pairs, not N*C. The pairs go ``chunk`` at a time, so that their gathered
+        keys and values stay in the cache (all at once, 4-5 times slower on IPC Rovers' states).
+        Inference only (no dropout)."""
+        b, h, n, hd = q.shape
+        scale = 1.0 / math.sqrt(hd)
+        dense = (q @ k.transpose(-2, -1)) * scale + bias  # [B,h,N,N]
+        flat_q = q.permute(0, 2, 1, 3).reshape(b * n, h * hd)
+        num_pairs = pair_query.shape[0]
+        parts: list[Tensor] = []
+        for start in range(0, num_pairs, chunk):
+            queries = flat_q.index_select(0, pair_query[start:start + chunk]).view(-1, h, hd)
+            keys = context_keys.index_select(0, pair_key[start:start + chunk]).view(-1, h, hd)
+            parts.append((queries * keys).sum(dim=-1))
+        sparse = (torch.cat(parts) if len(parts) > 0 else torch.zeros(0, h, dtype=q.dtype, device=q.device))
+        sparse = sparse * scale + pair_bias.to(q.dtype)  # [P,h]
+        top = dense.amax(dim=-1).permute(0, 2, 1).reshape(b * n, h)
+        top = top.scatter_reduce(0, pair_query[:, None].expand(-1, h), sparse, "amax", include_self=True)
+        # A query with no key at all (a state without atoms is all padding) keeps a finite maximum.
+        top = torch.where(torch.isinf(top), torch.zeros_like(top), top)
+        dense_w = torch.exp(dense - top.view(b, n, h).permute(0, 2, 1)[..., None])
+        sparse_w = torch.exp(sparse - top[pair_query])
+        total = dense_w.sum(dim=-1).permute(0, 2, 1).reshape(b * n, h)
+        total = total.index_add(0, pair_query, sparse_w)
+        out = (dense_w @ v).permute(0, 2, 1, 3).reshape(b * n, h, hd)
+        for start in range(0, num_pairs, chunk):
+            values = context_values.index_select(0, pair_key[start:start + chunk]).view(-1, h, hd)
+            out = out.index_add(0, pair_query[start:start + chunk], sparse_w[start:start + chunk, :, None] * values)
+        out = out / total.clamp(min=1e-30)[..., None]
+        return self.residual(x, out.reshape(b, n, h * hd))
 
     def forward(self, x: Tensor, bias: Tensor, need_weights: bool,
                 log_n: Tensor | None = None) -> tuple[Tensor, Tensor]:
@@ -194,6 +244,14 @@ class AtomEncoder(nn.Module):
         if config.scaled_residual_init:
             scale_residual_init([self.layer.out, self.layer.ff2], 2 * config.n_layers)
         self.context_attention = config.context_predicates is not None
+        if config.context_keys not in CONTEXT_KEYS:
+            raise ValueError(f"unknown context keys '{config.context_keys}' (choose from {', '.join(CONTEXT_KEYS)})")
+        self.sparse_context = config.context_keys == "shared-object"
+        self.pair_chunk = SPARSE_PAIR_CHUNK  # an attribute: TorchScript reads no globals
+        if self.sparse_context and (not self.context_attention
+                                    or config.attention_bias not in ("none", "shared-object")):
+            raise ValueError("context keys 'shared-object' need a context (context attention) and the "
+                             f"attention bias 'none' or 'shared-object', not '{config.attention_bias}'")
         # Not persistent: derived from the config, so checkpoints of either kind load unchanged.
         self.register_buffer("is_context", predicate_mask(config.context_predicates, num_ids, "context"),
                              persistent=False)
@@ -290,9 +348,14 @@ class AtomEncoder(nn.Module):
         if self.context_attention:
             context = self.is_context[pred] & mask
             blocked = (context[:, :, None] & ~context[:, None, :]) | ~mask[:, None, :]
+            if self.sparse_context:  # a state atom sees the context atoms it shares an object with
+                shared = shared_objects(args, args, self.vocab_size, False)[0]
+                blocked = blocked | (~context[:, :, None] & context[:, None, :] & ~shared)
             bias = torch.zeros(blocked.shape, dtype=x.dtype, device=x.device)
             bias = bias.masked_fill(blocked, float("-inf"))[:, None]
             visible = torch.where(context, context.sum(dim=1, keepdim=True), visible)
+            if self.sparse_context:
+                visible = (~blocked).sum(dim=2)
         log_n = visible.clamp(min=1).float().log()
         # Once for all applications of the shared layer, as encode_context and forward_states do.
         bias = self.layer.add_object_bias(bias, self.object_bias_channels(pred, args, mask, log_n))
@@ -421,7 +484,7 @@ class SymTE(AtomEncoder):
         return self.readout(pooled).squeeze(-1) * self.target_scale
 
     def encode_context(self, pred: Tensor, args: Tensor
-                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+                       ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
         """The cache of a task's context atoms (``pred`` [C], ``args`` [C,m], all of context
         predicates): their keys and values at every layer, each [L,heads,C',head_dim], their
         share of the readout's sum ([k] pooled features, or [1] the ``atoms`` readout's summed
@@ -430,7 +493,9 @@ class SymTE(AtomEncoder):
         type atoms and padding), and the cached atoms' object tokens [C',m] (for the
         ``shared-object`` bias between a state's atoms and the context's), and the task's object
         graph (:meth:`object_distances`: its object tokens [O] and distances [O,O], for the
-        ``object-distance`` bias; empty without it). C' = C less the type atoms of a type-folding
+        ``object-distance`` bias; empty without it), and with ``context_keys`` ``shared-object``
+        the cached atoms by object (:meth:`atoms_by_object`: object tokens [O], offsets [O+1], atoms
+        [E]; empty otherwise), its keys and values then [L,C',heads*head_dim]. C' = C less the type atoms of a type-folding
         model. Computed once per task; see :meth:`forward_states`."""
         objects = torch.zeros(0, dtype=args.dtype, device=args.device)
         distances = torch.zeros(0, 0, device=args.device)
@@ -475,7 +540,54 @@ class SymTE(AtomEncoder):
                 x = self.recall_norm(torch.cat(parts, dim=1))
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
-        return torch.stack(keys), torch.stack(values), share, table, args, objects, distances
+        by_object, offsets, atoms = self.atoms_by_object(args)
+        stacked_keys, stacked_values = torch.stack(keys), torch.stack(values)
+        if self.sparse_context:  # rows per atom, [L, C', heads*head_dim]: what mix_sparse gathers
+            layers, heads, _, head_dim = stacked_keys.shape
+            stacked_keys = stacked_keys.transpose(1, 2).reshape(layers, num_atoms, heads * head_dim).contiguous()
+            stacked_values = stacked_values.transpose(1, 2).reshape(layers, num_atoms, heads * head_dim).contiguous()
+        return (stacked_keys, stacked_values, share, table, args, objects, distances, by_object, offsets, atoms)
+
+    def atoms_by_object(self, args: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        """With ``context_keys`` ``shared-object``, the context atoms ``args`` [C,m] listed by object:
+        the sorted object tokens [O], offsets [O+1] and atom indices [E], object o's atoms
+        ``atoms[offsets[o]:offsets[o+1]]`` (each once, however often it names o). Empty otherwise."""
+        empty = torch.zeros(0, dtype=torch.long, device=args.device)
+        if not self.sparse_context:
+            return empty, empty, empty
+        c, m = args.shape
+        atom = torch.arange(c, device=args.device).repeat_interleave(m)
+        token = args.reshape(-1)
+        real = token < self.vocab_size
+        pairs = torch.sort(token[real] * max(c, 1) + atom[real])[0]  # by object, then atom
+        if pairs.numel() > 0:
+            pairs = pairs[torch.cat([torch.ones(1, dtype=torch.bool, device=args.device), pairs[1:] != pairs[:-1]])]
+        token, atom = pairs // max(c, 1), pairs % max(c, 1)
+        first = torch.ones_like(token, dtype=torch.bool)
+        if token.numel() > 0:
+            first[1:] = token[1:] != token[:-1]
+        objects = token[first]
+        counts = torch.bincount(torch.cumsum(first.long(), 0) - 1, minlength=objects.numel())
+        offsets = torch.cat([torch.zeros(1, dtype=torch.long, device=args.device), torch.cumsum(counts, 0)])
+        return objects, offsets, atom
+
+    def shared_context_pairs(self, by_object: Tensor, offsets: Tensor, atoms: Tensor, num_context: int,
+                             args: Tensor) -> tuple[Tensor, Tensor]:
+        """The pairs of a batch's state atoms (``args`` [B,N,m]) and the cached context atoms
+        they share an object with (:meth:`atoms_by_object`), each pair once: flat query indices
+        b*N+i [P] and context atom indices [P], sorted by query."""
+        b, n, m = args.shape
+        found = object_indices(by_object, args, self.vocab_size).reshape(-1)  # O: none
+        counts = torch.cat([offsets[1:] - offsets[:-1], torch.zeros(1, dtype=offsets.dtype, device=args.device)])
+        starts = torch.cat([offsets[:-1], torch.zeros(1, dtype=offsets.dtype, device=args.device)])
+        per_slot = counts[found]
+        slot = torch.arange(found.numel(), device=args.device).repeat_interleave(per_slot)
+        within = torch.arange(slot.numel(), device=args.device) - (torch.cumsum(per_slot, 0) - per_slot)[slot]
+        key = atoms[starts[found][slot] + within]
+        pairs = torch.sort((slot // m) * max(num_context, 1) + key)[0]
+        if pairs.numel() > 0:  # a context atom that shares two of a query's objects counts once
+            pairs = pairs[torch.cat([torch.ones(1, dtype=torch.bool, device=args.device), pairs[1:] != pairs[:-1]])]
+        return pairs // max(num_context, 1), pairs % max(num_context, 1)
 
     @staticmethod
     def table_types(table: Tensor, args: Tensor) -> Tensor:
@@ -486,12 +598,16 @@ class SymTE(AtomEncoder):
 
     def forward_states(
         self, keys: Tensor, values: Tensor, pooled_context: Tensor, type_table: Tensor,
-        context_args: Tensor, objects: Tensor, distances: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
+        context_args: Tensor, objects: Tensor, distances: Tensor, by_object: Tensor, offsets: Tensor,
+        atoms: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
     ) -> Tensor:
         """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
         :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values
         as :meth:`forward` on fluent and context atoms together, for a context-attention model."""
         x = self.embed(pred, args, self.table_types(type_table, args) if self.fold_types else None)
+        if self.sparse_context:
+            return self.forward_states_sparse(keys, values, pooled_context, by_object, offsets, atoms, x,
+                                              args, mask)
         b = x.shape[0]
         num_context = keys.shape[2]
         bias = torch.zeros(b, num_context + pred.shape[1], dtype=x.dtype, device=x.device)
@@ -509,4 +625,30 @@ class SymTE(AtomEncoder):
             k = torch.cat([keys[layer].expand(b, -1, -1, -1), k], dim=2)
             v = torch.cat([values[layer].expand(b, -1, -1, -1), v], dim=2)
             x = self.recall_norm(self.layer.mix(x, q, k, v, bias))
+        return self.pool_and_read_out(x, mask, pooled_context)
+
+    def forward_states_sparse(self, keys: Tensor, values: Tensor, pooled_context: Tensor, by_object: Tensor,
+                              offsets: Tensor, atoms: Tensor, x: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        """:meth:`forward_states` of a ``context_keys`` ``shared-object`` model: each state atom
+        attends to the state's atoms and to the cached context atoms it shares an object with
+        (:meth:`shared_context_pairs`), which is all that :meth:`encode` lets it see, at the cost
+        of those pairs (:meth:`SharedLayer.mix_sparse`)."""
+        b, n = mask.shape
+        num_context = keys.shape[1]
+        pair_query, pair_key = self.shared_context_pairs(by_object, offsets, atoms, num_context, args)
+        shared_count = torch.zeros(b * n, dtype=torch.long, device=x.device)
+        shared_count = shared_count.index_add(0, pair_query, torch.ones_like(pair_query)).view(b, n)
+        log_n = (mask.sum(dim=1, keepdim=True) + shared_count).clamp(min=1).float().log()
+        bias = torch.zeros(b, n, dtype=x.dtype, device=x.device).masked_fill(~mask, float("-inf"))[:, None, None, :]
+        bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, args, log_n))
+        # Every pair shares an object: the object bias's channel 0 is the query's ln n there.
+        pair_bias = (self.layer.object_bias[None, :] * log_n.reshape(-1)[pair_query][:, None]
+                     if self.layer.shared_object else torch.zeros(1, 1, device=x.device))
+        embedded = x
+        for layer in range(self.n_layers):
+            x = self.layer_input(x, embedded)
+            q, k, v = self.layer.heads(x)
+            q = self.layer.scale_queries(q, log_n)
+            x = self.recall_norm(self.layer.mix_sparse(x, q, k, v, bias, keys[layer], values[layer],
+                                                       pair_query, pair_key, pair_bias, self.pair_chunk))
         return self.pool_and_read_out(x, mask, pooled_context)

@@ -81,6 +81,15 @@ class ModelConfig:
     renaming leaves it unchanged. One application of the layer then reaches any distance:
     Visitall's corridors need the distance to the corridor's far ends, which four applications of
     ``shared-object`` (one cell each) do not reach (recipe study, round 25)."""
+    context_keys: str = "all"
+    """With a context (``context_predicates``): the context atoms a state's atom attends to.
+    ``all``: every one. ``shared-object``: only those that share an object with it (an argument
+    token in common); a state's atoms still attend to each other, and the context atoms among
+    themselves. Its n (``log-length``, the object bias) counts the atoms it attends to. A state's
+    pass then costs the pairs of a state atom and a context atom with an object in common, not
+    every pair: on IPC Rovers medium p13 134 context atoms a state atom on average, of 3,043 (issue
+    65). Only with ``attention_bias`` ``none`` or ``shared-object`` (whose bias every such pair
+    has) and ``full`` attention."""
     graph_predicates: list[int] | None = None
     """With ``object-distance``: the predicate ids (``0..P-1``) of the static predicates of arity
     2 or more (``symt.tokens.graph_predicate_ids``), whose atoms link their objects in the object
@@ -145,6 +154,8 @@ ATTENTION_BIASES = ("none", "shared-object", "object-slots", "object-distance")
 """The values of :attr:`ModelConfig.attention_bias`."""
 LOG_LENGTH_REFERENCE = 64
 """``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""
+CONTEXT_KEYS = ("all", "shared-object")
+"""The values of :attr:`ModelConfig.context_keys`."""
 ATTENTIONS = ("full", "objects")
 """The values of :attr:`ModelConfig.attention`."""
 READOUTS = ("pooled", "atoms")

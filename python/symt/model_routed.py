@@ -337,7 +337,8 @@ class RoutedSymTE(SymTE):
         super().__init__(config)
         for option, value, plain in (("attention_bias", config.attention_bias, "none"),
                                      ("layer_norm", config.layer_norm, False),
-                                     ("recall", config.recall, False)):
+                                     ("recall", config.recall, False),
+                                     ("context_keys", config.context_keys, "all")):
             if value != plain:
                 raise ValueError(f"the objects attention has no {option} {value} "
                                  "(it relates atoms only through their objects)")

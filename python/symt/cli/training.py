@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import SymtError
 from ..folders import check_output_file, check_output_folder
-from ..model_config import ATTENTION_BIASES
+from ..model_config import ATTENTION_BIASES, CONTEXT_KEYS
 from .options import add_training_options, float_in, int_in, machine_count
 
 
@@ -65,7 +65,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
                 "attention_scale", "attention_bias", "attention", "global_tokens", "object_links", "recall",
-                "max_distance"):
+                "max_distance", "context_keys"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -337,6 +337,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "same object, so that on(a b) and on(b a) differ in the bias too; object-distance: "
                    "shared-object plus learned terms of the distance between the atoms' objects in the "
                    "graph of the task's static relations (connected cells), so one layer sees any distance")
+    p.add_argument("--context-keys", choices=list(CONTEXT_KEYS),
+                   help="with --context-attention: the cached context atoms a state's atom attends to; all "
+                   "(default), or shared-object: only those sharing an object with it, so that a state's pass "
+                   "costs the pairs with an object in common instead of every pair (issue 65)")
     p.add_argument("--attention", choices=["full", "objects"],
                    help="full: every atom attends to every atom (the paper's, default; a state costs the "
                    "square of its atoms); objects: atoms exchange information only through one token per "
