@@ -13,6 +13,9 @@ Usage (from the repository root; ``--visitall N``: an N×N grid of the generator
 
     .venv/bin/python benchmarks/speed/bench_state_pass.py --model visitall-objects --visitall 32 \\
         --walk 0 300 1000 3000
+
+``--baseline MODEL`` times a second model on the same states in the same run, the two in
+alternating rounds (so that a load on the machine falls on both), and adds its µs and the ratio.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ def main() -> None:
                         help="random-walk lengths (actions from the initial state; fewer where a state has "
                         "none applicable): one state each")
     parser.add_argument("--repeats", type=int, default=200, help="timed passes per state")
+    parser.add_argument("--baseline", help="a second model (name or file) timed on the same states, alternating")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if (args.visitall is None) == (args.domain is None or args.problem is None):
@@ -61,28 +65,45 @@ def main() -> None:
         args.domain = VISITALL_DOMAIN
         args.problem = square_visitall(args.visitall, args.seed, Path(workdir.name))[0]
     torch.set_num_threads(1)
-    module, meta = load_exported(shipped().get(args.model, args.model))
     domain = parse_domain(args.domain)
     task = ground(domain, args.problem)
-    evaluator = exported_state_evaluator(module, meta, domain, task, where=str(args.problem))
-    print(f"model {args.model}, task {args.problem.name}, torch {torch.__version__}, one thread")
-    print("| walk | fluent atoms | µs per state | operator calls |\n|--:|--:|--:|--:|")
+    evaluators = []
+    for name in [args.model] + ([args.baseline] if args.baseline else []):
+        module, meta = load_exported(shipped().get(name, name))
+        evaluators.append(exported_state_evaluator(module, meta, domain, task, where=str(args.problem)))
+    evaluator = evaluators[0]
+    against = f", baseline {args.baseline}" if args.baseline else ""
+    print(f"model {args.model}{against}, task {args.problem.name}, torch {torch.__version__}, one thread")
+    if args.baseline:
+        print("| walk | fluent atoms | µs per state | operator calls | baseline µs | ratio |\n|--:|--:|--:|--:|--:|--:|")
+    else:
+        print("| walk | fluent atoms | µs per state | operator calls |\n|--:|--:|--:|--:|")
     points = []
+    rounds = 5
     for steps in args.walk:
-        pred, args_, mask = collate([evaluator.rows(random_walk(task, steps + 1, args.seed)[-1])], evaluator.vocab_size)
+        state = random_walk(task, steps + 1, args.seed)[-1]
+        inputs = [collate([e.rows(state)], e.vocab_size) for e in evaluators]
+        seconds = [0.0] * len(evaluators)
         with torch.inference_mode():
-            for _ in range(10):
-                evaluator.evaluate(pred, args_, mask)
-            start = time.process_time()
-            for _ in range(args.repeats):
-                evaluator.evaluate(pred, args_, mask)
-            micros = (time.process_time() - start) / args.repeats * 1e6
+            for e, (pred, args_, mask) in zip(evaluators, inputs):
+                for _ in range(10):
+                    e.evaluate(pred, args_, mask)
+            for _ in range(rounds):
+                for i, (e, (pred, args_, mask)) in enumerate(zip(evaluators, inputs)):
+                    start = time.process_time()
+                    for _ in range(max(1, args.repeats // rounds)):
+                        e.evaluate(pred, args_, mask)
+                    seconds[i] += time.process_time() - start
             with profile(activities=[ProfilerActivity.CPU]) as profiled:
-                evaluator.evaluate(pred, args_, mask)
+                evaluator.evaluate(*inputs[0])
+        micros = [s / (rounds * max(1, args.repeats // rounds)) * 1e6 for s in seconds]
         calls = sum(event.count for event in profiled.key_averages())
-        atoms = int(mask.sum())
-        points.append((atoms, micros))
-        print(f"| {steps} | {atoms} | {micros:,.0f} | {calls:,} |")
+        atoms = int(inputs[0][2].sum())
+        points.append((atoms, micros[0]))
+        row = f"| {steps} | {atoms} | {micros[0]:,.0f} | {calls:,} |"
+        if args.baseline:
+            row += f" {micros[1]:,.0f} | {micros[0] / micros[1]:.2f} |"
+        print(row)
     if len({a for a, _ in points}) > 1:
         slope, fixed = np.polyfit([a for a, _ in points], [m for _, m in points], 1)
         print(f"\nµs per state ≈ {fixed:,.0f} + {slope:.1f} × fluent atoms (least squares over {len(points)} states)")
