@@ -80,6 +80,7 @@ def main() -> None:
         print("| walk | fluent atoms | µs per state | operator calls |\n|--:|--:|--:|--:|")
     points = []
     rounds = 5
+    per_round = max(1, args.repeats // rounds)
     for steps in args.walk:
         state = random_walk(task, steps + 1, args.seed)[-1]
         inputs = [collate([e.rows(state)], e.vocab_size) for e in evaluators]
@@ -91,12 +92,12 @@ def main() -> None:
             for _ in range(rounds):
                 for i, (e, (pred, args_, mask)) in enumerate(zip(evaluators, inputs)):
                     start = time.process_time()
-                    for _ in range(max(1, args.repeats // rounds)):
+                    for _ in range(per_round):
                         e.evaluate(pred, args_, mask)
                     seconds[i] += time.process_time() - start
             with profile(activities=[ProfilerActivity.CPU]) as profiled:
                 evaluator.evaluate(*inputs[0])
-        micros = [s / (rounds * max(1, args.repeats // rounds)) * 1e6 for s in seconds]
+        micros = [s / (rounds * per_round) * 1e6 for s in seconds]
         calls = sum(event.count for event in profiled.key_averages())
         atoms = int(inputs[0][2].sum())
         points.append((atoms, micros[0]))

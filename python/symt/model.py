@@ -345,7 +345,7 @@ class AtomEncoder(nn.Module):
         key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
         key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
         bias = key_bias
-        # Atoms each query may attend to: every real atom, or for a context atom the context's.
+        # Atoms each query may attend to: every real atom, or those its context mask leaves it.
         visible = mask.sum(dim=1, keepdim=True).expand(mask.shape)
         if self.context_attention:
             context = self.is_context[pred] & mask
@@ -355,9 +355,7 @@ class AtomEncoder(nn.Module):
                 blocked = blocked | (~context[:, :, None] & context[:, None, :] & ~shared)
             bias = torch.zeros(blocked.shape, dtype=x.dtype, device=x.device)
             bias = bias.masked_fill(blocked, float("-inf"))[:, None]
-            visible = torch.where(context, context.sum(dim=1, keepdim=True), visible)
-            if self.sparse_context:
-                visible = (~blocked).sum(dim=2)
+            visible = (~blocked).sum(dim=2)
         log_n = visible.clamp(min=1).float().log()
         # Once for all applications of the shared layer, as encode_context and forward_states do.
         bias = self.layer.add_object_bias(bias, self.object_bias_channels(pred, args, mask, log_n))
@@ -561,17 +559,10 @@ class SymTE(AtomEncoder):
         atom = torch.arange(c, device=args.device).repeat_interleave(m)
         token = args.reshape(-1)
         real = token < self.vocab_size
-        pairs = torch.sort(token[real] * max(c, 1) + atom[real])[0]  # by object, then atom
-        if pairs.numel() > 0:
-            pairs = pairs[torch.cat([torch.ones(1, dtype=torch.bool, device=args.device), pairs[1:] != pairs[:-1]])]
-        token, atom = pairs // max(c, 1), pairs % max(c, 1)
-        first = torch.ones_like(token, dtype=torch.bool)
-        if token.numel() > 0:
-            first[1:] = token[1:] != token[:-1]
-        objects = token[first]
-        counts = torch.bincount(torch.cumsum(first.long(), 0) - 1, minlength=objects.numel())
+        pairs = torch.unique_consecutive(torch.sort(token[real] * max(c, 1) + atom[real])[0])  # by object, then atom
+        objects, counts = torch.unique_consecutive(pairs // max(c, 1), return_counts=True)
         offsets = torch.cat([torch.zeros(1, dtype=torch.long, device=args.device), torch.cumsum(counts, 0)])
-        return objects, offsets, atom
+        return objects, offsets, pairs % max(c, 1)
 
     def shared_context_pairs(self, by_object: Tensor, offsets: Tensor, atoms: Tensor, num_context: int,
                              args: Tensor) -> tuple[Tensor, Tensor]:
@@ -586,9 +577,8 @@ class SymTE(AtomEncoder):
         slot = torch.arange(found.numel(), device=args.device).repeat_interleave(per_slot)
         within = torch.arange(slot.numel(), device=args.device) - (torch.cumsum(per_slot, 0) - per_slot)[slot]
         key = atoms[starts[found][slot] + within]
-        pairs = torch.sort((slot // m) * max(num_context, 1) + key)[0]
-        if pairs.numel() > 0:  # a context atom that shares two of a query's objects counts once
-            pairs = pairs[torch.cat([torch.ones(1, dtype=torch.bool, device=args.device), pairs[1:] != pairs[:-1]])]
+        # A context atom that shares two of a query's objects counts once.
+        pairs = torch.unique_consecutive(torch.sort((slot // m) * max(num_context, 1) + key)[0])
         return pairs // max(num_context, 1), pairs % max(num_context, 1)
 
     @staticmethod
@@ -638,8 +628,7 @@ class SymTE(AtomEncoder):
         b, n = mask.shape
         num_context = keys.shape[1]
         pair_query, pair_key = self.shared_context_pairs(by_object, offsets, atoms, num_context, args)
-        shared_count = torch.zeros(b * n, dtype=torch.long, device=x.device)
-        shared_count = shared_count.index_add(0, pair_query, torch.ones_like(pair_query)).view(b, n)
+        shared_count = torch.bincount(pair_query, minlength=b * n).view(b, n)
         log_n = (mask.sum(dim=1, keepdim=True) + shared_count).clamp(min=1).float().log()
         bias = torch.zeros(b, n, dtype=x.dtype, device=x.device).masked_fill(~mask, float("-inf"))[:, None, None, :]
         bias = self.layer.add_object_bias(bias, self.shared_object_logits(args, args, log_n))
