@@ -14,6 +14,12 @@ task's objects changes none of their outputs.
   relations of arity two or more (``ModelConfig.graph_predicates``: ``connected`` cells, roads),
   searched breadth-first from every object at once.
 * :func:`distance_channels`: the ``object-distance`` channels of atom pairs in that graph.
+
+Objects as tokens of their own (``symt.model_routed``'s objects attention):
+
+* :class:`Routes`: which object token each argument slot of a batch's atoms is, and the edges
+  between atoms and objects.
+* :func:`context_links`: the pairs of objects that context atoms relate.
 """
 
 from __future__ import annotations
@@ -190,3 +196,52 @@ def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, ke
     near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]
     capped = torch.where(finite, least, torch.zeros_like(least))
     return torch.stack(near + [capped, (~finite).to(log_n.dtype)], dim=-3)
+
+
+class Routes:
+    """Which object token each argument slot of a batch's atoms is: the object tokens are the
+    distinct (state, object token) pairs of the real atoms' arguments. ``slot_object`` [B,N,m]
+    (-1: padding or no argument); the edges (``edge_atom`` into the flattened B*N atoms,
+    ``edge_slot``, ``edge_object``); ``object_key`` [O] (state * space + token, sorted),
+    ``object_batch`` [O] and ``object_token`` [O]; ``has_context`` [O] (set by the caller);
+    ``slot_index``: ``slot_object`` with -1 read as 0 (a row to gather; the slot is masked)."""
+
+    def __init__(self, args: Tensor, mask: Tensor, vocab_size: int):
+        b, n, m = args.shape
+        space = vocab_size + 1
+        real = (args < vocab_size) & mask[:, :, None]
+        state = torch.arange(b, device=args.device)[:, None, None].expand(b, n, m)
+        keys = state * space + args
+        unique = torch.unique(keys[real], sorted=True, return_inverse=True)
+        inverse = unique[1]
+        self.object_key = unique[0]
+        self.object_batch = self.object_key // space
+        self.object_token = self.object_key % space
+        self.slot_object = torch.full_like(args, -1).masked_scatter(real, inverse)
+        self.slot_index = self.slot_object.clamp(min=0)  # a row for every slot; empty ones are masked
+        where = real.nonzero()  # [E,3]: state, atom, slot
+        self.edge_atom = where[:, 0] * n + where[:, 1]
+        self.edge_slot = where[:, 2]
+        self.edge_object = inverse
+        self.has_context = torch.zeros(self.object_key.shape, dtype=torch.bool, device=args.device)
+
+
+def context_links(pred: Tensor, args: Tensor, mask: Tensor, vocab_size: int) -> Tensor:
+    """The object links of context atoms ``pred`` [B,N], ``args`` [B,N,m] where ``mask``: for every
+    atom and every ordered pair of its argument slots (s, t) holding two different objects, a link
+    (receiving object's key, sending object's key, type ``(pred·m + s)·m + t``), keys ``state ·
+    (vocab_size + 1) + token`` as in :class:`Routes`. [3,L], sorted by the receiving key."""
+    b, n, m = args.shape
+    space = vocab_size + 1
+    real = (args < vocab_size) & mask[:, :, None]
+    keys = torch.arange(b, device=args.device)[:, None, None] * space + args
+    parts: list[Tensor] = [torch.zeros(3, 0, dtype=torch.long, device=args.device)]
+    for s in range(m):
+        for t in range(m):
+            if s != t:
+                linked = real[:, :, s] & real[:, :, t] & (args[:, :, s] != args[:, :, t])
+                kind = (pred[linked] * m + s) * m + t
+                parts.append(torch.stack([keys[:, :, s][linked], keys[:, :, t][linked], kind]))
+    links = torch.cat(parts, dim=1)
+    order = torch.sort(links[0], stable=True)[1]
+    return links[:, order]

@@ -33,7 +33,7 @@ from all atoms at once. An object that is in no context atom has no context toke
 cells, a package and its goal location), which a state's pass does not see: without links its
 objects exchange information only through the global tokens. With links, each object token also
 attends to the state's other objects it shares a context atom with, the key and value offset by
-the atom's predicate and the two argument slots (:func:`context_links`, cached with the context;
+the atom's predicate and the two argument slots (:func:`symt.model_objects.context_links`, cached with the context;
 :meth:`RoutedSymTE.resolve_links` per state). A state then costs also the context atoms among its
 objects, still linear in the state.
 
@@ -56,6 +56,7 @@ from torch import Tensor, nn
 
 from .model import SymTE
 from .model_config import ATTENTIONS, LOG_LENGTH_REFERENCE, ModelConfig
+from .model_objects import Routes, context_links
 
 NEG_INF = -1e30
 """A finite stand-in for -inf in the routing's own softmax: a masked score that never meets a real
@@ -73,55 +74,6 @@ class FeedForward(nn.Module):
     def forward(self, x: Tensor) -> Tensor:
         """The MLP's output for ``x`` [..., d]."""
         return self.down(F.gelu(self.up(x)))
-
-
-class Routes:
-    """Which object token each argument slot of a batch's atoms is: the object tokens are the
-    distinct (state, object token) pairs of the real atoms' arguments. ``slot_object`` [B,N,m]
-    (-1: padding or no argument); the edges (``edge_atom`` into the flattened B*N atoms,
-    ``edge_slot``, ``edge_object``); ``object_key`` [O] (state * space + token, sorted),
-    ``object_batch`` [O] and ``object_token`` [O]; ``has_context`` [O] (set by the caller);
-    ``slot_index``: ``slot_object`` with -1 read as 0 (a row to gather; the slot is masked)."""
-
-    def __init__(self, args: Tensor, mask: Tensor, vocab_size: int):
-        b, n, m = args.shape
-        space = vocab_size + 1
-        real = (args < vocab_size) & mask[:, :, None]
-        state = torch.arange(b, device=args.device)[:, None, None].expand(b, n, m)
-        keys = state * space + args
-        unique = torch.unique(keys[real], sorted=True, return_inverse=True)
-        inverse = unique[1]
-        self.object_key = unique[0]
-        self.object_batch = self.object_key // space
-        self.object_token = self.object_key % space
-        self.slot_object = torch.full_like(args, -1).masked_scatter(real, inverse)
-        self.slot_index = self.slot_object.clamp(min=0)  # a row for every slot; empty ones are masked
-        where = real.nonzero()  # [E,3]: state, atom, slot
-        self.edge_atom = where[:, 0] * n + where[:, 1]
-        self.edge_slot = where[:, 2]
-        self.edge_object = inverse
-        self.has_context = torch.zeros(self.object_key.shape, dtype=torch.bool, device=args.device)
-
-
-def context_links(pred: Tensor, args: Tensor, mask: Tensor, vocab_size: int) -> Tensor:
-    """The object links of context atoms ``pred`` [B,N], ``args`` [B,N,m] where ``mask``: for every
-    atom and every ordered pair of its argument slots (s, t) holding two different objects, a link
-    (receiving object's key, sending object's key, type ``(pred·m + s)·m + t``), keys ``state ·
-    (vocab_size + 1) + token`` as in :class:`Routes`. [3,L], sorted by the receiving key."""
-    b, n, m = args.shape
-    space = vocab_size + 1
-    real = (args < vocab_size) & mask[:, :, None]
-    keys = torch.arange(b, device=args.device)[:, None, None] * space + args
-    parts: list[Tensor] = [torch.zeros(3, 0, dtype=torch.long, device=args.device)]
-    for s in range(m):
-        for t in range(m):
-            if s != t:
-                linked = real[:, :, s] & real[:, :, t] & (args[:, :, s] != args[:, :, t])
-                kind = (pred[linked] * m + s) * m + t
-                parts.append(torch.stack([keys[:, :, s][linked], keys[:, :, t][linked], kind]))
-    links = torch.cat(parts, dim=1)
-    order = torch.sort(links[0], stable=True)[1]
-    return links[:, order]
 
 
 class RoutedLayer(nn.Module):
@@ -360,7 +312,7 @@ class RoutedSymTE(SymTE):
         return self.object_projection(self.object_embedding(routes.object_token))
 
     def resolve_links(self, routes: Routes, context: int, links: Tensor) -> Tensor:
-        """The context's object links ``links`` [3,L] (:func:`context_links`; keys are tokens for
+        """The context's object links ``links`` [3,L] (:func:`symt.model_objects.context_links`; keys are tokens for
         ``context`` 1, state · space + token for 2) between objects of this pass: [3,L'] of
         (receiving object, sending object, type), objects as rows of ``routes``."""
         if context == 0 or links.shape[1] == 0 or routes.object_key.numel() == 0:
@@ -391,7 +343,7 @@ class RoutedSymTE(SymTE):
         states, and per layer the object and global keys and values stacked [2,...] (what a state
         pass reads of a context), the atoms' attention maps and hidden[:k] (with ``collect``); after the
         atom states, the pass's object keys (``Routes.object_key``, what a state pass looks up).
-        ``links``: the context's object links (:func:`context_links`; [3,0] for none)."""
+        ``links``: the context's object links (:func:`symt.model_objects.context_links`; [3,0] for none)."""
         routes = Routes(args, mask, self.vocab_size)
         object_links = self.resolve_links(routes, context, links)
         context_rows = torch.zeros_like(routes.object_key)
@@ -485,7 +437,7 @@ class RoutedSymTE(SymTE):
         that are in them [Oc] (sorted), their keys and values at every layer [L,2,Oc,heads,
         head_dim], the context's global tokens' [L,2,G,heads,head_dim], the context atoms'
         share of the readout's sum, and the object links of the context atoms [3,L] (tokens;
-        :func:`context_links`; [3,0] without ``object_links``). Computed once per task; see
+        :func:`symt.model_objects.context_links`; [3,0] without ``object_links``). Computed once per task; see
         :meth:`forward_states`."""
         mask = torch.ones(1, pred.shape[0], dtype=torch.bool, device=pred.device)
         # One state (0), so its object keys are the object tokens.
