@@ -163,6 +163,22 @@ def _spec(tmp_path: Path, names: list[str], time_limit: int = 10) -> runner.Expe
     return runner.ExperimentSpec("test", tasks, algorithms(names), models, time_limit, 2048, 2)
 
 
+def test_a_shared_symt_evaluator_gets_the_tasks_model(tmp_path: Path) -> None:
+    """An algorithm whose ``symt()`` is a predefinition shared by several queues
+    (``symt-first-lazy-explore``) gets the task domain's model there, as a search string does;
+    without a model it is refused."""
+    spec = _spec(tmp_path, ["symt-first-lazy-explore"])
+    explore = spec.algorithms[0]
+    for task in spec.tasks:
+        command = runner.planner_command(spec, explore, task)
+        model = spec.models[("paper", task.domain, "symt-e")]
+        definitions = [command[i + 1] for i, arg in enumerate(command) if arg == "--evaluator"]
+        assert definitions == [f'hs=symt(model="{model}")', "hff=ff()"]
+        assert "{model}" not in " ".join(command) and "type_based([hs, g()])" in command[-1]
+    with pytest.raises(SymtError, match="needs a model"):
+        explore.evaluator_definitions(None)
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
 def test_experiment_runs_validates_resumes_and_reports(tmp_path: Path) -> None:

@@ -49,7 +49,8 @@ class Algorithm:
     strategy: str | None = None
     """For ``search-free``: heuristic, greedy, applicable or regrounding."""
     evaluators: tuple[str, ...] = ()
-    """Fast Downward predefinitions (``--evaluator NAME=...``) before ``--search``."""
+    """Fast Downward predefinitions (``--evaluator NAME=...``) before ``--search``; ``{model}`` as
+    in the search string."""
 
     @property
     def uses_model(self) -> bool:
@@ -64,6 +65,13 @@ class Algorithm:
         if self.uses_model and model is None:
             raise SymtError(f"algorithm {self.name} needs a model")
         return self.search.replace("{model}", model or "")
+
+    def evaluator_definitions(self, model: str | None) -> list[str]:
+        """:attr:`evaluators` with ``{model}`` replaced by ``model`` (a definition may be the
+        ``symt()`` that several queues share)."""
+        if self.uses_model and model is None and any("{model}" in d for d in self.evaluators):
+            raise SymtError(f"algorithm {self.name} needs a model")
+        return [definition.replace("{model}", model or "") for definition in self.evaluators]
 
 
 _DECODING = {
@@ -96,6 +104,13 @@ ALGORITHMS: dict[str, Algorithm] = {
                   evaluators=("hff=ff()",), model="symt-e",
                   description="symt-first with LAMA's boost of the preferred queues (1000), as the "
                               "alias was until the boost was measured to hurt (ablation)"),
+        Algorithm("symt-first-lazy-explore", "fd",
+                  search="lazy(alt([single(hs), single(hs, pref_only=true), single(hff), "
+                         "single(hff, pref_only=true), type_based([hs, g()])], boost=1000), preferred=[hff])",
+                  evaluators=("hs=symt(model={model})", "hff=ff()"), model="symt-e",
+                  description="symt-first-lazy with a type-based exploration queue over (symt(), g) in "
+                              "alternation (Xie, Mueller and Holte 2014): every fifth expansion outside "
+                              "a boost is a random open state of a random bucket (issue 65's candidate)"),
         Algorithm("wl", "fd", search="batch_eager_greedy([wl(model={model})])", model="wl",
                   description="GBFS with the WL baseline (WL-GOOSE: a linear model on WL features of "
                               "the instance learning graph, `symt train-wl`), all new successors of "

@@ -90,7 +90,7 @@ def planner_command(spec: ExperimentSpec, algorithm: Algorithm, task: BenchmarkT
         *algorithm.driver_options, task.domain_file, task.problem_file,
     ]
     search = algorithm.search_string(f'"{model}"' if model else None)
-    for definition in algorithm.evaluators:
+    for definition in algorithm.evaluator_definitions(f'"{model}"' if model else None):
         command += ["--evaluator", definition]
     return command + (["--search", search] if search else [])
 
