@@ -460,7 +460,7 @@ class SymTE(AtomEncoder):
         """:meth:`forward_states` of a ``context_keys`` ``shared-object`` model: each state atom
         attends to the state's atoms and to the cached context atoms it shares an object with
         (:meth:`shared_context_pairs`), which is all that :meth:`encode` lets it see, at the cost
-        of those pairs (:meth:`SharedLayer.mix_sparse`)."""
+        of those pairs (:meth:`symt.model_layer.SharedLayer.mix_sparse`)."""
         b, n = mask.shape
         num_context = keys.shape[1]
         pair_query, pair_key = self.shared_context_pairs(by_object, offsets, atoms, num_context, args)

@@ -76,7 +76,7 @@ class SharedLayer(nn.Module):
         """``bias`` plus the object bias of ``shared`` ([B,P,Nq,Nk]; channel 0: ln n of the query
         where query and key share an object, else 0; with ``object-slots`` one more channel per
         pair of argument slots i, j: ln n where the query's i-th object is the key's j-th;
-        :meth:`AtomEncoder.shared_object_logits`): b_h times channel 0, plus c_h,ij times the
+        :meth:`symt.model.AtomEncoder.shared_object_logits`): b_h times channel 0, plus c_h,ij times the
         slot channels. ``bias`` unchanged without an object bias. [B,heads,Nq,Nk] where added."""
         if not self.shared_object or shared is None:
             return bias
