@@ -181,8 +181,7 @@ class AtomEncoder(nn.Module):
         key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
         key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
         bias = key_bias
-        # Atoms each query may attend to: every real atom, or those its context mask leaves it.
-        visible = mask.sum(dim=1, keepdim=True).expand(mask.shape)
+        # Atoms each query may attend to: those its context mask leaves it, else every real atom.
         if self.context_attention:
             context = self.is_context[pred] & mask
             blocked = (context[:, :, None] & ~context[:, None, :]) | ~mask[:, None, :]
@@ -192,6 +191,8 @@ class AtomEncoder(nn.Module):
             bias = torch.zeros(blocked.shape, dtype=x.dtype, device=x.device)
             bias = bias.masked_fill(blocked, float("-inf"))[:, None]
             visible = (~blocked).sum(dim=2)
+        else:
+            visible = mask.sum(dim=1, keepdim=True).expand(mask.shape)
         log_n = visible.clamp(min=1).float().log()
         # Once for all applications of the shared layer, as encode_context and forward_states do.
         bias = self.layer.add_object_bias(bias, self.object_bias_channels(pred, args, mask, log_n))

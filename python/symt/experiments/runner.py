@@ -89,8 +89,9 @@ def planner_command(spec: ExperimentSpec, algorithm: Algorithm, task: BenchmarkT
         "--overall-memory-limit", f"{spec.memory_limit}M",
         *algorithm.driver_options, task.domain_file, task.problem_file,
     ]
-    search = algorithm.search_string(f'"{model}"' if model else None)
-    for definition in algorithm.evaluator_definitions(f'"{model}"' if model else None):
+    quoted = f'"{model}"' if model else None
+    search = algorithm.search_string(quoted)
+    for definition in algorithm.evaluator_definitions(quoted):
         command += ["--evaluator", definition]
     return command + (["--search", search] if search else [])
 
