@@ -196,6 +196,11 @@ def models(tmp_path_factory) -> dict[str, Path]:
                                                       context=True, readout="atoms", attention_bias="shared-object",
                                                       attention_scale="log-length", achieved_goals=True,
                                                       context_keys="shared-object")
+    # Object-mean context keys: the cache holds one key per object, which forward_states reads as atoms.
+    models["logistics-context-means"] = random_model("logistics", out / "logistics-context-means.pt", seed=27,
+                                                     context=True, readout="atoms", attention_bias="shared-object",
+                                                     attention_scale="log-length", achieved_goals=True,
+                                                     context_keys="object-means")
     # The object-distance bias: graph distances searched per batch, or cached with the context.
     models["visitall-distance"] = random_model("visitall", out / "visitall-distance.pt", seed=24,
                                                readout="atoms", attention_bias="object-distance")
@@ -291,7 +296,7 @@ def model_stats(output: str) -> tuple[int, int]:
     ("logistics", 3, "logistics-context-objects"), ("logistics", 3, "logistics-context-static-objects"),
     ("logistics", 3, "logistics-objects"), ("logistics", 3, "logistics-context-objects-links"),
     ("visitall", 6, "visitall-distance"), ("logistics", 3, "logistics-context-distance"),
-    ("logistics", 3, "logistics-context-sparse"),
+    ("logistics", 3, "logistics-context-sparse"), ("logistics", 3, "logistics-context-means"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:

@@ -25,6 +25,7 @@ from symt.generators import domain_file, generate_task
 from symt.guidance import StateEvaluator, exported_state_evaluator
 from symt.model import SymTE
 from symt.model_config import ModelConfig
+from symt.model_objects import context_objects
 from symt.pddl import ground, parse_domain, parse_problem
 from symt.sampling import PairSampler
 from symt.tokens import EncodedTask, collate, domain_signature, encode_task, rename
@@ -262,9 +263,13 @@ def split_rows(rows: np.ndarray, context_ids: list[int] = CONTEXT_PREDICATES) ->
                           ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, False, "shared-object"),
                           ("pooled", "fixed", "none", CONTEXT_PREDICATES, False, "shared-object"),
                           ("atoms", "log-length", "shared-object", STATIC_CONTEXT_PREDICATES, False,
-                           "shared-object")],
+                           "shared-object"),
+                          ("atoms", "log-length", "shared-object", CONTEXT_PREDICATES, False, "object-means"),
+                          ("pooled", "fixed", "none", CONTEXT_PREDICATES, False, "object-means"),
+                          ("pooled", "log-length", "object-slots", STATIC_CONTEXT_PREDICATES, True, "object-means")],
                          ids=["pooled", "atoms", "log-length", "shared", "slots", "static-shared", "static-slots",
-                              "recall", "sparse-shared", "sparse-pooled", "sparse-static"])
+                              "recall", "sparse-shared", "sparse-pooled", "sparse-static", "objects-shared",
+                              "objects-pooled", "objects-static-slots"])
 def test_context_cache_gives_the_full_models_values(readout: str, attention_scale: str, attention_bias: str,
                                                     context_ids: list[int], recall: bool, context_keys: str):
     """A context-attention model: encode_context once, then forward_states on the fluent atoms
@@ -334,6 +339,66 @@ def test_sparse_context_keys_need_a_context_and_a_bias_they_can_carry():
                    context_keys="shared-object")
     with pytest.raises(ValueError, match="unknown context keys"):
         tiny_model(context_predicates=CONTEXT_PREDICATES, context_keys="some")
+    with pytest.raises(ValueError, match="context keys 'object-means' need a context"):
+        tiny_model(context_keys="object-means")
+
+
+def test_object_context_keys_pool_each_object_from_the_context_atoms_that_name_it():
+    """``context_objects`` against Python sets: a state's objects are those its context atoms
+    name, in the order they first appear there, each pooling 1/k from each of the k context atoms
+    that name it; a renamed copy (tokens permuted, atoms in place) has the renamed objects in the
+    same order and the same weights, as the contrastive loss's position-by-position maps need."""
+    rng = np.random.default_rng(8)
+    rows = random_batch(rng, [40, 25])
+    pred, args, mask = collate(rows, 20)
+    context = torch.from_numpy(np.isin(pred.numpy(), CONTEXT_PREDICATES)) & mask
+    object_rows, weights = context_objects(args, context, 20)
+    for b, r in enumerate(rows):
+        is_context = np.isin(r[:, 0], CONTEXT_PREDICATES)
+        order: list[int] = []
+        for row in r[is_context]:
+            order += [int(t) for t in row[1:] if t < 20 and int(t) not in order]
+        assert object_rows[b, :len(order), 0].tolist() == order
+        assert (object_rows[b, len(order):] == 20).all() and (object_rows[b, :, 1:] == 20).all()
+        for o, token in enumerate(order):
+            names = [bool(is_context[i]) and token in r[i, 1:] for i in range(len(r))]
+            expected = np.array(names, dtype=float) / sum(names)
+            assert weights[b, o, :len(r)].numpy() == pytest.approx(expected)
+        assert (weights[b, len(order):] == 0).all() and (weights[b, :, len(r):] == 0).all()
+    renaming = torch.from_numpy(rng.permutation(20))
+    renamed = torch.where(args < 20, renaming[args.clamp(max=19)], args)
+    renamed_rows, renamed_weights = context_objects(renamed, context, 20)
+    real = object_rows[..., 0] < 20
+    assert torch.equal(renamed_rows[..., 0][real], renaming[object_rows[..., 0][real]])
+    assert torch.equal(renamed_weights, weights)
+
+
+def test_object_context_keys_hide_the_context_atoms_from_the_state():
+    """``context_keys`` ``objects``: in every layer's attention map a state atom gives weight to
+    every state atom and to every one of the context's objects and none to a context atom; a
+    context atom gives weight to the context atoms only; the values differ from the same weights'
+    with every context atom visible."""
+    rng = np.random.default_rng(22)
+    rows = random_batch(rng, [40])
+    batch = collate(rows, 20)
+    pooled = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object",
+                        context_keys="object-means")
+    dense = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object")
+    with torch.no_grad():
+        value, attentions, _ = pooled(*batch, True)
+        assert not torch.allclose(value, dense(*batch)[0], atol=1e-4)
+    r = rows[0]
+    is_context = np.isin(r[:, 0], CONTEXT_PREDICATES)
+    num_objects = len({int(t) for row in r[is_context] for t in row[1:] if t < 20})
+    assert is_context.sum() > 5 and (~is_context).sum() > 5 and num_objects > 5
+    for attention in attentions:
+        assert attention.shape[-1] == len(r) + num_objects
+        seen = attention[0].amax(dim=0) > 0  # [N, N+O]: some head gives weight
+        state = torch.from_numpy(~is_context)
+        assert seen[state][:, :len(r)].equal(state[None, :].expand(int(state.sum()), -1))
+        assert seen[state][:, len(r):].all()
+        assert seen[~state][:, :len(r)].equal((~state)[None, :].expand(int((~state).sum()), -1))
+        assert not seen[~state][:, len(r):].any()
 
 
 @pytest.mark.parametrize("attention_bias", ["none", "object-slots"])

@@ -146,14 +146,16 @@ def test_object_distance_starts_as_shared_object_keeps_its_invariances_and_expor
         assert torch.allclose(distance(*batch, True)[0], h, atol=1e-5)
 
 
-def test_context_cache_gives_the_full_models_values_with_object_distance(visitall):
+@pytest.mark.parametrize("context_keys", ["all", "object-means"])
+def test_context_cache_gives_the_full_models_values_with_object_distance(visitall, context_keys: str):
     """A context-attention model with the bias: the task's graph cached once by encode_context
     (in one piece and in chunks alike), then forward_states on the fluent atoms of three states
-    (padded) equals forward on all atoms, state by state."""
+    (padded) equals forward on all atoms, state by state; with the context's keys pooled per
+    object (a state's atoms then read the bias against the objects) as with every atom's."""
     task, signature, graph, _ = visitall
     domain = parse_domain(VISITALL / "domain.pddl")
     net = model(1, signature, graph, "object-distance",
-                context_predicates=context_predicate_ids(signature, domain))
+                context_predicates=context_predicate_ids(signature, domain), context_keys=context_keys)
     with torch.no_grad():
         net.layer.distance_bias.normal_(generator=torch.Generator().manual_seed(2))
     encoded = encode_task(task, signature, domain)

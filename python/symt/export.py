@@ -39,7 +39,9 @@ Contract, format version 3 (also read by ``fd_plugin/``; version 1 and 2 files l
   after the cached atoms' object tokens: version 5 still, for the same reason. Files exported
   since sparse context keys (``symt train --context-keys shared-object``) return three more, the
   cached atoms listed by object (object tokens [O], offsets [O+1], atoms [E]; empty for other
-  models), taken after the distances: version 5 still.
+  models), taken after the distances: version 5 still. A model with object-mean context keys (``symt train --context-keys
+  object-means``) returns the same tensors with its context's objects in place of its atoms (keys
+  and values [L, heads, O, head_dim], object rows [O, m]): version 5 still.
   ``symt_context_cache`` 2 (``symt train --context-attention static``; still version 5): only the
   static and type atoms are cached; ``forward_states`` takes each state's fluent atoms *and the
   task's goal atoms* (predicate ids P..2P-1), which attend to the state. A reader that knows only

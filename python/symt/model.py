@@ -43,10 +43,12 @@ from .model_config import CONTEXT_KEYS, OBJECT_IDENTITIES, READOUTS, ModelConfig
 from .model_layer import SPARSE_PAIR_CHUNK, SharedLayer
 from .model_objects import (
     HashedObjectCodes,
+    context_atoms_by_object,
+    context_objects,
     distance_channels,
     graph_edges,
     object_distances,
-    object_indices,
+    shared_context_pairs,
     shared_object_channels,
     shared_objects,
 )
@@ -90,6 +92,9 @@ class AtomEncoder(nn.Module):
                                     or config.attention_bias not in ("none", "shared-object")):
             raise ValueError("context keys 'shared-object' need a context (context attention) and the "
                              f"attention bias 'none' or 'shared-object', not '{config.attention_bias}'")
+        self.object_context = config.context_keys == "object-means"
+        if self.object_context and not self.context_attention:
+            raise ValueError("context keys 'object-means' need a context (context attention)")
         # Not persistent: derived from the config, so checkpoints of either kind load unchanged.
         self.register_buffer("is_context", predicate_mask(config.context_predicates, num_ids, "context"),
                              persistent=False)
@@ -112,12 +117,15 @@ class AtomEncoder(nn.Module):
         distances [O,O] (:func:`symt.model_objects.object_distances`)."""
         return object_distances(graph_edges(pred, args, mask, self.is_graph), self.vocab_size, self.max_distance)
 
-    def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor) -> Tensor | None:
-        """The object bias's channels [B,P,N,N] of every atom against every atom of a batch
-        (:meth:`object_channels`), with ``object-distance`` each state's in its own object graph.
-        None without an object bias."""
+    def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor,
+                             key_args: Tensor | None = None) -> Tensor | None:
+        """The object bias's channels [B,P,N,K] of every atom against every key of a batch
+        (:meth:`object_channels`; the keys ``key_args`` [B,K,m], by default the atoms ``args``),
+        with ``object-distance`` each state's in its own object graph. None without an object bias."""
+        if key_args is None:
+            key_args = args
         if not self.layer.object_distance:
-            return self.shared_object_logits(args, args, log_n)
+            return self.shared_object_logits(args, key_args, log_n)
         parts: list[Tensor] = []
         edges = graph_edges(pred[0], args[0], mask[0], self.is_graph)
         objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
@@ -128,7 +136,7 @@ class AtomEncoder(nn.Module):
                 if not torch.equal(other, edges):
                     edges = other
                     objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
-            one = self.object_channels(objects, distances, args[b:b + 1], args[b:b + 1], log_n[b:b + 1])
+            one = self.object_channels(objects, distances, args[b:b + 1], key_args[b:b + 1], log_n[b:b + 1])
             assert one is not None  # object-distance has an object bias
             parts.append(one)
         return torch.cat(parts)
@@ -181,6 +189,8 @@ class AtomEncoder(nn.Module):
         key_bias = torch.zeros(mask.shape, dtype=x.dtype, device=x.device)
         key_bias = key_bias.masked_fill(~mask, float("-inf"))[:, None, None, :]
         bias = key_bias
+        key_args: Tensor | None = None
+        pool: Tensor | None = None
         # Atoms each query may attend to: those its context mask leaves it, else every real atom.
         if self.context_attention:
             context = self.is_context[pred] & mask
@@ -188,6 +198,13 @@ class AtomEncoder(nn.Module):
             if self.sparse_context:  # a state atom sees the context atoms it shares an object with
                 shared = shared_objects(args, args, self.vocab_size, False)[0]
                 blocked = blocked | (~context[:, :, None] & context[:, None, :] & ~shared)
+            if self.object_context:  # a state atom sees the context's objects instead of its atoms
+                object_rows, pool = context_objects(args, context, self.vocab_size)
+                key_args = torch.cat([args, object_rows], dim=1)
+                state = mask & ~context
+                real_object = pool.sum(dim=-1) > 0  # [B,O]
+                blocked = blocked | (state[:, :, None] & context[:, None, :])
+                blocked = torch.cat([blocked, context[:, :, None] | ~real_object[:, None, :]], dim=2)
             bias = torch.zeros(blocked.shape, dtype=x.dtype, device=x.device)
             bias = bias.masked_fill(blocked, float("-inf"))[:, None]
             visible = (~blocked).sum(dim=2)
@@ -195,12 +212,12 @@ class AtomEncoder(nn.Module):
             visible = mask.sum(dim=1, keepdim=True).expand(mask.shape)
         log_n = visible.clamp(min=1).float().log()
         # Once for all applications of the shared layer, as encode_context and forward_states do.
-        bias = self.layer.add_object_bias(bias, self.object_bias_channels(pred, args, mask, log_n))
+        bias = self.layer.add_object_bias(bias, self.object_bias_channels(pred, args, mask, log_n, key_args))
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
         embedded = x
         for _ in range(self.n_layers):
-            x, attention = self.layer(self.layer_input(x, embedded), bias, return_internals, log_n)
+            x, attention = self.layer(self.layer_input(x, embedded), bias, return_internals, log_n, pool)
             x = self.recall_norm(x)
             if return_internals:
                 attentions.append(attention)
@@ -331,11 +348,14 @@ class SymTE(AtomEncoder):
         ``shared-object`` bias between a state's atoms and the context's), and the task's object
         graph (:meth:`object_distances`: its object tokens [O] and distances [O,O], for the
         ``object-distance`` bias; empty without it), and with ``context_keys`` ``shared-object``
-        the cached atoms by object (:meth:`atoms_by_object`: object tokens [O], offsets [O+1], atoms
+        the cached atoms by object (:func:`symt.model_objects.context_atoms_by_object`: object tokens [O], offsets [O+1], atoms
         [E]; empty otherwise), its keys and values then [L,C',heads*head_dim]. C' = C less the type atoms of a type-folding
-        model. Computed once per task; see :meth:`forward_states`."""
+        model. With ``context_keys`` ``object-means`` the keys, values and rows are the context's objects'
+        instead of its atoms' (:func:`symt.model_objects.context_objects`; [L,heads,O,head_dim] and
+        [O,m]), which :meth:`forward_states` reads as it reads atoms. Computed once per task."""
         objects = torch.zeros(0, dtype=args.dtype, device=args.device)
         distances = torch.zeros(0, 0, device=args.device)
+        empty_long = torch.zeros(0, dtype=torch.long, device=args.device)
         if self.layer.object_distance:  # the graph's edges are static atoms, all in the context
             objects, distances = self.object_distances(pred, args, torch.ones_like(pred, dtype=torch.bool))
         table = torch.zeros(1, self.pred_embedding.embedding_dim, device=pred.device)
@@ -377,46 +397,20 @@ class SymTE(AtomEncoder):
                 x = self.recall_norm(torch.cat(parts, dim=1))
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
-        by_object, offsets, atoms = self.atoms_by_object(args)
+        by_object, offsets, atoms = (context_atoms_by_object(args, self.vocab_size) if self.sparse_context
+                                     else (empty_long, empty_long, empty_long))
         stacked_keys, stacked_values = torch.stack(keys), torch.stack(values)
+        if self.object_context:  # one key per object, [L,heads,O,head_dim]: the state's pass is unchanged
+            object_rows, pool = context_objects(args[None], torch.ones_like(pred[None], dtype=torch.bool),
+                                                self.vocab_size)
+            weights = pool[0].to(stacked_keys.dtype)
+            stacked_keys, stacked_values = weights @ stacked_keys, weights @ stacked_values
+            args = object_rows[0]
         if self.sparse_context:  # rows per atom, [L, C', heads*head_dim]: what mix_sparse gathers
             layers, heads, _, head_dim = stacked_keys.shape
             stacked_keys = stacked_keys.transpose(1, 2).reshape(layers, num_atoms, heads * head_dim).contiguous()
             stacked_values = stacked_values.transpose(1, 2).reshape(layers, num_atoms, heads * head_dim).contiguous()
         return (stacked_keys, stacked_values, share, table, args, objects, distances, by_object, offsets, atoms)
-
-    def atoms_by_object(self, args: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-        """With ``context_keys`` ``shared-object``, the context atoms ``args`` [C,m] listed by object:
-        the sorted object tokens [O], offsets [O+1] and atom indices [E], object o's atoms
-        ``atoms[offsets[o]:offsets[o+1]]`` (each once, however often it names o). Empty otherwise."""
-        empty = torch.zeros(0, dtype=torch.long, device=args.device)
-        if not self.sparse_context:
-            return empty, empty, empty
-        c, m = args.shape
-        atom = torch.arange(c, device=args.device).repeat_interleave(m)
-        token = args.reshape(-1)
-        real = token < self.vocab_size
-        pairs = torch.unique_consecutive(torch.sort(token[real] * max(c, 1) + atom[real])[0])  # by object, then atom
-        objects, counts = torch.unique_consecutive(pairs // max(c, 1), return_counts=True)
-        offsets = torch.cat([torch.zeros(1, dtype=torch.long, device=args.device), torch.cumsum(counts, 0)])
-        return objects, offsets, pairs % max(c, 1)
-
-    def shared_context_pairs(self, by_object: Tensor, offsets: Tensor, atoms: Tensor, num_context: int,
-                             args: Tensor) -> tuple[Tensor, Tensor]:
-        """The pairs of a batch's state atoms (``args`` [B,N,m]) and the cached context atoms
-        they share an object with (:meth:`atoms_by_object`), each pair once: flat query indices
-        b*N+i [P] and context atom indices [P], sorted by query."""
-        b, n, m = args.shape
-        found = object_indices(by_object, args, self.vocab_size).reshape(-1)  # O: none
-        counts = torch.cat([offsets[1:] - offsets[:-1], torch.zeros(1, dtype=offsets.dtype, device=args.device)])
-        starts = torch.cat([offsets[:-1], torch.zeros(1, dtype=offsets.dtype, device=args.device)])
-        per_slot = counts[found]
-        slot = torch.arange(found.numel(), device=args.device).repeat_interleave(per_slot)
-        within = torch.arange(slot.numel(), device=args.device) - (torch.cumsum(per_slot, 0) - per_slot)[slot]
-        key = atoms[starts[found][slot] + within]
-        # A context atom that shares two of a query's objects counts once.
-        pairs = torch.unique_consecutive(torch.sort((slot // m) * max(num_context, 1) + key)[0])
-        return pairs // max(num_context, 1), pairs % max(num_context, 1)
 
     @staticmethod
     def table_types(table: Tensor, args: Tensor) -> Tensor:
@@ -460,11 +454,11 @@ class SymTE(AtomEncoder):
                               offsets: Tensor, atoms: Tensor, x: Tensor, args: Tensor, mask: Tensor) -> Tensor:
         """:meth:`forward_states` of a ``context_keys`` ``shared-object`` model: each state atom
         attends to the state's atoms and to the cached context atoms it shares an object with
-        (:meth:`shared_context_pairs`), which is all that :meth:`encode` lets it see, at the cost
+        (:func:`symt.model_objects.shared_context_pairs`), which is all that :meth:`encode` lets it see, at the cost
         of those pairs (:meth:`symt.model_layer.SharedLayer.mix_sparse`)."""
         b, n = mask.shape
         num_context = keys.shape[1]
-        pair_query, pair_key = self.shared_context_pairs(by_object, offsets, atoms, num_context, args)
+        pair_query, pair_key = shared_context_pairs(by_object, offsets, atoms, num_context, args, self.vocab_size)
         shared_count = torch.bincount(pair_query, minlength=b * n).view(b, n)
         log_n = (mask.sum(dim=1, keepdim=True) + shared_count).clamp(min=1).float().log()
         bias = torch.zeros(b, n, dtype=x.dtype, device=x.device).masked_fill(~mask, float("-inf"))[:, None, None, :]

@@ -89,7 +89,12 @@ class ModelConfig:
     pass then costs the pairs of a state atom and a context atom with an object in common, not
     every pair: on IPC Rovers medium p13 134 context atoms a state atom on average, of 3,043 (issue
     65). Only with ``attention_bias`` ``none`` or ``shared-object`` (whose bias every such pair
-    has) and ``full`` attention."""
+    has) and ``full`` attention. ``object-means``: instead of the context atoms, one key per object
+    that context atoms name, whose key and value at each layer are the mean of those atoms' (the
+    context atoms still attend among themselves); its object bias is the object's as an atom
+    whose only argument it is. A state's pass then costs its atoms against its atoms and the
+    task's objects, not against the context's atoms: IPC Rovers medium p13 has 131 objects and
+    3,043 context atoms. Any object bias; ``full`` attention."""
     graph_predicates: list[int] | None = None
     """With ``object-distance``: the predicate ids (``0..P-1``) of the static predicates of arity
     2 or more (``symt.tokens.graph_predicate_ids``), whose atoms link their objects in the object
@@ -154,7 +159,7 @@ ATTENTION_BIASES = ("none", "shared-object", "object-slots", "object-distance")
 """The values of :attr:`ModelConfig.attention_bias`."""
 LOG_LENGTH_REFERENCE = 64
 """``log-length`` attention starts as ``fixed`` for a query over this many atoms (s_h = 1/ln 64)."""
-CONTEXT_KEYS = ("all", "shared-object")
+CONTEXT_KEYS = ("all", "shared-object", "object-means")
 """The values of :attr:`ModelConfig.context_keys`."""
 ATTENTIONS = ("full", "objects")
 """The values of :attr:`ModelConfig.attention`."""

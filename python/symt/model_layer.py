@@ -5,7 +5,8 @@ Beside plain attention (:meth:`SharedLayer.mix`) it holds what the model's optio
 attention logits (the object bias: shared objects, argument slots, graph distances, from
 ``symt.model_objects``'s channels), the log-length query scale, and the pass of a state over a
 cached context restricted to the context atoms each state atom shares an object with
-(:meth:`SharedLayer.mix_sparse`, ``context_keys="shared-object"``).
+(:meth:`SharedLayer.mix_sparse`, ``context_keys="shared-object"``), and keys pooled per object
+(:meth:`SharedLayer.forward`'s ``pool``, ``context_keys="object-means"``).
 """
 
 from __future__ import annotations
@@ -159,13 +160,19 @@ class SharedLayer(nn.Module):
         return self.residual(x, out.reshape(b, n, h * hd))
 
     def forward(self, x: Tensor, bias: Tensor, need_weights: bool,
-                log_n: Tensor | None = None) -> tuple[Tensor, Tensor]:
+                log_n: Tensor | None = None, pool: Tensor | None = None) -> tuple[Tensor, Tensor]:
         """``bias``: [B,1,1,N], [B,1,N,N] or [B,heads,N,N], 0 where a query may attend to a key and
         -inf where not (padding; a state atom for a context atom), plus the shared-object bias
         (:meth:`add_object_bias`, added once by the caller for every application of the layer);
-        ``log_n`` as in :meth:`scale_queries`. Returns (x, attention)."""
+        ``log_n`` as in :meth:`scale_queries`. ``pool`` [B,O,N] (``context_keys`` ``object-means``,
+        :func:`symt.model_objects.context_objects`): O more keys and values after the atoms', each
+        its row's weighted sum of the atoms' (``bias`` then [.., N, N+O]). Returns (x, attention)."""
         q, k, v = self.heads(x)
         q = self.scale_queries(q, log_n)
+        if pool is not None:
+            weights = pool[:, None].to(k.dtype)  # [B,1,O,N], the same for every head
+            k = torch.cat([k, weights @ k], dim=2)
+            v = torch.cat([v, weights @ v], dim=2)
         if not need_weights:
             return self.mix(x, q, k, v, bias), torch.zeros(0, device=x.device)
         b, n, d = x.shape

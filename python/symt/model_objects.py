@@ -14,6 +14,10 @@ task's objects changes none of their outputs.
   relations of arity two or more (``ModelConfig.graph_predicates``: ``connected`` cells, roads),
   searched breadth-first from every object at once.
 * :func:`distance_channels`: the ``object-distance`` channels of atom pairs in that graph.
+* :func:`context_atoms_by_object`, :func:`shared_context_pairs`: the pairs of state and context
+  atoms with an object in common (``ModelConfig.context_keys="shared-object"``).
+* :func:`context_objects`: one key per object of a task's context, pooled from the context atoms
+  that name it (``ModelConfig.context_keys="object-means"``).
 
 Objects as tokens of their own (``symt.model_routed``'s objects attention):
 
@@ -196,6 +200,74 @@ def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, ke
     near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]
     capped = torch.where(finite, least, torch.zeros_like(least))
     return torch.stack(near + [capped, (~finite).to(log_n.dtype)], dim=-3)
+
+
+def context_atoms_by_object(args: Tensor, vocab_size: int) -> tuple[Tensor, Tensor, Tensor]:
+    """The context atoms ``args`` [C,m] listed by object (``context_keys`` ``shared-object``):
+    the sorted object tokens [O], offsets [O+1] and atom indices [E], object o's atoms
+    ``atoms[offsets[o]:offsets[o+1]]`` (each once, however often it names o)."""
+    c, m = args.shape
+    atom = torch.arange(c, device=args.device).repeat_interleave(m)
+    token = args.reshape(-1)
+    real = token < vocab_size
+    pairs = torch.unique_consecutive(torch.sort(token[real] * max(c, 1) + atom[real])[0])  # by object, then atom
+    objects, counts = torch.unique_consecutive(pairs // max(c, 1), return_counts=True)
+    offsets = torch.cat([torch.zeros(1, dtype=torch.long, device=args.device), torch.cumsum(counts, 0)])
+    return objects, offsets, pairs % max(c, 1)
+
+
+def shared_context_pairs(by_object: Tensor, offsets: Tensor, atoms: Tensor, num_context: int,
+                         args: Tensor, vocab_size: int) -> tuple[Tensor, Tensor]:
+    """The pairs of a batch's state atoms (``args`` [B,N,m]) and the cached context atoms
+    they share an object with (:func:`context_atoms_by_object`), each pair once: flat query
+    indices b*N+i [P] and context atom indices [P], sorted by query."""
+    b, n, m = args.shape
+    found = object_indices(by_object, args, vocab_size).reshape(-1)  # O: none
+    counts = torch.cat([offsets[1:] - offsets[:-1], torch.zeros(1, dtype=offsets.dtype, device=args.device)])
+    starts = torch.cat([offsets[:-1], torch.zeros(1, dtype=offsets.dtype, device=args.device)])
+    per_slot = counts[found]
+    slot = torch.arange(found.numel(), device=args.device).repeat_interleave(per_slot)
+    within = torch.arange(slot.numel(), device=args.device) - (torch.cumsum(per_slot, 0) - per_slot)[slot]
+    key = atoms[starts[found][slot] + within]
+    # A context atom that shares two of a query's objects counts once.
+    pairs = torch.unique_consecutive(torch.sort((slot // m) * max(num_context, 1) + key)[0])
+    return pairs // max(num_context, 1), pairs % max(num_context, 1)
+
+
+def context_objects(args: Tensor, context: Tensor, vocab_size: int) -> tuple[Tensor, Tensor]:
+    """The objects of a batch's context atoms and how each pools them (``context_keys``
+    ``object-means``): ``args`` [B,N,m], ``context`` [B,N] (True at the real context atoms). Returns
+    the objects as argument rows [B,O,m] (the object's token in slot 0, padding ``vocab_size``
+    elsewhere and in the rows of padding objects) and the pooling weights [B,O,N]: 1/k at each of
+    the k context atoms that name the object, 0 elsewhere. The objects stand in the order of their
+    first appearance in the atoms, so two renamed copies of a state (whose atoms keep their order)
+    have their objects in the same order, which the contrastive loss's attention maps compare
+    position by position. O is the most objects one state of the batch has."""
+    b, n, m = args.shape
+    length = n * m
+    tokens = args.reshape(b, length)
+    valid = (context[:, :, None] & (args < vocab_size)).reshape(b, length)
+    position = torch.arange(length, device=args.device)[None, :].expand(b, length)
+    beyond = (vocab_size + 1) * max(length, 1)  # past every valid code (tokens < vocab_size)
+    # Sorted by (token, position): the first of each run of one token is its first appearance.
+    code = torch.sort(torch.where(valid, tokens * length + position, torch.full_like(tokens, beyond)), dim=1)[0]
+    token = code // max(length, 1)
+    first = code < beyond
+    first = first & torch.cat([torch.ones_like(first[:, :1]), token[:, 1:] != token[:, :-1]], dim=1)
+    first_position = torch.where(first, code % max(length, 1), torch.full_like(code, length))
+    first_position = torch.sort(first_position, dim=1)[0]  # by appearance; none (= length) last
+    num_objects = int(first.sum(dim=1).max()) if b > 0 and length > 0 else 0
+    first_position = first_position[:, :num_objects]
+    real = first_position < length
+    objects = torch.where(real, tokens.gather(1, first_position.clamp(max=max(length - 1, 0))),
+                          torch.full_like(first_position, vocab_size))
+    names = (args[:, None, :, :] == objects[:, :, None, None]).any(dim=-1)  # [B,O,N]
+    names = names & context[:, None, :] & real[:, :, None]
+    weights = names.float()
+    weights = weights / weights.sum(dim=-1, keepdim=True).clamp(min=1.0)
+    rows = torch.full((b, num_objects, m), vocab_size, dtype=args.dtype, device=args.device)
+    rows[:, :, 0] = objects
+    return rows, weights
 
 
 class Routes:

@@ -340,7 +340,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--context-keys", choices=list(CONTEXT_KEYS),
                    help="with --context-attention: the cached context atoms a state's atom attends to; all "
                    "(default), or shared-object: only those sharing an object with it, so that a state's pass "
-                   "costs the pairs with an object in common instead of every pair (issue 65)")
+                   "costs the pairs with an object in common instead of every pair (issue 65); object-means: one key per "
+                   "object of the context, the mean of the keys of the context atoms that name it, so that a "
+                   "state's pass costs its atoms against its atoms and the task's objects")
     p.add_argument("--attention", choices=["full", "objects"],
                    help="full: every atom attends to every atom (the paper's, default; a state costs the "
                    "square of its atoms); objects: atoms exchange information only through one token per "
