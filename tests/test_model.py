@@ -299,21 +299,27 @@ def test_context_cache_gives_the_full_models_values(readout: str, attention_scal
     assert not torch.allclose(hid_a[-1][0, :3], hid_b[-1][0, :3], atol=1e-3)
 
 
+def context_keys_attentions(seed: int, context_keys: str) -> tuple[np.ndarray, list[torch.Tensor]]:
+    """A random 40-atom state (its rows) and every layer's attention map of a tiny context model
+    with the shared-object bias and ``context_keys``, after checking that its value differs from
+    the same weights' with every context atom visible (``context_keys`` ``all``)."""
+    rows = random_batch(np.random.default_rng(seed), [40])
+    batch = collate(rows, 20)
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object",
+                       context_keys=context_keys)
+    dense = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object")
+    with torch.no_grad():
+        value, attentions, _ = model(*batch, True)
+        assert not torch.allclose(value, dense(*batch)[0], atol=1e-4)
+    return rows[0], attentions
+
+
 def test_sparse_context_keys_hide_exactly_the_context_atoms_without_a_common_object():
     """``context_keys`` ``shared-object``: in every layer's attention map a state atom gives
     weight to a context atom exactly when the two have an object in common (sets of argument
     objects compared in Python), to every state atom as before, and a context atom to context
     atoms only; the values differ from the same weights' with every context atom visible."""
-    rng = np.random.default_rng(21)
-    rows = random_batch(rng, [40])
-    batch = collate(rows, 20)
-    sparse = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object",
-                        context_keys="shared-object")
-    dense = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object")
-    with torch.no_grad():
-        value, attentions, _ = sparse(*batch, True)
-        assert not torch.allclose(value, dense(*batch)[0], atol=1e-4)
-    r = rows[0]
+    r, attentions = context_keys_attentions(21, "shared-object")
     objects = [set(int(t) for t in row[1:] if t < 20) for row in r]
     is_context = np.isin(r[:, 0], CONTEXT_PREDICATES)
     assert is_context.sum() > 5 and (~is_context).sum() > 5
@@ -374,20 +380,11 @@ def test_object_context_keys_pool_each_object_from_the_context_atoms_that_name_i
 
 
 def test_object_context_keys_hide_the_context_atoms_from_the_state():
-    """``context_keys`` ``objects``: in every layer's attention map a state atom gives weight to
+    """``context_keys`` ``object-means``: in every layer's attention map a state atom gives weight to
     every state atom and to every one of the context's objects and none to a context atom; a
     context atom gives weight to the context atoms only; the values differ from the same weights'
     with every context atom visible."""
-    rng = np.random.default_rng(22)
-    rows = random_batch(rng, [40])
-    batch = collate(rows, 20)
-    pooled = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object",
-                        context_keys="object-means")
-    dense = tiny_model(context_predicates=CONTEXT_PREDICATES, attention_bias="shared-object")
-    with torch.no_grad():
-        value, attentions, _ = pooled(*batch, True)
-        assert not torch.allclose(value, dense(*batch)[0], atol=1e-4)
-    r = rows[0]
+    r, attentions = context_keys_attentions(22, "object-means")
     is_context = np.isin(r[:, 0], CONTEXT_PREDICATES)
     num_objects = len({int(t) for row in r[is_context] for t in row[1:] if t < 20})
     assert is_context.sum() > 5 and (~is_context).sum() > 5 and num_objects > 5
