@@ -69,7 +69,8 @@ def gather_objects(layer, y, q, kv_atoms, kv_globals, routes: Routes, links, kv_
 
 @pytest.mark.parametrize("options", [{}, {"readout": "atoms", "object_identity": "hashed"},
                                      {"context_predicates": None}, {"attention_scale": "log-length"},
-                                     {"object_links": True}, {"object_links": True, "attention_scale": "log-length"}])
+                                     {"object_links": True}, {"object_links": True, "attention_scale": "log-length"},
+                                     {"global_tokens": 0}, {"global_tokens": 0, "object_links": True}])
 def test_cache_gives_the_full_pass_values(options: dict) -> None:
     net = model(**options)
     pred, args, mask = batch(1)
@@ -78,9 +79,10 @@ def test_cache_gives_the_full_pass_values(options: dict) -> None:
         assert cached_values(net, pred, args, mask) == pytest.approx(full.tolist(), abs=1e-5)
 
 
-@pytest.mark.parametrize(("scale", "links"), [("fixed", False), ("log-length", False), ("fixed", True)])
-def test_values_ignore_atom_order_and_padding(scale: str, links: bool) -> None:
-    net = model(seed=2, attention_scale=scale, object_links=links)
+@pytest.mark.parametrize(("scale", "links", "globals_"), [("fixed", False, 2), ("log-length", False, 2),
+                                                         ("fixed", True, 2), ("log-length", True, 0)])
+def test_values_ignore_atom_order_and_padding(scale: str, links: bool, globals_: int) -> None:
+    net = model(seed=2, attention_scale=scale, object_links=links, global_tokens=globals_)
     pred, args, mask = batch(3)
     order = torch.randperm(pred.shape[1], generator=torch.Generator().manual_seed(0))
     padded = (torch.cat([pred, torch.zeros(3, 5, dtype=torch.long)], dim=1),
@@ -110,9 +112,10 @@ def test_values_depend_on_the_state() -> None:
     assert hiddens[0].shape == (2, pred.shape[1], 8)
 
 
-@pytest.mark.parametrize(("scale", "links"), [("fixed", False), ("log-length", True)])
-def test_exported_module_computes_the_same_values(scale: str, links: bool) -> None:
-    net = model(seed=6, attention_scale=scale, object_links=links)
+@pytest.mark.parametrize(("scale", "links", "globals_"), [("fixed", False, 2), ("log-length", True, 2),
+                                                         ("log-length", True, 0)])
+def test_exported_module_computes_the_same_values(scale: str, links: bool, globals_: int) -> None:
+    net = model(seed=6, attention_scale=scale, object_links=links, global_tokens=globals_)
     scripted = torch.jit.script(ExportedRoutedSymTE(net).eval())
     pred, args, mask = batch(7)
     with torch.no_grad():
@@ -286,7 +289,7 @@ def test_work_per_state_grows_linearly_with_its_atoms() -> None:
     ({"attention_bias": "shared-object"}, "no attention_bias shared-object"),
     ({"layer_norm": True}, "no layer_norm True"),
     ({"type_predicates": [1]}, "does not fold types"),
-    ({"global_tokens": 0}, "at least one global token"),
+    ({"global_tokens": -1}, "zero or more global tokens"),
     ({"object_links": True, "context_predicates": None}, "object links read the task's context atoms"),
     ({"attention": "sparse"}, "unknown attention 'sparse'"),
 ])

@@ -48,7 +48,7 @@ def reference_run(net: RoutedSymTE, pred: Tensor, args: Tensor, context: dict | 
     tokens = sorted({int(t) for t in args.flatten() if int(t) < V})
     x = net.embed(pred[None], args[None])[0]
     y = {t: net.object_projection(net.object_embedding(torch.tensor([t])))[0] for t in tokens}
-    z = net.global_start[0 if context is None else 1].clone()
+    z = net.global_start[0 if context is None else 1][: net.global_tokens].clone()
     n, g = pred.shape[0], z.shape[0]
     ctx_globals = context["globals"] if context else None
     log_length = layer.log_length
@@ -110,7 +110,7 @@ def reference_run(net: RoutedSymTE, pred: Tensor, args: Tensor, context: dict | 
             scale = layer.global_length_scale * math.log(len(keys)) if log_length else None
             out = z[i] + layer.global_out(attend(layer, qg[i], keys, values, scale))
             new_z.append(out + layer.global_ff(out))
-        z = torch.stack(new_z)
+        z = torch.stack(new_z) if new_z else z
     return x, saved
 
 
@@ -130,7 +130,8 @@ def reference_value(net: RoutedSymTE, pred: Tensor, args: Tensor) -> float:
 
 
 @pytest.mark.parametrize("options", [{}, {"attention_scale": "log-length"}, {"object_links": True},
-                                     {"object_links": True, "attention_scale": "log-length", "readout": "atoms"}])
+                                     {"object_links": True, "attention_scale": "log-length", "readout": "atoms"},
+                                     {"object_links": True, "global_tokens": 0, "attention_scale": "log-length"}])
 def test_the_layer_computes_what_the_token_by_token_reference_does(options: dict) -> None:
     net = model(seed=21, **options)
     pred, args, mask = batch(22)

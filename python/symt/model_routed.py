@@ -198,7 +198,10 @@ class RoutedLayer(nn.Module):
         s_edges = (q[routes.edge_object] * kv_edges.select(1, 0)).sum(-1)  # [E,heads]
         kv_states = kv_globals[routes.object_batch]  # [O,G,2,heads,head_dim]
         s_globals = (q[:, None] * kv_states.select(2, 0)).sum(-1)  # [O,G,heads]
-        top = s_globals.amax(dim=1)
+        if kv_globals.shape[1] > 0:
+            top = s_globals.amax(dim=1)
+        else:  # no global tokens (a local model): every object has an edge, which sets the maximum
+            top = torch.full((o, self.n_heads), self.neg_inf, device=y.device)
         s_context = torch.full_like(top, self.neg_inf)
         if context_kv is not None:  # an object without a context token does not read the row it got
             s_context = torch.where(routes.has_context[:, None], (q * context_kv.select(1, 0)).sum(-1), s_context)
@@ -296,16 +299,18 @@ class RoutedSymTE(SymTE):
                                  "(it relates atoms only through their objects)")
         if config.type_predicates:
             raise ValueError("the objects attention does not fold types (type atoms stay atoms)")
-        if config.global_tokens < 1:
-            raise ValueError(f"the objects attention needs at least one global token, not {config.global_tokens}")
+        if config.global_tokens < 0:
+            raise ValueError(f"the objects attention needs zero or more global tokens, not {config.global_tokens}")
         if config.object_links and config.context_predicates is None:
             raise ValueError("object links read the task's context atoms: they need a context "
                              "(without one, the context atoms are in the state's pass already)")
         self.object_links = config.object_links
         self.layer = RoutedLayer(config)  # type: ignore[assignment]
         self.object_projection = nn.Linear(config.d_embed, config.d_model)
-        # Row 0: the context pass's global tokens at the start; row 1: a state's.
-        self.global_start = nn.Parameter(torch.randn(2, config.global_tokens, config.d_model) * 0.02)
+        # Row 0: the context pass's global tokens at the start; row 1: a state's. Without global
+        # tokens one unread row: frozen TorchScript cannot load a file with an empty constant.
+        self.global_tokens = config.global_tokens
+        self.global_start = nn.Parameter(torch.randn(2, max(config.global_tokens, 1), config.d_model) * 0.02)
 
     def start_objects(self, routes: Routes) -> Tensor:
         """The object tokens [O,d] before the first layer: their identity embeddings."""
@@ -354,7 +359,7 @@ class RoutedSymTE(SymTE):
             routes.has_context = context_keys[context_rows] == lookup
         x = self.embed(pred, args)
         y = self.start_objects(routes)
-        z = self.global_start[min(context, 1)][None].expand(pred.shape[0], -1, -1)
+        z = self.global_start[min(context, 1)][None].expand(pred.shape[0], -1, -1).narrow(1, 0, self.global_tokens)
         layer_ = self.layer
         b, n, m = args.shape
         g = z.shape[1]
@@ -402,9 +407,10 @@ class RoutedSymTE(SymTE):
             if layer + 1 == self.n_layers:
                 break  # the readout reads the atoms: the last global update would go unread
             qa, kva = layer_.split(layer_.atom_qkv(x))
-            globals_: Tensor | None = context_globals[layer] if read_context_globals else None
-            z = layer_.gather_globals(z, qg, kvg, kva, global_closed, globals_, global_scale)
-            qg, kvg = layer_.split(layer_.global_qkv(z))
+            if g > 0:  # a local model has none: what a token reads lies within n_layers hops of it
+                globals_: Tensor | None = context_globals[layer] if read_context_globals else None
+                z = layer_.gather_globals(z, qg, kvg, kva, global_closed, globals_, global_scale)
+                qg, kvg = layer_.split(layer_.global_qkv(z))
         return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens
 
     def forward(

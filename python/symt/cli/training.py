@@ -348,7 +348,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "square of its atoms); objects: atoms exchange information only through one token per "
                    "object and a few global tokens, a cost linear in the atoms (with --context-attention "
                    "the task's fixed atoms are encoded once per task)")
-    p.add_argument("--global-tokens", type=int_in(1), help="with --attention objects: global tokens (4)")
+    p.add_argument("--global-tokens", type=int_in(0), help="with --attention objects: global tokens (4; 0: a "
+                   "local model, each token reads only what lies within n_layers hops of it)")
     p.add_argument("--object-links", action="store_true",
                    help="with --attention objects --context-attention: a state's objects also attend to "
                    "each other where they share a context atom (a static relation or a goal), so that "
