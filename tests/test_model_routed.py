@@ -242,6 +242,44 @@ def test_links_carry_the_sending_objects_keys_and_values() -> None:
     assert torch.allclose(update(sender, v_objects)[2], before[2], atol=1e-6)
 
 
+def path_state(last: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Objects 0..9 on a path of static atoms link(i, i+1) (predicate 0, a context predicate) and a
+    fluent atom over each object: visited(i) (predicate 1), the last one with predicate ``last``."""
+    pred = torch.tensor([0] * 9 + [1] * 9 + [last])
+    args = torch.tensor([[i, i + 1] for i in range(9)] + [[i, 64] for i in range(10)])
+    return pred[None], args[None], torch.ones(1, len(pred), dtype=torch.bool)
+
+
+@pytest.mark.parametrize("globals_", [0, 2])
+def test_without_global_tokens_a_change_reaches_n_layers_hops(globals_: int) -> None:
+    """What a local model (no global tokens) computes for an atom depends only on what lies within
+    ``n_layers`` hops of it (the property a value updated from the parent's rests on): changing the
+    atom over object 9 changes the atom over object 8 but not the one over object 0, nine links
+    away; with global tokens it changes both."""
+    net = model(seed=9, global_tokens=globals_, object_links=True)
+    with torch.no_grad():
+        _, _, before = net(*path_state(1), return_internals=True)
+        _, _, after = net(*path_state(2), return_internals=True)
+    changed = (before[-1][0] - after[-1][0]).abs().amax(dim=-1)  # per atom, the last layer's features
+    assert float(changed[9 + 8]) > 1e-4
+    assert (float(changed[9]) > 1e-4) == (globals_ > 0)
+
+
+def test_a_local_models_value_adds_up_over_parts_that_share_no_object() -> None:
+    """Without global tokens and with the per-atom readout, two parts of a state that share no
+    object are computed apart: h(A + B) = h(A) + h(B). Global tokens join them."""
+    pred = torch.tensor([[1] * 10 + [2]])  # visited(0..9), at-robot(0)
+    args = torch.tensor([[[i, 64] for i in range(10)] + [[0, 64]]])
+    mask = torch.ones(1, 11, dtype=torch.bool)
+    a, b = [*range(5), 10], list(range(5, 10))  # objects 0..4 and 5..9
+    for globals_, adds_up in ((0, True), (2, False)):
+        net = model(seed=10, global_tokens=globals_, readout="atoms", context_predicates=None)
+        with torch.no_grad():
+            whole = float(net(pred, args, mask)[0][0])
+            parts = sum(float(net(pred[:, part], args[:, part], mask[:, part])[0][0]) for part in (a, b))
+        assert (abs(whole - parts) < 1e-4) == adds_up
+
+
 def grid_state(n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """A Visitall-like state on an n x n grid as fluent atoms only: visited(c) for half the cells
     (predicate 1) and at-robot(c) (predicate 2), objects 0..n*n-1."""

@@ -1,0 +1,104 @@
+"""How much of a state a local objects model recomputes when its value comes from its parent's (issue 65).
+
+A model trained with ``--attention objects --global-tokens 0`` reads only what lies within
+``n_layers`` steps of each token, so a successor's value can be computed from its parent's atoms'
+features, recomputing only the atoms near the change (``symt.model_local``). This walks a task at
+random from its initial state and at every step computes the state's value both ways: one pass
+over the whole state, and the update from the previous state's features. It checks that the two
+agree and prints, per stretch of the walk, the fluent atoms, the atoms the update read, and the
+seconds of each way (Python eager passes, one thread, process CPU time; the plugin evaluates whole
+states and does not do this yet).
+
+Usage (from the repository root; ``--visitall N``: an N×N grid of the generator's)::
+
+    .venv/bin/python benchmarks/speed/bench_local_update.py runs/s51/va-local/best.pt --visitall 32 \\
+        --walk 1000 --every 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+from symt.export import load_checkpoint_model, model_meta
+from symt.model_local import Atom, LocalValues
+from symt.model_routed import RoutedSymTE
+from symt.pddl import parse_domain
+from symt.pddl.grounding import ground
+from symt.tokens import Signature, collate, encode_task, rename
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scaling import square_visitall  # noqa: E402
+from context_cache import random_walk  # noqa: E402
+
+VISITALL_DOMAIN = Path(__file__).resolve().parents[2] / "python" / "symt" / "generators" / "domains" / "visitall.pddl"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoint", type=Path, help="a training checkpoint of a local objects model")
+    parser.add_argument("--domain", type=Path)
+    parser.add_argument("--problem", type=Path)
+    parser.add_argument("--visitall", type=int, metavar="N", help="an N×N Visitall grid (no --domain, --problem)")
+    parser.add_argument("--walk", type=int, default=1000, help="random-walk length (actions from the initial state)")
+    parser.add_argument("--every", type=int, default=200, help="steps per printed row")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if (args.visitall is None) == (args.domain is None or args.problem is None):
+        parser.error("give --visitall N, or --domain and --problem")
+    workdir = tempfile.TemporaryDirectory(prefix="symt-local-")  # removed at exit
+    if args.visitall is not None:
+        args.domain = VISITALL_DOMAIN
+        args.problem = square_visitall(args.visitall, args.seed, Path(workdir.name))[0]
+    torch.set_num_threads(1)
+    net, checkpoint = load_checkpoint_model(args.checkpoint)
+    if not isinstance(net, RoutedSymTE):
+        raise SystemExit(f"{args.checkpoint}: not an objects-attention model")
+    meta = model_meta(net, checkpoint)
+    vocab = int(meta["vocab_size"])
+    domain = parse_domain(args.domain)
+    task = ground(domain, args.problem)
+    encoded = encode_task(task, Signature.from_json(meta), domain)
+    pred, context_args, _ = collate([rename(encoded.fixed_rows, encoded.assignment, vocab)], vocab)
+    values = LocalValues(net, pred[0], context_args[0])
+
+    def atoms(state: frozenset[int]) -> list[Atom]:
+        rows = rename(encoded.fluent_rows[sorted(state)], encoded.assignment, vocab)
+        return [tuple(int(t) for t in row) for row in rows]
+
+    states = random_walk(task, args.walk + 1, args.seed)
+    print(f"checkpoint {args.checkpoint}, task {args.problem.name}, {net.n_layers} layers, torch "
+          f"{torch.__version__}, one thread, {len(states) - 1} steps")
+    print("| steps | fluent atoms (last) | atoms read per update | ms whole pass | ms update | ratio | largest |h| difference |")
+    print("|--:|--:|--:|--:|--:|--:|--:|")
+    features = values.evaluate(atoms(states[0]))
+    start = 1
+    while start < len(states):
+        stretch = states[start:start + args.every]
+        whole_s = update_s = 0.0
+        read = 0
+        worst = 0.0
+        for state in stretch:
+            current = atoms(state)
+            began = time.process_time()
+            features, count = values.update(features, current)
+            h = values.value(features)
+            update_s += time.process_time() - began
+            began = time.process_time()
+            whole = values.value(values.evaluate(current))
+            whole_s += time.process_time() - began
+            read += count
+            worst = max(worst, abs(h - whole))
+        n = len(stretch)
+        print(f"| {start}–{start + n - 1} | {len(current)} | {read / n:.0f} | {whole_s / n * 1e3:.2f} | "
+              f"{update_s / n * 1e3:.2f} | {update_s / whole_s:.2f} | {worst:.1e} |")
+        start += n
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""A local objects model's value computed from its parent state's, exactly (issue 65).
+
+With objects attention and no global tokens (``ModelConfig.global_tokens = 0``) a token reads only
+what lies near it: each application of the layer moves information one step in a state's *object
+graph* (two objects are neighbours where a fluent atom names both or a context atom links them,
+``object_links``), so an atom's final features depend only on the objects within ``n_layers`` steps
+of its arguments, on the atoms that name them and on which of their linked objects are present.
+The value is the readout of the atoms' summed features (or of their per-atom values) plus the
+context's share, so a state that differs from an evaluated parent in a few atoms needs new features
+only for the atoms near the change:
+
+* ``changed``: the objects of the atoms in one state and not the other; ``near``: the objects
+  within ``n_layers`` steps of them in the union of both states' object graphs;
+* the child's atoms that changed or name a ``near`` object are computed again by a state pass over
+  the child's atoms that name an object within ``2 n_layers`` steps (a border wide enough that the
+  atoms recomputed see all they would see in the whole state); every other atom keeps its parent's
+  features.
+
+:class:`LocalValues` is the reference of that update in Python: it defines what the plugin's
+incremental evaluation must compute and measures how much of a state it recomputes
+(``benchmarks/speed/bench_local_update.py``). The plugin still evaluates whole states.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+import torch
+from torch import Tensor
+
+from .model_routed import RoutedSymTE
+
+Atom = tuple[int, ...]
+"""A fluent atom as its token row: the predicate id, then the argument slots' object tokens
+(``vocab_size`` for an empty slot)."""
+
+
+class LocalValues:
+    """The values of a task's states under a local objects model, whole or from a parent's
+    features. ``context_pred`` [C], ``context_args`` [C,m]: the task's context atoms as tokens
+    (what ``encode_context`` takes); states are given by their fluent atoms (:data:`Atom`)."""
+
+    def __init__(self, net: RoutedSymTE, context_pred: Tensor, context_args: Tensor):
+        if not isinstance(net, RoutedSymTE) or net.global_tokens != 0:
+            raise ValueError("a value is computed from its parent's only with objects attention and no "
+                             "global tokens (global tokens read every atom)")
+        self.net = net.eval()
+        self.hops = net.n_layers
+        self.vocab_size = net.vocab_size
+        with torch.no_grad():
+            self.cache = net.encode_context(context_pred, context_args)
+        self.linked: dict[int, set[int]] = {}
+        links = self.cache[4]
+        for receiving, sending in zip(links[0].tolist(), links[1].tolist()):
+            self.linked.setdefault(receiving, set()).add(sending)
+
+    def objects(self, atom: Atom) -> list[int]:
+        """The object tokens an atom names."""
+        return [t for t in atom[1:] if t < self.vocab_size]
+
+    def features(self, atoms: list[Atom]) -> Tensor:
+        """The final features [N,k] of ``atoms`` as one state pass over exactly these atoms computes them."""
+        if not atoms:
+            return torch.zeros(0, self.net.k)
+        keys, objects, globals_, _, links = self.cache
+        pred = torch.tensor([a[0] for a in atoms])[None]
+        args = torch.tensor([list(a[1:]) for a in atoms])[None]
+        mask = torch.ones(1, len(atoms), dtype=torch.bool)
+        with torch.no_grad():
+            x = self.net.run(pred, args, mask, 1, keys, [objects[i] for i in range(objects.shape[0])],
+                             [globals_[i][:, None] for i in range(globals_.shape[0])], False, links)[0]
+        return x[0, :, : self.net.k]
+
+    def evaluate(self, atoms: Iterable[Atom]) -> dict[Atom, Tensor]:
+        """Every atom's final features, from one pass over the whole state."""
+        atoms = list(atoms)
+        return dict(zip(atoms, self.features(atoms)))
+
+    def value(self, features: dict[Atom, Tensor]) -> float:
+        """h of a state from its atoms' final features (and the context's share of the readout)."""
+        k = self.net.k
+        x = torch.stack(list(features.values()))[None] if features else torch.zeros(1, 0, k)
+        with torch.no_grad():
+            return float(self.net.pool_and_read_out(x, torch.ones(1, x.shape[1], dtype=torch.bool), self.cache[3])[0])
+
+    def distances(self, atoms: set[Atom], sources: set[int], limit: int) -> dict[int, int]:
+        """Steps from ``sources`` to each object within ``limit`` steps in the object graph of
+        ``atoms`` (neighbours: named by one atom, or linked by a context atom, both present)."""
+        present: set[int] = set()
+        named: dict[int, set[int]] = {}
+        for atom in atoms:
+            objects = self.objects(atom)
+            present.update(objects)
+            for o in objects:
+                named.setdefault(o, set()).update(objects)
+        found = {o: 0 for o in sources}
+        queue = deque(sources)
+        while queue:
+            o = queue.popleft()
+            if found[o] == limit:
+                continue
+            for n in named.get(o, set()) | (self.linked.get(o, set()) & present):
+                if n not in found:
+                    found[n] = found[o] + 1
+                    queue.append(n)
+        return found
+
+    def update(self, parent: dict[Atom, Tensor], child: Iterable[Atom]) -> tuple[dict[Atom, Tensor], int]:
+        """The child's atoms' final features from the parent's (``parent``: :meth:`evaluate`'s or
+        this method's result for the parent state), and the number of atoms the one pass it made
+        read (0: nothing changed)."""
+        child = list(child)
+        before, after = set(parent), set(child)
+        changed = before ^ after
+        sources = {o for atom in changed for o in self.objects(atom)}
+        distance = self.distances(before | after, sources, 2 * self.hops)
+        redo = {a for a in child if a in changed or any(distance.get(o, self.hops + 1) <= self.hops
+                                                        for o in self.objects(a))}
+        if not redo:
+            return {a: parent[a] for a in child}, 0
+        read = [a for a in child if a in redo or any(o in distance for o in self.objects(a))]
+        new = dict(zip(read, self.features(read)))
+        return {a: new[a] if a in redo else parent[a] for a in child}, len(read)
