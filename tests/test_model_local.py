@@ -48,18 +48,18 @@ def test_values_from_the_parent_equal_the_whole_pass(readout: str) -> None:
     rng = random.Random(0)
     robot = 0
     state = {(1, 0, V), (2, 0, V)}
-    features = values.evaluate(state)
+    current = values.evaluate(state)
     read = []
     for _ in range(80):
         step = rng.choice(neighbours[robot])
         state = (state - {(2, robot, V)}) | {(2, step, V), (1, step, V)}
         robot = step
-        features, count = values.update(features, state)
+        current, count = values.update(current, state)
         whole = values.evaluate(state)
-        assert set(features) == set(whole)
-        for atom, row in whole.items():
-            assert features[atom].tolist() == pytest.approx(row.tolist(), abs=1e-5)
-        assert values.value(features) == pytest.approx(values.value(whole), abs=1e-4)
+        assert set(current.terms) == set(whole.terms)
+        for atom, row in whole.terms.items():
+            assert current.terms[atom].tolist() == pytest.approx(row.tolist(), abs=1e-5)
+        assert values.value(current) == pytest.approx(values.value(whole), abs=1e-4)
         read.append((count, len(state)))
     # Late in the walk a step's update reads a part of the state only (2 hops: the change's
     # surroundings are the cells within 4 steps of the robot's two cells).
@@ -73,14 +73,46 @@ def test_a_revisit_changes_only_the_robot() -> None:
     values = LocalValues(local_model(), pred, args)
     state = {(1, 0, V), (1, 1, V), (2, 1, V)}
     child = {(1, 0, V), (1, 1, V), (2, 0, V)}
-    features, count = values.update(values.evaluate(state), child)
+    updated, count = values.update(values.evaluate(state), child)
     assert 0 < count <= len(child)
-    assert values.value(features) == pytest.approx(values.value(values.evaluate(child)), abs=1e-4)
-    same, none = values.update(features, child)
-    assert none == 0 and values.value(same) == pytest.approx(values.value(features))
+    assert values.value(updated) == pytest.approx(values.value(values.evaluate(child)), abs=1e-4)
+    same, none = values.update(updated, child)
+    assert none == 0 and values.value(same) == pytest.approx(values.value(updated))
 
 
 def test_a_model_with_global_tokens_is_refused() -> None:
     pred, args, _ = grid(3)
     with pytest.raises(ValueError, match="no global tokens"):
         LocalValues(local_model(global_tokens=2), pred, args)
+
+
+def test_the_exported_module_sums_a_value_from_its_atoms_terms() -> None:
+    """What the plugin will call: ``atom_terms`` of a state's atoms, summed, through
+    ``value_of_terms`` gives ``forward_states``' value, also over two parts of the state."""
+    from symt.export import ExportedRoutedSymTE
+
+    pred, args, _ = grid(5)
+    net = local_model()
+    scripted = torch.jit.script(ExportedRoutedSymTE(net).eval())
+    keys, objects, globals_, share, links = scripted.encode_context(pred, args)
+    state = torch.tensor([[1] * 6 + [2]]), torch.tensor([[[c, V] for c in range(6)] + [[5, V]]])
+    mask = torch.ones(1, 7, dtype=torch.bool)
+    with torch.no_grad():
+        expected = scripted.forward_states(keys, objects, globals_, share, links, *state, mask)
+        terms = scripted.atom_terms(keys, objects, globals_, links, *state, mask)
+        assert scripted.value_of_terms(terms.sum(dim=1), share).tolist() == pytest.approx(expected.tolist(), abs=1e-5)
+        values = LocalValues(net, pred, args)
+        atoms = [tuple(int(t) for t in (p, *a)) for p, a in zip(state[0][0], state[1][0])]
+        assert values.value(values.evaluate(atoms)) == pytest.approx(float(expected[0]), abs=1e-5)
+
+
+def test_module_attributes_name_a_local_models_hops() -> None:
+    from symt.formats import module_attributes
+
+    meta = {"format": "symt-e", "format_version": 6, "domain": "d", "predicates": [], "max_arity": 2,
+            "vocab_size": V, "model": {"attention": "objects", "n_layers": 4, "global_tokens": 0}}
+    assert module_attributes(meta)["symt_local_hops"] == 4
+    meta["model"]["global_tokens"] = 4
+    assert module_attributes(meta)["symt_local_hops"] == 0
+    meta["model"] = {"attention": "full", "n_layers": 4, "global_tokens": 0}
+    assert module_attributes(meta)["symt_local_hops"] == 0

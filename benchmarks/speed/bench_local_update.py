@@ -6,7 +6,7 @@ features, recomputing only the atoms near the change (``symt.model_local``). Thi
 random from its initial state and at every step computes the state's value both ways: one pass
 over the whole state, and the update from the previous state's features. It checks that the two
 agree and prints, per stretch of the walk, the fluent atoms, the atoms the update read, and the
-seconds of each way (Python eager passes, one thread, process CPU time; the plugin evaluates whole
+milliseconds of each way (Python eager passes, one thread, process CPU time; the plugin evaluates whole
 states and does not do this yet).
 
 Usage (from the repository root; ``--visitall N``: an N×N grid of the generator's)::
@@ -76,7 +76,7 @@ def main() -> None:
           f"{torch.__version__}, one thread, {len(states) - 1} steps")
     print("| steps | fluent atoms (last) | atoms read per update | ms whole pass | ms update | ratio | largest |h| difference |")
     print("|--:|--:|--:|--:|--:|--:|--:|")
-    features = values.evaluate(atoms(states[0]))
+    evaluated = values.evaluate(atoms(states[0]))
     start = 1
     while start < len(states):
         stretch = states[start:start + args.every]
@@ -86,8 +86,8 @@ def main() -> None:
         for state in stretch:
             current = atoms(state)
             began = time.process_time()
-            features, count = values.update(features, current)
-            h = values.value(features)
+            evaluated, count = values.update(evaluated, current)
+            h = values.value(evaluated)
             update_s += time.process_time() - began
             began = time.process_time()
             whole = values.value(values.evaluate(current))

@@ -210,6 +210,20 @@ class ExportedRoutedSymTE(ExportedSymTE):
         return self.model.forward_states(context_keys, context_objects, context_globals, share, links,
                                          pred, args, mask)
 
+    @torch.jit.export
+    def atom_terms(self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor,
+                   links: Tensor, pred: Tensor, args: Tensor, mask: Tensor) -> Tensor:
+        """Each fluent atom's term [B,N,t] of the readout's sum (:meth:`RoutedSymTE.atom_terms`):
+        with a local model (``symt_local_hops`` > 0) a state's value is summed from its atoms'
+        terms, so only the terms near a change need a pass (``symt.model_local``)."""
+        x = self.model.state_pass(context_keys, context_objects, context_globals, links, pred, args, mask)
+        return self.model.atom_terms(x, mask)
+
+    @torch.jit.export
+    def value_of_terms(self, total: Tensor, share: Tensor) -> Tensor:
+        """h [B] of states whose atoms' terms sum to ``total`` [B,t] (:meth:`RoutedSymTE.value_of_terms`)."""
+        return self.model.value_of_terms(total, share)
+
 
 def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None = None) -> dict:
     """Script the checkpoint's model and write it with its metadata; returns the metadata.

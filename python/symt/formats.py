@@ -285,7 +285,10 @@ def module_attributes(meta: dict) -> dict[str, object]:
     (read from format 6 on) is 1 where a fluent atom that is a goal atom takes the predicate id
     2P + p (``symt.tokens``). ``symt_linear_cost`` is 1 for an objects-attention model
     (``ModelConfig.attention``), whose work per state is linear in its atoms: the plugin then bounds
-    a batch by its atoms alone, not by their attention scores (absent: 0)."""
+    a batch by its atoms alone, not by their attention scores (absent: 0). ``symt_local_hops``
+    is ``n_layers`` for a local model (objects attention without global tokens, ``symt.model_local``),
+    whose tokens read only what lies within that many steps of them, else 0."""
+    model = meta.get("model", {})
     return {
         "symt_format": meta["format"],
         "symt_format_version": int(meta["format_version"]),
@@ -296,7 +299,9 @@ def module_attributes(meta: dict) -> dict[str, object]:
         "symt_vocab_size": int(meta["vocab_size"]),
         "symt_context_cache": context_cache_mode(meta),
         "symt_achieved_goals": int(bool(meta.get("achieved_goals", False))),
-        "symt_linear_cost": int(meta.get("model", {}).get("attention", "full") == "objects"),
+        "symt_linear_cost": int(model.get("attention", "full") == "objects"),
+        "symt_local_hops": int(model.get("n_layers", 0)) if model.get("attention", "full") == "objects"
+        and int(model.get("global_tokens", 4)) == 0 else 0,
     }
 
 

@@ -5,16 +5,16 @@ what lies near it: each application of the layer moves information one step in a
 graph* (two objects are neighbours where a fluent atom names both or a context atom links them,
 ``object_links``), so an atom's final features depend only on the objects within ``n_layers`` steps
 of its arguments, on the atoms that name them and on which of their linked objects are present.
-The value is the readout of the atoms' summed features (or of their per-atom values) plus the
-context's share, so a state that differs from an evaluated parent in a few atoms needs new features
-only for the atoms near the change:
+The value is the readout of a sum over atoms (:meth:`RoutedSymTE.atom_terms`: their features, or
+their values with the per-atom readout) plus the context's share, so a state that differs from an
+evaluated parent in a few atoms needs new terms only for the atoms near the change:
 
 * ``changed``: the objects of the atoms in one state and not the other; ``near``: the objects
   within ``n_layers`` steps of them in the union of both states' object graphs;
 * the child's atoms that changed or name a ``near`` object are computed again by a state pass over
   the child's atoms that name an object within ``2 n_layers`` steps (a border wide enough that the
   atoms recomputed see all they would see in the whole state); every other atom keeps its parent's
-  features.
+  term, and the sum changes by the difference.
 
 :class:`LocalValues` is the reference of that update in Python: it defines what the plugin's
 incremental evaluation must compute and measures how much of a state it recomputes
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import torch
 from torch import Tensor
@@ -36,10 +37,19 @@ Atom = tuple[int, ...]
 (``vocab_size`` for an empty slot)."""
 
 
+@dataclass
+class LocalState:
+    """An evaluated state: its atoms' readout terms and their sum (float64, so that a long chain
+    of differences does not drift)."""
+
+    terms: dict[Atom, Tensor]
+    total: Tensor
+
+
 class LocalValues:
-    """The values of a task's states under a local objects model, whole or from a parent's
-    features. ``context_pred`` [C], ``context_args`` [C,m]: the task's context atoms as tokens
-    (what ``encode_context`` takes); states are given by their fluent atoms (:data:`Atom`)."""
+    """The values of a task's states under a local objects model, whole or from a parent's.
+    ``context_pred`` [C], ``context_args`` [C,m]: the task's context atoms as tokens (what
+    ``encode_context`` takes); states are given by their fluent atoms (:data:`Atom`)."""
 
     def __init__(self, net: RoutedSymTE, context_pred: Tensor, context_args: Tensor):
         if not isinstance(net, RoutedSymTE) or net.global_tokens != 0:
@@ -59,30 +69,29 @@ class LocalValues:
         """The object tokens an atom names."""
         return [t for t in atom[1:] if t < self.vocab_size]
 
-    def features(self, atoms: list[Atom]) -> Tensor:
-        """The final features [N,k] of ``atoms`` as one state pass over exactly these atoms computes them."""
+    def terms(self, atoms: list[Atom]) -> dict[Atom, Tensor]:
+        """The readout terms of ``atoms`` as one state pass over exactly these atoms computes them."""
         if not atoms:
-            return torch.zeros(0, self.net.k)
+            return {}
         keys, objects, globals_, _, links = self.cache
         pred = torch.tensor([a[0] for a in atoms])[None]
         args = torch.tensor([list(a[1:]) for a in atoms])[None]
         mask = torch.ones(1, len(atoms), dtype=torch.bool)
         with torch.no_grad():
-            x = self.net.run(pred, args, mask, 1, keys, [objects[i] for i in range(objects.shape[0])],
-                             [globals_[i][:, None] for i in range(globals_.shape[0])], False, links)[0]
-        return x[0, :, : self.net.k]
+            x = self.net.state_pass(keys, objects, globals_, links, pred, args, mask)
+            return dict(zip(atoms, self.net.atom_terms(x, mask)[0]))
 
-    def evaluate(self, atoms: Iterable[Atom]) -> dict[Atom, Tensor]:
-        """Every atom's final features, from one pass over the whole state."""
-        atoms = list(atoms)
-        return dict(zip(atoms, self.features(atoms)))
+    def evaluate(self, atoms: Iterable[Atom]) -> LocalState:
+        """A state from one pass over all its atoms."""
+        terms = self.terms(list(atoms))
+        width = 1 if self.net.atom_readout else self.net.k
+        total = torch.stack(list(terms.values())).double().sum(dim=0) if terms else torch.zeros(width).double()
+        return LocalState(terms, total)
 
-    def value(self, features: dict[Atom, Tensor]) -> float:
-        """h of a state from its atoms' final features (and the context's share of the readout)."""
-        k = self.net.k
-        x = torch.stack(list(features.values()))[None] if features else torch.zeros(1, 0, k)
+    def value(self, state: LocalState) -> float:
+        """h of an evaluated state."""
         with torch.no_grad():
-            return float(self.net.pool_and_read_out(x, torch.ones(1, x.shape[1], dtype=torch.bool), self.cache[3])[0])
+            return float(self.net.value_of_terms(state.total.float()[None], self.cache[3])[0])
 
     def distances(self, atoms: set[Atom], sources: set[int], limit: int) -> dict[int, int]:
         """Steps from ``sources`` to each object within ``limit`` steps in the object graph of
@@ -106,19 +115,23 @@ class LocalValues:
                     queue.append(n)
         return found
 
-    def update(self, parent: dict[Atom, Tensor], child: Iterable[Atom]) -> tuple[dict[Atom, Tensor], int]:
-        """The child's atoms' final features from the parent's (``parent``: :meth:`evaluate`'s or
-        this method's result for the parent state), and the number of atoms the one pass it made
+    def update(self, parent: LocalState, child: Iterable[Atom]) -> tuple[LocalState, int]:
+        """The child state from its parent's terms, and the number of atoms the one pass it made
         read (0: nothing changed)."""
         child = list(child)
-        before, after = set(parent), set(child)
+        before, after = set(parent.terms), set(child)
         changed = before ^ after
         sources = {o for atom in changed for o in self.objects(atom)}
         distance = self.distances(before | after, sources, 2 * self.hops)
-        redo = {a for a in child if a in changed or any(distance.get(o, self.hops + 1) <= self.hops
-                                                        for o in self.objects(a))}
-        if not redo:
-            return {a: parent[a] for a in child}, 0
-        read = [a for a in child if a in redo or any(o in distance for o in self.objects(a))]
-        new = dict(zip(read, self.features(read)))
-        return {a: new[a] if a in redo else parent[a] for a in child}, len(read)
+        near = {a for a in before | after
+                if a in changed or any(distance.get(o, self.hops + 1) <= self.hops for o in self.objects(a))}
+        read = [a for a in child if a in near or any(o in distance for o in self.objects(a))]
+        new = self.terms(read)
+        total = parent.total.clone()
+        for atom in near:
+            if atom in parent.terms:
+                total -= parent.terms[atom].double()
+            if atom in new:
+                total += new[atom].double()
+        terms = {a: new[a] if a in near else parent.terms[a] for a in child}
+        return LocalState(terms, total), len(read)

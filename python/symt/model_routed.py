@@ -42,6 +42,8 @@ identity embeddings exactly as in SymT-E (a learned table or hashed codes), so t
 contrastive loss applies unchanged: its attention maps are each atom's attention over its
 arguments, itself and the global tokens; its hidden states are the atoms'.
 
+*Local models* (``global_tokens`` 0): a token reads only what lies within ``n_layers`` steps of it,
+so a state's value can be updated from its parent's (``symt.model_local``).
 The readout is SymT-E's (the sum over atoms of their first ``k`` hidden dimensions, or per atom
 then summed), over fluent and context atoms alike.
 """
@@ -455,6 +457,16 @@ class RoutedSymTE(SymTE):
             else self.no_links(pred)
         return keys, torch.stack(objects_kv), torch.stack(globals_kv)[:, :, 0], share, links
 
+    def state_pass(
+        self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor, links: Tensor,
+        pred: Tensor, args: Tensor, mask: Tensor,
+    ) -> Tensor:
+        """The final atom states [B,N,d] of states' fluent atoms against the context cache."""
+        objects = [context_objects[layer] for layer in range(context_objects.shape[0])]
+        globals_ = [context_globals[layer][:, None] for layer in range(context_globals.shape[0])]
+        x, _, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False, links)
+        return x
+
     def forward_states(  # type: ignore[override]
         self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor, share: Tensor,
         links: Tensor, pred: Tensor, args: Tensor, mask: Tensor,
@@ -462,10 +474,23 @@ class RoutedSymTE(SymTE):
         """h [B] of states given by their fluent atoms only (``pred``, ``args``, ``mask`` as in
         :meth:`forward`) and the task's context cache (:meth:`encode_context`): the same values as
         :meth:`forward` on fluent and context atoms together."""
-        objects = [context_objects[layer] for layer in range(context_objects.shape[0])]
-        globals_ = [context_globals[layer][:, None] for layer in range(context_globals.shape[0])]
-        x, _, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False, links)
+        x = self.state_pass(context_keys, context_objects, context_globals, links, pred, args, mask)
         return self.pool_and_read_out(x, mask, share)
+
+    def atom_terms(self, x: Tensor, mask: Tensor) -> Tensor:
+        """Each atom's term [B,N,t] of the readout's sum (0 where not ``mask``) from the final atom
+        states ``x`` [B,N,d]: its first ``k`` features (pooled readout) or its value (per-atom
+        readout, t = 1); :meth:`value_of_terms` of their sum is :meth:`pool_and_read_out`'s h."""
+        features = x[..., : self.k].float()
+        terms = self.read_out_atoms(features)[..., None] if self.atom_readout else features
+        return terms * mask[..., None].to(terms.dtype)
+
+    def value_of_terms(self, total: Tensor, share: Tensor) -> Tensor:
+        """h [B] of states whose atoms' terms (:meth:`atom_terms`) sum to ``total`` [B,t], with
+        the context's ``share`` of the readout (:meth:`encode_context`)."""
+        if self.atom_readout:
+            return (total[:, 0] + share.float().sum()) * self.target_scale
+        return self.read_out(total + share.float())
 
 
 def heuristic_model(config: ModelConfig) -> SymTE:
