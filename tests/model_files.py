@@ -25,14 +25,15 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                  context: bool | str = False, fold_types: bool = False, readout: str = "pooled",
                  attention_scale: str = "fixed", attention_bias: str = "none",
                  object_identity: str = "table", achieved_goals: bool = False, keep_domain: bool = False,
-                 attention: str = "full", object_links: bool = False, context_keys: str = "all") -> Path:
+                 attention: str = "full", object_links: bool = False, context_keys: str = "all",
+                 global_tokens: int = 4) -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
     themselves, and the plugin caches them; ``"static"``: static and type atoms only (the goal
     atoms are read with each state). ``fold_types``: type atoms are folded into their
     objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``, ``object_identity``,
-    ``attention`` (``objects``: ``symt.model_routed``), ``object_links``, ``context_keys``: as ``ModelConfig``'s. ``achieved_goals``: state atoms that are goals read as their own predicate
+    ``attention`` (``objects``: ``symt.model_routed``), ``object_links``, ``context_keys``, ``global_tokens``: as ``ModelConfig``'s. ``achieved_goals``: state atoms that are goals read as their own predicate
     (format 6). ``keep_domain``: the checkpoint keeps the domain's text, as ``symt train`` writes
     it, so the exported model says its domain (``symt.models.fit_model``)."""
     torch.manual_seed(seed)
@@ -47,7 +48,7 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                          graph_predicates=graph_predicate_ids(signature, parsed, attention_bias),
                          readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
                          object_identity=object_identity, achieved_goals=achieved_goals, attention=attention,
-                         object_links=object_links, context_keys=context_keys)
+                         object_links=object_links, context_keys=context_keys, global_tokens=global_tokens)
     model = heuristic_model(config)
     if attention_bias == "object-slots":  # starts at zero, which would hide the slots' channels
         with torch.no_grad():

@@ -229,6 +229,10 @@ def models(tmp_path_factory) -> dict[str, Path]:
     models["logistics-context-objects-links"] = random_model(
         "logistics", out / "logistics-context-objects-links.pt", seed=23, context=True, attention="objects",
         object_links=True, attention_scale="log-length")
+    # A local model (no global tokens, symt.model_local): the plugin evaluates whole states.
+    models["visitall-context-local"] = random_model("visitall", out / "visitall-context-local.pt", seed=28,
+                                                    context=True, attention="objects", object_links=True,
+                                                    global_tokens=0)
     return models
 
 
@@ -297,6 +301,7 @@ def model_stats(output: str) -> tuple[int, int]:
     ("logistics", 3, "logistics-objects"), ("logistics", 3, "logistics-context-objects-links"),
     ("visitall", 6, "visitall-distance"), ("logistics", 3, "logistics-context-distance"),
     ("logistics", 3, "logistics-context-sparse"), ("logistics", 3, "logistics-context-means"),
+    ("visitall", 6, "visitall-context-local"),
 ])
 def test_plugin_values_equal_python_model(tmp_path: Path, models: dict[str, Path], domain: str,
                                           size: int, model: str) -> None:

@@ -54,13 +54,13 @@ def test_values_from_the_parent_equal_the_whole_pass(readout: str) -> None:
         step = rng.choice(neighbours[robot])
         state = (state - {(2, robot, V)}) | {(2, step, V), (1, step, V)}
         robot = step
-        current, count = values.update(current, state)
+        current, atoms_read = values.update(current, state)
         whole = values.evaluate(state)
         assert set(current.terms) == set(whole.terms)
         for atom, row in whole.terms.items():
             assert current.terms[atom].tolist() == pytest.approx(row.tolist(), abs=1e-5)
         assert values.value(current) == pytest.approx(values.value(whole), abs=1e-4)
-        read.append((count, len(state)))
+        read.append((len(atoms_read), len(state)))
     # Late in the walk a step's update reads a part of the state only (2 hops: the change's
     # surroundings are the cells within 4 steps of the robot's two cells).
     assert all(count <= 2 * (1 + 2 * 5 * 6) for count, _ in read)
@@ -73,11 +73,11 @@ def test_a_revisit_changes_only_the_robot() -> None:
     values = LocalValues(local_model(), pred, args)
     state = {(1, 0, V), (1, 1, V), (2, 1, V)}
     child = {(1, 0, V), (1, 1, V), (2, 0, V)}
-    updated, count = values.update(values.evaluate(state), child)
-    assert 0 < count <= len(child)
+    updated, atoms_read = values.update(values.evaluate(state), child)
+    assert 0 < len(atoms_read) <= len(child)
     assert values.value(updated) == pytest.approx(values.value(values.evaluate(child)), abs=1e-4)
     same, none = values.update(updated, child)
-    assert none == 0 and values.value(same) == pytest.approx(values.value(updated))
+    assert none == [] and values.value(same) == pytest.approx(values.value(updated))
 
 
 def test_a_model_with_global_tokens_is_refused() -> None:
@@ -116,3 +116,16 @@ def test_module_attributes_name_a_local_models_hops() -> None:
     assert module_attributes(meta)["symt_local_hops"] == 0
     meta["model"] = {"attention": "full", "n_layers": 4, "global_tokens": 0}
     assert module_attributes(meta)["symt_local_hops"] == 0
+
+
+def test_an_exported_local_model_keeps_its_terms_methods(tmp_path) -> None:
+    """symt export freezes the module and keeps only the methods it is told to: a local model's
+    file says its hops and keeps ``atom_terms`` and ``value_of_terms``; other files do not."""
+    from model_files import random_model
+    from symt.export import load_exported
+
+    local, _ = load_exported(random_model("visitall", tmp_path / "local.pt", context=True, attention="objects",
+                                          object_links=True, global_tokens=0))
+    assert local.symt_local_hops == 2 and hasattr(local, "atom_terms") and hasattr(local, "value_of_terms")
+    routed, _ = load_exported(random_model("visitall", tmp_path / "routed.pt", context=True, attention="objects"))
+    assert routed.symt_local_hops == 0 and not hasattr(routed, "atom_terms")

@@ -6,13 +6,16 @@ features, recomputing only the atoms near the change (``symt.model_local``). Thi
 random from its initial state and at every step computes the state's value both ways: one pass
 over the whole state, and the update from the previous state's features. It checks that the two
 agree and prints, per stretch of the walk, the fluent atoms, the atoms the update read, and the
-milliseconds of each way (Python eager passes, one thread, process CPU time; the plugin evaluates whole
-states and does not do this yet).
+milliseconds of each way in Python (eager passes and the update's bookkeeping; one thread, process
+CPU time). With ``--exported FILE`` (the checkpoint exported) it also times what the plugin's
+passes would cost (TorchScript): ``forward_states`` over the whole state, and ``atom_terms`` over
+the atoms the update read plus ``value_of_terms``. The plugin evaluates whole states and does not
+do the update yet.
 
 Usage (from the repository root; ``--visitall N``: an N×N grid of the generator's)::
 
     .venv/bin/python benchmarks/speed/bench_local_update.py runs/s51/va-local/best.pt --visitall 32 \\
-        --walk 1000 --every 200
+        --walk 3000 --every 500 --exported runs/s51/va-local.pt
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 
 import torch
 
-from symt.export import load_checkpoint_model, model_meta
+from symt.export import load_checkpoint_model, load_exported, model_meta
 from symt.model_local import Atom, LocalValues
 from symt.model_routed import RoutedSymTE
 from symt.pddl import parse_domain
@@ -47,6 +50,7 @@ def main() -> None:
     parser.add_argument("--visitall", type=int, metavar="N", help="an N×N Visitall grid (no --domain, --problem)")
     parser.add_argument("--walk", type=int, default=1000, help="random-walk length (actions from the initial state)")
     parser.add_argument("--every", type=int, default=200, help="steps per printed row")
+    parser.add_argument("--exported", type=Path, help="the checkpoint exported: also time TorchScript passes")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if (args.visitall is None) == (args.domain is None or args.problem is None):
@@ -71,32 +75,59 @@ def main() -> None:
         rows = rename(encoded.fluent_rows[sorted(state)], encoded.assignment, vocab)
         return [tuple(int(t) for t in row) for row in rows]
 
+    module = load_exported(args.exported)[0] if args.exported else None
+    cache = module.encode_context(pred[0], context_args[0]) if module is not None else ()
+
+    def scripted_seconds(atoms_: list[Atom], whole: bool) -> float:
+        """CPU seconds of the plugin's pass: the whole state's value, or the terms of ``atoms_``."""
+        if module is None or not atoms_:
+            return 0.0
+        p = torch.tensor([a[0] for a in atoms_])[None]
+        a = torch.tensor([list(a[1:]) for a in atoms_])[None]
+        m = torch.ones(1, len(atoms_), dtype=torch.bool)
+        began = time.process_time()
+        with torch.inference_mode():
+            if whole:
+                module.forward_states(*cache, p, a, m)
+            else:
+                module.value_of_terms(module.atom_terms(cache[0], cache[1], cache[2], cache[4], p, a, m).sum(1), cache[3])
+        return time.process_time() - began
+
     states = random_walk(task, args.walk + 1, args.seed)
     print(f"checkpoint {args.checkpoint}, task {args.problem.name}, {net.n_layers} layers, torch "
           f"{torch.__version__}, one thread, {len(states) - 1} steps")
-    print("| steps | fluent atoms (last) | atoms read per update | ms whole pass | ms update | ratio | largest |h| difference |")
-    print("|--:|--:|--:|--:|--:|--:|--:|")
+    print("| steps | fluent atoms (last) | atoms read per update | ms whole pass | ms update | ratio | "
+          "largest |h| difference | TorchScript ms whole | TorchScript ms update | ratio |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     evaluated = values.evaluate(atoms(states[0]))
     start = 1
     while start < len(states):
         stretch = states[start:start + args.every]
-        whole_s = update_s = 0.0
+        whole_s = update_s = scripted_whole = scripted_update = 0.0
         read = 0
         worst = 0.0
         for state in stretch:
             current = atoms(state)
             began = time.process_time()
-            evaluated, count = values.update(evaluated, current)
+            evaluated, atoms_read = values.update(evaluated, current)
             h = values.value(evaluated)
             update_s += time.process_time() - began
+            scripted_whole += scripted_seconds(current, True)
+            scripted_update += scripted_seconds(atoms_read, False)
             began = time.process_time()
             whole = values.value(values.evaluate(current))
             whole_s += time.process_time() - began
-            read += count
+            read += len(atoms_read)
             worst = max(worst, abs(h - whole))
         n = len(stretch)
-        print(f"| {start}–{start + n - 1} | {len(current)} | {read / n:.0f} | {whole_s / n * 1e3:.2f} | "
-              f"{update_s / n * 1e3:.2f} | {update_s / whole_s:.2f} | {worst:.1e} |")
+        row = (f"| {start}–{start + n - 1} | {len(current)} | {read / n:.0f} | {whole_s / n * 1e3:.2f} | "
+               f"{update_s / n * 1e3:.2f} | {update_s / whole_s:.2f} | {worst:.1e} |")
+        if module is not None:
+            row += (f" {scripted_whole / n * 1e3:.2f} | {scripted_update / n * 1e3:.2f} | "
+                    f"{scripted_update / scripted_whole:.2f} |")
+        else:
+            row += " – | – | – |"
+        print(row)
         start += n
 
 

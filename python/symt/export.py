@@ -249,8 +249,10 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
             kind = ExportedRoutedSymTE if model.context_attention else ExportedSymTE
         exported = kind(model, attributes).eval()
         # Freezing inlines every attribute forward() does not read and drops other methods: keep
-        # the metadata and the context-cache methods.
+        # the metadata, the context-cache methods and a local model's sum of atom terms.
         methods = ["encode_context", "forward_states"] if model.context_attention else []
+        if kind is ExportedRoutedSymTE and attributes["symt_local_hops"]:
+            methods += ["atom_terms", "value_of_terms"]
         scripted = torch.jit.freeze(torch.jit.script(exported), preserved_attrs=[*attributes, *methods])
     _save(scripted, meta, out_path)
     return meta

@@ -115,9 +115,9 @@ class LocalValues:
                     queue.append(n)
         return found
 
-    def update(self, parent: LocalState, child: Iterable[Atom]) -> tuple[LocalState, int]:
-        """The child state from its parent's terms, and the number of atoms the one pass it made
-        read (0: nothing changed)."""
+    def update(self, parent: LocalState, child: Iterable[Atom]) -> tuple[LocalState, list[Atom]]:
+        """The child state from its parent's terms, and the atoms the one pass it made read
+        (none: nothing changed)."""
         child = list(child)
         before, after = set(parent.terms), set(child)
         changed = before ^ after
@@ -134,4 +134,4 @@ class LocalValues:
             if atom in new:
                 total += new[atom].double()
         terms = {a: new[a] if a in near else parent.terms[a] for a in child}
-        return LocalState(terms, total), len(read)
+        return LocalState(terms, total), read
