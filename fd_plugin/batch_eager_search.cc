@@ -145,8 +145,11 @@ SearchStatus BatchEagerSearch::step() {
             GlobalState succ_state = state_registry.get_successor_state(s, op);
             expansions[e].ops.push_back(op_id);
             expansions[e].successors.push_back(succ_state);
-            if (!batch_evaluators.empty() && search_space.get_node(succ_state).is_new())
+            if (!batch_evaluators.empty() && search_space.get_node(succ_state).is_new()) {
                 batch.push_back(succ_state);
+                for (BatchEvaluator *evaluator : batch_evaluators)
+                    evaluator->announce_transition(s, succ_state);
+            }
         }
     }
     if (!batch.empty())

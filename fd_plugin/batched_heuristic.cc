@@ -10,6 +10,9 @@ namespace symt {
 BatchEvaluator::~BatchEvaluator() {
 }
 
+void BatchEvaluator::announce_transition(const GlobalState &, const GlobalState &) {
+}
+
 BatchedHeuristic::BatchedHeuristic(const options::Options &opts)
     : Heuristic(opts),
       batch_values(NO_BATCH_VALUE) {

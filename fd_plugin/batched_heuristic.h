@@ -25,6 +25,10 @@ namespace symt {
 class BatchEvaluator {
 public:
     virtual ~BatchEvaluator();
+    // batch_eager_greedy announces each new successor's parent before the batch is evaluated
+    // (Fast Downward's notify_state_transition comes only after): a local model computes a
+    // successor's value from its parent's (symt_local.h).
+    virtual void announce_transition(const GlobalState &parent, const GlobalState &state);
     virtual void evaluate_batch(const std::vector<GlobalState> &states) = 0;
 };
 

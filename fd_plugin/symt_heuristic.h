@@ -36,12 +36,14 @@
 
 #include "batched_heuristic.h"
 #include "plugin_support.h"
+#include "symt_local.h"
 
 #include <torch/script.h>
 
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,13 @@ class SymtHeuristic : public BatchedHeuristic {
     // objects attention): only the atom budget bounds a pass, not the attention scores.
     bool linear_cost = false;
     bool use_bf16 = false;      // forward pass under bf16 autocast (symt(precision=...))
+    // A local model (symt_local_hops > 0) with symt(incremental=true): states' values from their
+    // parents' (symt_local.h), the evaluated states kept within LOCAL_BUDGET_BYTES.
+    bool incremental = true;
+    std::unique_ptr<LocalStates> local;
+    std::vector<int64_t> local_table;   // fluent_rows, then state_fixed_rows: [F + S - C, width]
+    static constexpr size_t LOCAL_BUDGET_BYTES = size_t(512) << 20;
+    int64_t num_states_updated = 0;
 
     // Format-4 context-attention models: the cached atoms' keys and values at every layer and
     // their share of the readout, computed once; states then carry their fluent atoms and the
@@ -123,12 +132,27 @@ class SymtHeuristic : public BatchedHeuristic {
     bool forward_pass(const std::vector<std::vector<int>> &states, size_t begin, size_t end, int64_t n,
                       std::vector<int> &result);
     int to_heuristic_value(double raw) const;
+    // A local model's path: the sorted rows of a state in local_table, and the evaluation of
+    // states from their announced parents' (a whole pass where there is none).
+    std::vector<int> state_rows(const std::vector<int> &values) const;
+    std::vector<int> evaluate_local(const std::vector<std::vector<int>> &states);
+    // One atom_terms pass over plans[begin, end)'s rows padded to `n`; fills their terms. False
+    // when libtorch could not allocate the pass's memory.
+    bool terms_pass(const std::vector<LocalPlan> &plans, size_t begin, size_t end, int64_t n,
+                    std::vector<std::vector<float>> &terms);
     void write_trace(const std::vector<std::vector<int>> &states, size_t begin, size_t end,
                      const double *values);
 
 public:
     explicit SymtHeuristic(const options::Options &opts);
     virtual ~SymtHeuristic() override;
+
+    // A local model hears of every transition the search makes, so that a successor's value can
+    // come from its parent's.
+    virtual void get_path_dependent_evaluators(std::set<Evaluator *> &evals) override;
+    virtual void notify_state_transition(const GlobalState &parent_state, OperatorID op_id,
+                                         const GlobalState &state) override;
+    virtual void announce_transition(const GlobalState &parent, const GlobalState &state) override;
 };
 }
 

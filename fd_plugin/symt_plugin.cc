@@ -119,6 +119,12 @@ static shared_ptr<Heuristic> _parse(OptionParser &parser) {
         "split, and halved again whenever a pass runs out of memory. The values do not depend "
         "on it; the memory and speed of batched evaluation do",
         "32768", Bounds("1", "infinity"));
+    parser.add_option<bool>(
+        "incremental",
+        "with a local model (trained with --global-tokens 0; its file says symt_local_hops), "
+        "compute a successor's value from its parent's, passing only the atoms near the change "
+        "through the model (the same values; false: every state whole)",
+        "true");
     Heuristic::add_options_to_parser(parser);
     Options opts = parser.parse();
     if (parser.dry_run())

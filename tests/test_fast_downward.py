@@ -232,7 +232,7 @@ def models(tmp_path_factory) -> dict[str, Path]:
     # A local model (no global tokens, symt.model_local): the plugin evaluates whole states.
     models["visitall-context-local"] = random_model("visitall", out / "visitall-context-local.pt", seed=28,
                                                     context=True, attention="objects", object_links=True,
-                                                    global_tokens=0)
+                                                    global_tokens=0, vocab_size=128)
     return models
 
 
@@ -274,6 +274,44 @@ def read_trace(path: Path) -> list[tuple[float, list[str]]]:
 def search_stats(output: str) -> dict[str, str]:
     keys = ("Expanded", "Evaluated", "Generated", "Plan length")
     return {line.split(" ")[0]: line for line in output.splitlines() if line.startswith(keys)}
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("search", [
+    "eager_greedy([symt(model={m}, incremental={i}), hff])",
+    "batch_eager_greedy([symt(model={m}, incremental={i}), hff])",
+    "lazy_greedy([symt(model={m}, incremental={i}), hff], preferred=[hff], boost=1000)",
+])
+def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[str, Path], search: str) -> None:
+    """With a local model (no global tokens) the plugin computes a successor's value from its
+    parent's, passing only the atoms near the change through the model (symt_local.h): the
+    search is the same as with whole states (expansions, plan), every traced value equals
+    Python's whole pass, and fewer atoms per state go through the model. (The model is
+    untrained: h^FF's queue beside it makes the search end.)"""
+    problem = write_task(tmp_path, "visitall", 64)
+    runs = {}
+    for incremental in ("true", "false"):
+        workdir = tmp_path / incremental
+        workdir.mkdir()
+        trace = workdir / "trace.tsv"
+        result = fast_downward(workdir, str(domain_file("visitall")), str(problem), "--evaluator", "hff=ff()",
+                               "--search", search.format(m=models["visitall-context-local"], i=incremental),
+                               env=dict(os.environ, SYMT_TRACE=str(trace)))
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+        stats = [line for line in result.stdout.splitlines() if "atoms per state" in line][-1]
+        atoms = float(stats.split(" atoms per state")[0].rsplit(" ", 1)[1])
+        runs[incremental] = (search_stats(result.stdout), (workdir / "sas_plan").read_text(), atoms, stats,
+                             read_trace(trace))
+    assert runs["true"][:2] == runs["false"][:2]
+    updated = int(runs["true"][3].split(" states from their parent")[0].rsplit("(", 1)[1])
+    assert updated > len(runs["true"][4]) // 2 and "from their parent" not in runs["false"][3]
+    assert runs["true"][2] < 0.8 * runs["false"][2]
+    traced = runs["true"][4]
+    sample = random.Random(0).sample(traced, min(40, len(traced)))
+    expected = python_values(models["visitall-context-local"], "visitall", problem, sample)
+    # Sums in another order than the whole pass's: equal to float32 rounding (relative 1e-6).
+    assert [raw for raw, _ in sample] == pytest.approx(expected, rel=1e-5, abs=1e-4)
 
 
 def statistics_words(output: str) -> list[str]:
