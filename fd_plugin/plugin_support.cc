@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <time.h>
 
 using namespace std;
 
@@ -50,5 +51,11 @@ string states_per_second(double states, double cpu_seconds) {
     if (cpu_seconds < 0.01)
         return "too short for a rate";
     return to_string(static_cast<int64_t>(states / cpu_seconds)) + " states/s";
+}
+
+double process_cpu_seconds() {
+    timespec now;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 }

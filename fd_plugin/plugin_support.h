@@ -53,6 +53,9 @@ CreateHeuristicFunction load_heuristic_factory(
   the process CPU clock ticks in milliseconds or coarser, so a rate from less means nothing.
 */
 std::string states_per_second(double states, double cpu_seconds);
+
+// CPU time of the process, all threads: what Fast Downward's timers and time limits count.
+double process_cpu_seconds();
 }
 
 #endif

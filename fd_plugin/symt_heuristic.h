@@ -112,6 +112,7 @@ class SymtHeuristic : public BatchedHeuristic {
     static const int64_t FIRST_STATISTICS_REPORT = 1024;
     int64_t next_statistics_report = FIRST_STATISTICS_REPORT;
     void print_statistics() const;
+    void report_statistics();   // print_statistics whenever the count of states has doubled
 
     void load(const std::string &model_option, int threads, Precision precision);
     // Splits the fixed atoms by the model's symt_context_cache (0, 1 or 2).

@@ -1,5 +1,12 @@
 #include "symt_local.h"
 
+#include "symt_context.h"
+#include "symt_heuristic.h"
+
+#include "global_state.h"
+
+#include <ATen/autocast_mode.h>
+
 #include <algorithm>
 #include <iterator>
 
@@ -180,4 +187,168 @@ void LocalStates::store(LocalEntry entry) {
         order.pop_front();
     }
 }
+
+/*
+  SymtHeuristic's path for a local model: the search's transitions noted, states valued from their
+  parents' (declared in symt_heuristic.h; the rest of the class is in symt_heuristic.cc).
+*/
+void SymtHeuristic::get_path_dependent_evaluators(set<Evaluator *> &evals) {
+    if (local)
+        evals.insert(this);
+}
+
+void SymtHeuristic::notify_state_transition(const GlobalState &parent_state, OperatorID,
+                                            const GlobalState &state) {
+    announce_transition(parent_state, state);
+}
+
+void SymtHeuristic::announce_transition(const GlobalState &parent, const GlobalState &state) {
+    if (local)
+        local->note_transition(state_rows(variable_values(convert_global_state(parent))),
+                               state_rows(variable_values(convert_global_state(state))));
+}
+
+vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
+    vector<int> rows;
+    for (size_t var = 0; var < values.size(); ++var) {
+        int row = fact_rows[var][values[var]];
+        if (row >= 0)
+            rows.push_back(row);
+    }
+    int fluent = static_cast<int>(fluent_rows.size() / width);
+    for (int64_t i = 0; i < num_state_fixed; ++i)
+        rows.push_back(fluent + static_cast<int>(i));
+    sort(rows.begin(), rows.end());
+    return rows;
+}
+
+vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
+    size_t count = states.size();
+    vector<vector<int>> rows(count);
+    vector<const LocalEntry *> parents(count);
+    vector<LocalPlan> plans(count);
+    vector<int64_t> atoms(count);
+    for (size_t i = 0; i < count; ++i) {
+        rows[i] = state_rows(states[i]);
+        parents[i] = local->parent_of(rows[i]);
+        if (parents[i]) {
+            plans[i] = local->plan(*parents[i], rows[i]);
+            ++num_states_updated;
+        } else {
+            plans[i].read = rows[i];
+            plans[i].read_near.assign(rows[i].size(), 1);
+        }
+        atoms[i] = max<int64_t>(1, static_cast<int64_t>(plans[i].read.size()));
+        num_atoms_evaluated += static_cast<int64_t>(plans[i].read.size());
+    }
+    vector<vector<float>> terms(count);
+    size_t begin = 0;
+    while (begin < count) {
+        // A local model's work is linear in its atoms: the atom budget alone bounds a pass.
+        size_t end = begin;
+        int64_t n = 1;
+        while (end < count) {
+            int64_t padded = max(n, atoms[end]);
+            if (end > begin && (static_cast<int64_t>(end - begin) + 1) * padded > max_batch_atoms)
+                break;
+            n = padded;
+            ++end;
+        }
+        if (!terms_pass(plans, begin, end, n, terms)) {
+            if (end - begin == 1)
+                fail("out of memory in the forward pass of " + model_path + " on one state of " +
+                     to_string(n) + " atoms (raise the memory limit)", utils::ExitCode::SEARCH_OUT_OF_MEMORY);
+            max_batch_atoms = max<int64_t>(1, max_batch_atoms / 2);
+            continue;
+        }
+        begin = end;
+    }
+    // Every child's entry before any is stored: storing may drop an old entry, a parent here.
+    int64_t t = local->term_width;
+    vector<LocalEntry> children(count);
+    at::Tensor totals = torch::zeros({static_cast<int64_t>(count), t}, torch::kFloat32);
+    float *total_data = totals.data_ptr<float>();
+    for (size_t i = 0; i < count; ++i) {
+        children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data());
+        for (int64_t j = 0; j < t; ++j)
+            total_data[i * t + j] = static_cast<float>(children[i].total[j]);
+    }
+    vector<int> result;
+    try {
+        c10::InferenceMode guard;
+        double start = process_cpu_seconds();
+        at::Tensor out = run_model("value_of_terms", {totals, context_cache[3]});
+        out = out.to(torch::kFloat64).contiguous().reshape({-1});
+        model_seconds += process_cpu_seconds() - start;
+        if (out.numel() != static_cast<int64_t>(count))
+            fail("the model returned " + to_string(out.numel()) + " values for " + to_string(count) +
+                 " states", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        const double *values = out.data_ptr<double>();
+        for (size_t i = 0; i < count; ++i)
+            result.push_back(to_heuristic_value(values[i]));
+        if (trace)
+            write_trace(states, 0, count, values);
+    } catch (const std::exception &error) {
+        fail("evaluating " + model_path + " failed: " + first_sentence(error.what()),
+             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    }
+    for (LocalEntry &child : children)
+        local->store(move(child));
+    local->clear_transitions();
+    num_states_evaluated += static_cast<int64_t>(count);
+    report_statistics();
+    return result;
+}
+
+bool SymtHeuristic::terms_pass(const vector<LocalPlan> &plans, size_t begin, size_t end, int64_t n,
+                               vector<vector<float>> &terms) {
+    int64_t batch = static_cast<int64_t>(end - begin);
+    int64_t m = width - 1;
+    size_t slots = static_cast<size_t>(batch * n);
+    pred_buffer.assign(slots, 0);
+    args_buffer.assign(slots * m, pad_token);
+    mask_buffer.assign(slots, 0);
+    for (int64_t b = 0; b < batch; ++b) {
+        const vector<int> &read = plans[begin + b].read;
+        for (size_t a = 0; a < read.size(); ++a) {
+            const int64_t *row = &local_table[static_cast<size_t>(read[a]) * width];
+            size_t slot = static_cast<size_t>(b * n) + a;
+            pred_buffer[slot] = row[0];
+            copy(row + 1, row + width, args_buffer.begin() + slot * m);
+            mask_buffer[slot] = 1;
+        }
+    }
+    try {
+        c10::InferenceMode guard;
+        double start = process_cpu_seconds();
+        at::Tensor pred = torch::from_blob(pred_buffer.data(), {batch, n}, torch::kInt64);
+        at::Tensor args = torch::from_blob(args_buffer.data(), {batch, n, m}, torch::kInt64);
+        at::Tensor mask = torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool);
+        at::Tensor out = run_model("atom_terms", {context_cache[0], context_cache[1], context_cache[2],
+                                                  context_cache[4], pred, args, mask});
+        out = out.to(torch::kFloat32).contiguous();
+        model_seconds += process_cpu_seconds() - start;
+        if (out.dim() != 3 || out.size(0) != batch || out.size(1) != n)
+            fail("the model returned atom terms of an unexpected shape", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        local->term_width = out.size(2);
+        const float *data = out.data_ptr<float>();
+        for (int64_t b = 0; b < batch; ++b) {
+            size_t used = plans[begin + b].read.size() * static_cast<size_t>(out.size(2));
+            const float *first = data + static_cast<size_t>(b * n * out.size(2));
+            terms[begin + b].assign(first, first + used);
+        }
+    } catch (const std::exception &error) {
+        string message = error.what();
+        if (message.find("can't allocate memory") != string::npos ||
+            message.find("bad_alloc") != string::npos) {
+            at::autocast::set_autocast_enabled(at::kCPU, false);
+            return false;
+        }
+        fail("evaluating " + model_path + " failed: " + first_sentence(message),
+             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    }
+    ++num_forward_calls;
+    return true;
+}
+
 }
