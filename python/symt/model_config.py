@@ -135,7 +135,8 @@ class ModelConfig:
     context (``context_predicates``) encoded once per task (issue 65)."""
     global_tokens: int = 4
     """With ``objects`` attention: the global tokens, which read every atom and are read by every
-    atom and object."""
+    atom and object. 0: a local model, whose tokens read only what lies within ``n_layers`` steps
+    of them, so that a state's value can be computed from its parent's (``symt.model_local``)."""
     object_links: bool = False
     """With ``objects`` attention and a context: in a state's pass every object token also attends
     to the object tokens of the state's other objects it shares a context atom with (``connected``
