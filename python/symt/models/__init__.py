@@ -4,6 +4,8 @@
   ``<domain>-nocl.pt`` the same trained without the contrastive loss (the paper's ablation);
   ``<domain>-objects.pt`` a SymT-E with objects attention (``symt.model_routed``: a state costs
   time linear in its fluent atoms), picked by name or, where it is the only fitting model, by default;
+  ``<domain>-local.pt`` one without global tokens, whose states the plugin values from their
+  parents' (``symt.model_local``), picked before either where shipped;
 * ``<domain>-ed.pt`` / ``<domain>-plangpt.pt``: plan generators (SymT-ED, the PlanGPT baseline);
   ``-ed-nocl`` / ``-plangpt-cl`` their ablations (contrastive loss inverted); ``<domain>-ed-first.pt``
   a SymT-ED trained on first actions, for regrounding, and ``-ed-first-nocl`` its ablation (in
@@ -239,6 +241,14 @@ class ModelInfo:
     attention: str = "full"
     """A SymT-E model's attention (``ModelConfig.attention``): ``full`` (the paper's; a cost per
     state that grows with the square of its atoms) or ``objects`` (linear in them)."""
+    local: bool = False
+    """Objects attention without global tokens: Fast Downward values a state from its parent's,
+    passing only the atoms near the change through the model (``symt.model_local``)."""
+
+    @property
+    def cost_rank(self) -> int:
+        """0 for a local model, 1 for objects attention, 2 for full attention: the default's fourth criterion."""
+        return 0 if self.local else 1 if self.attention == "objects" else 2
 
     @property
     def ablation(self) -> bool:
@@ -267,9 +277,11 @@ def model_info(path: Path, name: str | None = None) -> ModelInfo:
         meta = read_model_meta(path)
         try:
             predicates = tuple((p["name"], int(p["arity"])) for p in meta["predicates"])
-            attention = str(meta.get("model", {}).get("attention", "full"))
+            model = meta.get("model", {})
+            attention = str(model.get("attention", "full"))
+            local = attention == "objects" and int(model.get("global_tokens", 4)) == 0
             return ModelInfo(name, path, "SymT-E", str(meta["domain"]), predicates, int(meta["vocab_size"]),
-                             attention=attention)
+                             attention=attention, local=local)
         except (KeyError, TypeError, ValueError) as error:
             raise SymtError(f"{path}: incomplete symt.json ({error})") from None
     meta = read_planner_meta(path)
@@ -348,7 +360,7 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
         c, match = item
         how = (0 if not match.renamed() else 1) if match is not None else (2 if set(c.predicates) == ours else 3)
         return (int(objects is not None and objects > c.vocab_size), how, int(c.domain != signature.domain),
-                int(c.attention != "objects"), c.name)
+                c.cost_rank, c.name)
 
     fitting.sort(key=rank)
     chosen, match = fitting[0]
@@ -363,16 +375,20 @@ def _select(candidates: list[ModelInfo], domain_file: str | Path, problem_file: 
                    if chosen.hashed_objects else
                    f"its vocabulary ({chosen.vocab_size}) holds the task's {objects} objects")
     if rank(fitting[0])[3] == 0:
+        why.append("its states are valued from their parents' (a local model)")
+    elif rank(fitting[0])[3] == 1:
         why.append("its cost per state is linear in the task's atoms (objects attention)")
     reasons_against = (f"its vocabulary is smaller than the task's {objects} objects", "its domain matches {how}",
-                       "its PDDL domain name is '{domain}'",
-                       "its cost per state grows with the square of the atoms (full attention)", "later by name")
+                       "its PDDL domain name is '{domain}'", "{cost}", "later by name")
+    costs = ("", "its states are valued whole (objects attention with global tokens)",
+             "its cost per state grows with the square of the atoms (full attention)")
     others = []
     for other in fitting[1:]:
         criterion = next(i for i, (a, b) in enumerate(zip(rank(fitting[0]), rank(other))) if a != b)
         how_other = ("up to names", "up to names", "by its predicates only", "by a superset of the predicates")
-        others.append(f"'{other[0].name}' "
-                      f"({reasons_against[criterion].format(how=how_other[rank(other)[1]], domain=other[0].domain)})")
+        reason = reasons_against[criterion].format(how=how_other[rank(other)[1]], domain=other[0].domain,
+                                                   cost=costs[rank(other)[3]])
+        others.append(f"'{other[0].name}' ({reason})")
     tail = (f"; {len(others)} other candidate{'s' if len(others) > 1 else ''}: {', '.join(others)}"
             if others else "")
     return chosen.path, (f"no model given; chose shipped {what} model '{chosen.name}' for {where}: "
@@ -390,9 +406,10 @@ def select_heuristic(domain_file: str | Path, problem_file: str | Path | None = 
     redundant may be dropped). Among the fitting ones, the first by: (1) when ``problem_file`` is
     given, a vocabulary large enough for the problem's objects; (2) the domain as written before
     one up to names (and, for a model that does not say its domain, the same predicates before a
-    superset); (3) the model's PDDL domain name equal to the task domain's; (4) objects attention
-    (a cost per state linear in the atoms) before full attention: an objects model is shipped only
-    where it was measured to guide as well as the full one (issue 65); (5) the model's name in sort
+    superset); (3) the model's PDDL domain name equal to the task domain's; (4) a local model
+    (states valued from their parents') before objects attention (a cost per state linear in the
+    atoms) before full attention: each is shipped only where it was measured to guide as well and
+    to solve more in Fast Downward than the one after it (issue 65); (5) the model's name in sort
     order.
 
     Where none fits: a one-line :class:`SymtError` naming the domain and its file, the closest
