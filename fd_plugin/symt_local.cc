@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 
 using namespace std;
 
@@ -158,8 +159,10 @@ LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &chi
                 entry.total[j] += term[j];
         } else {
             // Not near the change: the parent has the row, with the same term.
-            while (parent->rows[p] < row)
+            while (p < parent->rows.size() && parent->rows[p] < row)
                 ++p;
+            if (p == parent->rows.size() || parent->rows[p] != row)
+                throw logic_error("a row far from the change is not the parent's");
             term = &parent->terms[p * t];
         }
         copy(term, term + t, entry.terms.begin() + c * t);
@@ -269,7 +272,12 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
     at::Tensor totals = torch::zeros({static_cast<int64_t>(count), t}, torch::kFloat32);
     float *total_data = totals.data_ptr<float>();
     for (size_t i = 0; i < count; ++i) {
-        children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data());
+        try {
+            children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data());
+        } catch (const logic_error &error) {
+            fail(string("valuing a state from its parent's failed: ") + error.what() +
+                 " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        }
         for (int64_t j = 0; j < t; ++j)
             total_data[i * t + j] = static_cast<float>(children[i].total[j]);
     }
