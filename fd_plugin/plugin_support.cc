@@ -58,4 +58,8 @@ double process_cpu_seconds() {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
     return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
+
+bool is_out_of_memory(const string &message) {
+    return message.find("can't allocate memory") != string::npos || message.find("bad_alloc") != string::npos;
+}
 }

@@ -56,6 +56,10 @@ std::string states_per_second(double states, double cpu_seconds);
 
 // CPU time of the process, all threads: what Fast Downward's timers and time limits count.
 double process_cpu_seconds();
+
+// Whether a libtorch error says an allocation failed: under a memory limit its allocator throws
+// ("can't allocate memory", std::bad_alloc) instead of calling the new-handler.
+bool is_out_of_memory(const std::string &message);
 }
 
 #endif

@@ -300,10 +300,9 @@ void SymtHeuristic::encode_context() {
             context_cache.push_back(part.toTensor().clone());
     } catch (const std::exception &error) {
         string message = error.what();
-        // libtorch's allocator throws under a memory limit (a TorchScript error whose first
-        // sentence says only that an operation failed): name the cause and exit as out of memory.
-        if (message.find("can't allocate memory") != string::npos ||
-            message.find("bad_alloc") != string::npos)
+        // Name the cause (the TorchScript error's first sentence says only that an operation
+        // failed) and exit as out of memory.
+        if (is_out_of_memory(message))
             fail(model_path + ": out of memory while encoding the task's " +
                  to_string(num_context) + " cached atoms (raise the memory limit)",
                  utils::ExitCode::SEARCH_OUT_OF_MEMORY);
@@ -336,21 +335,33 @@ int64_t SymtHeuristic::count_atoms(const vector<int> &values) const {
 }
 
 void SymtHeuristic::fill_state(const vector<int> &values, int64_t b, int64_t n) {
-    int64_t m = width - 1;
-    int64_t slot = b * n;
-    auto put = [&](const int64_t *row) {
-        pred_buffer[slot] = row[0];
-        copy(row + 1, row + width, args_buffer.begin() + slot * m);
-        mask_buffer[slot] = 1;
-        ++slot;
-    };
+    size_t slot = static_cast<size_t>(b * n);
     for (size_t var = 0; var < values.size(); ++var) {
         int row = fact_rows[var][values[var]];
         if (row >= 0)
-            put(&fluent_rows[static_cast<size_t>(row) * width]);
+            put_row(&fluent_rows[static_cast<size_t>(row) * width], slot++);
     }
     for (int64_t i = 0; i < num_state_fixed; ++i)
-        put(&state_fixed_rows[i * width]);
+        put_row(&state_fixed_rows[i * width], slot++);
+}
+
+void SymtHeuristic::reset_buffers(int64_t batch, int64_t n) {
+    size_t slots = static_cast<size_t>(batch * n);
+    pred_buffer.assign(slots, 0);
+    args_buffer.assign(slots * (width - 1), pad_token);
+    mask_buffer.assign(slots, 0);
+}
+
+void SymtHeuristic::put_row(const int64_t *row, size_t slot) {
+    pred_buffer[slot] = row[0];
+    copy(row + 1, row + width, args_buffer.begin() + slot * (width - 1));
+    mask_buffer[slot] = 1;
+}
+
+array<at::Tensor, 3> SymtHeuristic::buffer_inputs(int64_t batch, int64_t n) {
+    return {torch::from_blob(pred_buffer.data(), {batch, n}, torch::kInt64),
+            torch::from_blob(args_buffer.data(), {batch, n, width - 1}, torch::kInt64),
+            torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool)};
 }
 
 int SymtHeuristic::to_heuristic_value(double raw) const {
@@ -371,18 +382,26 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
         atoms[i] = max<int64_t>(1, count_atoms(states[i]));
         num_atoms_evaluated += atoms[i];
     }
-    // With a cached context every state token also attends to the context's atoms.
-    int64_t context_atoms = num_context;
     vector<int> result;
     result.reserve(states.size());
+    run_passes(atoms, [&](size_t begin, size_t end, int64_t n) {
+        return forward_pass(states, begin, end, n, result);
+    });
+    report_statistics();
+    return result;
+}
+
+void SymtHeuristic::run_passes(const vector<int64_t> &atoms, const function<bool(size_t, size_t, int64_t)> &pass) {
+    // With a cached context every state token also attends to the context's atoms.
+    int64_t context_atoms = num_context;
     size_t begin = 0;
-    while (begin < states.size()) {
+    while (begin < atoms.size()) {
         // The next pass: as many states as fit the budget (one at least). A pass's memory grows
         // with its padded atoms and with their attention scores; one pass over all successors
         // of a state with thousands of them (Childsnack, IPC medium) needed more than 4 GiB.
         size_t end = begin;
         int64_t n = 1;
-        while (end < states.size()) {
+        while (end < atoms.size()) {
             int64_t padded = max(n, atoms[end]);
             int64_t count = static_cast<int64_t>(end - begin) + 1;
             if (end > begin && (count * padded > max_batch_atoms ||
@@ -392,7 +411,7 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
             n = padded;
             ++end;
         }
-        if (!forward_pass(states, begin, end, n, result)) {
+        if (!pass(begin, end, n)) {
             if (end - begin == 1)
                 fail("out of memory in the forward pass of " + model_path +
                      " on one state of " + to_string(n) + " atoms (raise the memory limit)",
@@ -405,8 +424,6 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
         }
         begin = end;
     }
-    report_statistics();
-    return result;
 }
 
 void SymtHeuristic::report_statistics() {
@@ -421,21 +438,14 @@ void SymtHeuristic::report_statistics() {
 bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, size_t begin, size_t end,
                                  int64_t n, vector<int> &result) {
     int64_t batch = static_cast<int64_t>(end - begin);
-    int64_t m = width - 1;
-    size_t slots = static_cast<size_t>(batch * n);
-    // Padding: predicate 0, arguments V, mask false.
-    pred_buffer.assign(slots, 0);
-    args_buffer.assign(slots * m, pad_token);
-    mask_buffer.assign(slots, 0);
+    reset_buffers(batch, n);
     for (int64_t b = 0; b < batch; ++b)
         fill_state(states[begin + b], b, n);
 
     try {
         c10::InferenceMode guard;
         double start = process_cpu_seconds();
-        at::Tensor pred = torch::from_blob(pred_buffer.data(), {batch, n}, torch::kInt64);
-        at::Tensor args = torch::from_blob(args_buffer.data(), {batch, n, m}, torch::kInt64);
-        at::Tensor mask = torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool);
+        auto [pred, args, mask] = buffer_inputs(batch, n);
         at::Tensor out;
         if (cache_context) {
             vector<torch::jit::IValue> inputs(context_cache.begin(), context_cache.end());
@@ -456,10 +466,8 @@ bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, size_t begin
             write_trace(states, begin, end, values);
     } catch (const std::exception &error) {
         string message = error.what();
-        // Under a memory limit libtorch's allocator throws instead of calling the new-handler;
-        // the caller retries with smaller passes.
-        if (message.find("can't allocate memory") != string::npos ||
-            message.find("bad_alloc") != string::npos) {
+        // The caller retries with smaller passes.
+        if (is_out_of_memory(message)) {
             at::autocast::set_autocast_enabled(at::kCPU, false);
             return false;
         }

@@ -40,8 +40,10 @@
 
 #include <torch/script.h>
 
+#include <array>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -126,6 +128,17 @@ class SymtHeuristic : public BatchedHeuristic {
     // Appends the token rows of `state` to the input buffers at batch position `b`.
     int64_t count_atoms(const std::vector<int> &values) const;
     void fill_state(const std::vector<int> &values, int64_t b, int64_t n);
+    // The input buffers for `batch` states of `n` atoms, all padding (predicate 0, arguments V,
+    // mask false); put_row writes a token row into a slot; buffer_inputs views them as the model's
+    // pred [B,N], args [B,N,m] and mask [B,N] (no copy).
+    void reset_buffers(int64_t batch, int64_t n);
+    void put_row(const int64_t *row, size_t slot);
+    std::array<at::Tensor, 3> buffer_inputs(int64_t batch, int64_t n);
+    // Calls pass(begin, end, n) on consecutive runs of states (atoms[i] atoms each, padded to n),
+    // each run as long as the budget allows (one state at least); where a pass runs out of memory
+    // (pass returns false), halves the budget and retries the run.
+    void run_passes(const std::vector<int64_t> &atoms,
+                    const std::function<bool(size_t, size_t, int64_t)> &pass);
     // Runs the model on `states` (their variable values); returns the rounded h values.
     virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) override;
     // One forward pass over states[begin, end) padded to `n` atoms; appends their h values to

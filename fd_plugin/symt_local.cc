@@ -245,27 +245,8 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
         num_atoms_evaluated += static_cast<int64_t>(plans[i].read.size());
     }
     vector<vector<float>> terms(count);
-    size_t begin = 0;
-    while (begin < count) {
-        // A local model's work is linear in its atoms: the atom budget alone bounds a pass.
-        size_t end = begin;
-        int64_t n = 1;
-        while (end < count) {
-            int64_t padded = max(n, atoms[end]);
-            if (end > begin && (static_cast<int64_t>(end - begin) + 1) * padded > max_batch_atoms)
-                break;
-            n = padded;
-            ++end;
-        }
-        if (!terms_pass(plans, begin, end, n, terms)) {
-            if (end - begin == 1)
-                fail("out of memory in the forward pass of " + model_path + " on one state of " +
-                     to_string(n) + " atoms (raise the memory limit)", utils::ExitCode::SEARCH_OUT_OF_MEMORY);
-            max_batch_atoms = max<int64_t>(1, max_batch_atoms / 2);
-            continue;
-        }
-        begin = end;
-    }
+    // A local model's work is linear in its atoms (objects attention): the atom budget bounds a pass.
+    run_passes(atoms, [&](size_t begin, size_t end, int64_t n) { return terms_pass(plans, begin, end, n, terms); });
     // Every child's entry before any is stored: storing may drop an old entry, a parent here.
     int64_t t = local->term_width;
     vector<LocalEntry> children(count);
@@ -311,27 +292,16 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
 bool SymtHeuristic::terms_pass(const vector<LocalPlan> &plans, size_t begin, size_t end, int64_t n,
                                vector<vector<float>> &terms) {
     int64_t batch = static_cast<int64_t>(end - begin);
-    int64_t m = width - 1;
-    size_t slots = static_cast<size_t>(batch * n);
-    pred_buffer.assign(slots, 0);
-    args_buffer.assign(slots * m, pad_token);
-    mask_buffer.assign(slots, 0);
+    reset_buffers(batch, n);
     for (int64_t b = 0; b < batch; ++b) {
         const vector<int> &read = plans[begin + b].read;
-        for (size_t a = 0; a < read.size(); ++a) {
-            const int64_t *row = &local_table[static_cast<size_t>(read[a]) * width];
-            size_t slot = static_cast<size_t>(b * n) + a;
-            pred_buffer[slot] = row[0];
-            copy(row + 1, row + width, args_buffer.begin() + slot * m);
-            mask_buffer[slot] = 1;
-        }
+        for (size_t a = 0; a < read.size(); ++a)
+            put_row(&local_table[static_cast<size_t>(read[a]) * width], static_cast<size_t>(b * n) + a);
     }
     try {
         c10::InferenceMode guard;
         double start = process_cpu_seconds();
-        at::Tensor pred = torch::from_blob(pred_buffer.data(), {batch, n}, torch::kInt64);
-        at::Tensor args = torch::from_blob(args_buffer.data(), {batch, n, m}, torch::kInt64);
-        at::Tensor mask = torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool);
+        auto [pred, args, mask] = buffer_inputs(batch, n);
         at::Tensor out = run_model("atom_terms", {context_cache[0], context_cache[1], context_cache[2],
                                                   context_cache[4], pred, args, mask});
         out = out.to(torch::kFloat32).contiguous();
@@ -347,8 +317,7 @@ bool SymtHeuristic::terms_pass(const vector<LocalPlan> &plans, size_t begin, siz
         }
     } catch (const std::exception &error) {
         string message = error.what();
-        if (message.find("can't allocate memory") != string::npos ||
-            message.find("bad_alloc") != string::npos) {
+        if (is_out_of_memory(message)) {
             at::autocast::set_autocast_enabled(at::kCPU, false);
             return false;
         }
