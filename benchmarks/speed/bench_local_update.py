@@ -29,36 +29,29 @@ from pathlib import Path
 import torch
 
 from symt.export import load_checkpoint_model, load_exported, model_meta
-from symt.model_local import Atom, LocalValues
+from symt.model_local import Atom, LocalValues, atom_inputs
 from symt.model_routed import RoutedSymTE
 from symt.pddl import parse_domain
 from symt.pddl.grounding import ground
 from symt.tokens import Signature, collate, encode_task, rename
 
+# The task options and the random walks have their homes in sibling scripts.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scaling import square_visitall  # noqa: E402
+from bench_state_pass import add_task_arguments, resolve_task  # noqa: E402
 from context_cache import random_walk  # noqa: E402
-
-VISITALL_DOMAIN = Path(__file__).resolve().parents[2] / "python" / "symt" / "generators" / "domains" / "visitall.pddl"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint", type=Path, help="a training checkpoint of a local objects model")
-    parser.add_argument("--domain", type=Path)
-    parser.add_argument("--problem", type=Path)
-    parser.add_argument("--visitall", type=int, metavar="N", help="an N×N Visitall grid (no --domain, --problem)")
+    add_task_arguments(parser)
     parser.add_argument("--walk", type=int, default=1000, help="random-walk length (actions from the initial state)")
     parser.add_argument("--every", type=int, default=200, help="steps per printed row")
     parser.add_argument("--exported", type=Path, help="the checkpoint exported: also time TorchScript passes")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    if (args.visitall is None) == (args.domain is None or args.problem is None):
-        parser.error("give --visitall N, or --domain and --problem")
     workdir = tempfile.TemporaryDirectory(prefix="symt-local-")  # removed at exit
-    if args.visitall is not None:
-        args.domain = VISITALL_DOMAIN
-        args.problem = square_visitall(args.visitall, args.seed, Path(workdir.name))[0]
+    resolve_task(parser, args, Path(workdir.name))
     torch.set_num_threads(1)
     net, checkpoint = load_checkpoint_model(args.checkpoint)
     if not isinstance(net, RoutedSymTE):
@@ -82,9 +75,7 @@ def main() -> None:
         """CPU seconds of the plugin's pass: the whole state's value, or the terms of ``atoms_``."""
         if module is None or not atoms_:
             return 0.0
-        p = torch.tensor([a[0] for a in atoms_])[None]
-        a = torch.tensor([list(a[1:]) for a in atoms_])[None]
-        m = torch.ones(1, len(atoms_), dtype=torch.bool)
+        p, a, m = atom_inputs(atoms_)
         began = time.process_time()
         with torch.inference_mode():
             if whole:

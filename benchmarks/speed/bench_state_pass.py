@@ -45,12 +45,27 @@ from context_cache import random_walk  # noqa: E402
 VISITALL_DOMAIN = Path(__file__).resolve().parents[2] / "python" / "symt" / "generators" / "domains" / "visitall.pddl"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", required=True, help="a shipped model's name or an exported file")
+def add_task_arguments(parser: argparse.ArgumentParser) -> None:
+    """The task's options: ``--domain`` and ``--problem``, or ``--visitall N``."""
     parser.add_argument("--domain", type=Path)
     parser.add_argument("--problem", type=Path)
     parser.add_argument("--visitall", type=int, metavar="N", help="an N×N Visitall grid (no --domain, --problem)")
+
+
+def resolve_task(parser: argparse.ArgumentParser, args: argparse.Namespace, workdir: Path) -> None:
+    """Sets ``args.domain`` and ``args.problem``: as given, or the generator's N×N Visitall grid
+    (seed ``args.seed``) written into ``workdir``; one of the two ways, else a usage error."""
+    if (args.visitall is None) == (args.domain is None or args.problem is None):
+        parser.error("give --visitall N, or --domain and --problem")
+    if args.visitall is not None:
+        args.domain = VISITALL_DOMAIN
+        args.problem = square_visitall(args.visitall, args.seed, workdir)[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True, help="a shipped model's name or an exported file")
+    add_task_arguments(parser)
     parser.add_argument("--walk", type=int, nargs="+", default=[0, 100, 300, 1000],
                         help="random-walk lengths (actions from the initial state; fewer where a state has "
                         "none applicable): one state each")
@@ -58,12 +73,8 @@ def main() -> None:
     parser.add_argument("--baseline", help="a second model (name or file) timed on the same states, alternating")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    if (args.visitall is None) == (args.domain is None or args.problem is None):
-        parser.error("give --visitall N, or --domain and --problem")
     workdir = tempfile.TemporaryDirectory(prefix="symt-pass-")  # removed at exit
-    if args.visitall is not None:
-        args.domain = VISITALL_DOMAIN
-        args.problem = square_visitall(args.visitall, args.seed, Path(workdir.name))[0]
+    resolve_task(parser, args, Path(workdir.name))
     torch.set_num_threads(1)
     domain = parse_domain(args.domain)
     task = ground(domain, args.problem)

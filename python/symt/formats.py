@@ -288,7 +288,6 @@ def module_attributes(meta: dict) -> dict[str, object]:
     a batch by its atoms alone, not by their attention scores (absent: 0). ``symt_local_hops``
     is ``n_layers`` for a local model (objects attention without global tokens, ``symt.model_local``),
     whose tokens read only what lies within that many steps of them, else 0."""
-    model = meta.get("model", {})
     return {
         "symt_format": meta["format"],
         "symt_format_version": int(meta["format_version"]),
@@ -299,10 +298,17 @@ def module_attributes(meta: dict) -> dict[str, object]:
         "symt_vocab_size": int(meta["vocab_size"]),
         "symt_context_cache": context_cache_mode(meta),
         "symt_achieved_goals": int(bool(meta.get("achieved_goals", False))),
-        "symt_linear_cost": int(model.get("attention", "full") == "objects"),
-        "symt_local_hops": int(model.get("n_layers", 0)) if model.get("attention", "full") == "objects"
-        and int(model.get("global_tokens", 4)) == 0 else 0,
+        "symt_linear_cost": int(meta.get("model", {}).get("attention", "full") == "objects"),
+        "symt_local_hops": local_hops(meta),
     }
+
+
+def local_hops(meta: dict) -> int:
+    """``n_layers`` of a local model (objects attention without global tokens: its tokens read only
+    what lies within that many steps of them, ``symt.model_local``), from its ``symt.json``; else 0."""
+    model = meta.get("model", {})
+    local = model.get("attention", "full") == "objects" and int(model.get("global_tokens", 4)) == 0
+    return int(model.get("n_layers", 0)) if local else 0
 
 
 CACHE_NONE, CACHE_FIXED, CACHE_STATIC = 0, 1, 2

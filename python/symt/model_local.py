@@ -46,6 +46,13 @@ class LocalState:
     total: Tensor
 
 
+def atom_inputs(atoms: list[Atom]) -> tuple[Tensor, Tensor, Tensor]:
+    """One state of ``atoms`` as a pass takes it: pred [1,N], args [1,N,m], mask [1,N]."""
+    pred = torch.tensor([a[0] for a in atoms])[None]
+    args = torch.tensor([list(a[1:]) for a in atoms])[None]
+    return pred, args, torch.ones(1, len(atoms), dtype=torch.bool)
+
+
 class LocalValues:
     """The values of a task's states under a local objects model, whole or from a parent's.
     ``context_pred`` [C], ``context_args`` [C,m]: the task's context atoms as tokens (what
@@ -74,9 +81,7 @@ class LocalValues:
         if not atoms:
             return {}
         keys, objects, globals_, _, links = self.cache
-        pred = torch.tensor([a[0] for a in atoms])[None]
-        args = torch.tensor([list(a[1:]) for a in atoms])[None]
-        mask = torch.ones(1, len(atoms), dtype=torch.bool)
+        pred, args, mask = atom_inputs(atoms)
         with torch.no_grad():
             x = self.net.state_pass(keys, objects, globals_, links, pred, args, mask)
             return dict(zip(atoms, self.net.atom_terms(x, mask)[0]))

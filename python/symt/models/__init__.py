@@ -34,7 +34,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SymtError
-from ..formats import DOMAIN_PDDL_KEY, model_file_kind, read_model_meta, read_planner_meta
+from ..formats import (
+    DOMAIN_PDDL_KEY,
+    local_hops,
+    model_file_kind,
+    read_model_meta,
+    read_planner_meta,
+)
 
 if TYPE_CHECKING:
     from ..pddl import Domain, Problem
@@ -277,11 +283,9 @@ def model_info(path: Path, name: str | None = None) -> ModelInfo:
         meta = read_model_meta(path)
         try:
             predicates = tuple((p["name"], int(p["arity"])) for p in meta["predicates"])
-            model = meta.get("model", {})
-            attention = str(model.get("attention", "full"))
-            local = attention == "objects" and int(model.get("global_tokens", 4)) == 0
+            attention = str(meta.get("model", {}).get("attention", "full"))
             return ModelInfo(name, path, "SymT-E", str(meta["domain"]), predicates, int(meta["vocab_size"]),
-                             attention=attention, local=local)
+                             attention=attention, local=local_hops(meta) > 0)
         except (KeyError, TypeError, ValueError) as error:
             raise SymtError(f"{path}: incomplete symt.json ({error})") from None
     meta = read_planner_meta(path)
