@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <cstdlib>
 #include <iostream>
 #include <time.h>
@@ -61,5 +63,21 @@ double process_cpu_seconds() {
 
 bool is_out_of_memory(const string &message) {
     return message.find("can't allocate memory") != string::npos || message.find("bad_alloc") != string::npos;
+}
+
+bool cpu_has_bf16() {
+    ifstream cpuinfo("/proc/cpuinfo");
+    string line;
+    while (getline(cpuinfo, line)) {
+        if (line.compare(0, 5, "flags") != 0 && line.compare(0, 8, "Features") != 0)
+            continue;
+        istringstream words(line.substr(line.find(':') + 1));
+        string word;
+        while (words >> word)
+            if (word == "avx512_bf16" || word == "amx_bf16" || word == "bf16")
+                return true;
+        return false;
+    }
+    return false;
 }
 }

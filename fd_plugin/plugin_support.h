@@ -60,6 +60,10 @@ double process_cpu_seconds();
 // Whether a libtorch error says an allocation failed: under a memory limit its allocator throws
 // ("can't allocate memory", std::bad_alloc) instead of calling the new-handler.
 bool is_out_of_memory(const std::string &message);
+
+// True where the CPU multiplies bf16 in hardware (x86: avx512_bf16 or amx_bf16; Arm: bf16).
+// Elsewhere libtorch emulates bf16 and is several times slower than fp32.
+bool cpu_has_bf16();
 }
 
 #endif

@@ -18,7 +18,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 
 using namespace std;
 
@@ -28,26 +27,6 @@ static const char *const META_FILE = "symt.json";
 // Heuristic values are stored in 31 bits by Fast Downward's cache.
 static const int MAX_H = 1 << 29;
 
-
-/*
-  True where the CPU multiplies bf16 in hardware (x86: avx512_bf16 or amx_bf16; Arm: bf16).
-  Elsewhere libtorch emulates bf16 and is several times slower than fp32.
-*/
-static bool cpu_has_bf16() {
-    ifstream cpuinfo("/proc/cpuinfo");
-    string line;
-    while (getline(cpuinfo, line)) {
-        if (line.compare(0, 5, "flags") != 0 && line.compare(0, 8, "Features") != 0)
-            continue;
-        istringstream words(line.substr(line.find(':') + 1));
-        string word;
-        while (words >> word)
-            if (word == "avx512_bf16" || word == "amx_bf16" || word == "bf16")
-                return true;
-        return false;
-    }
-    return false;
-}
 
 static string env_or_empty(const string &name) {
     const char *value = getenv(name.c_str());
@@ -193,7 +172,8 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
         local_table.insert(local_table.end(), state_fixed_rows.begin(), state_fixed_rows.end());
         // The term width is known after the first pass.
         local = make_unique<LocalStates>(hops, width, pad_token, local_table, context_cache[4].toTensor(), 0,
-                                         LOCAL_BUDGET_BYTES);
+                                         LOCAL_BUDGET_BYTES, LOCAL_LAYER_BUDGET_BYTES);
+        local_layers = module.find_method("layer_terms").has_value();
     }
     string trace_path = env_or_empty("SYMT_TRACE");
     if (!trace_path.empty()) {
@@ -313,13 +293,17 @@ void SymtHeuristic::encode_context() {
 }
 
 at::Tensor SymtHeuristic::run_model(const string &method, vector<torch::jit::IValue> inputs) {
+    return run_method(method, move(inputs)).toTensor();
+}
+
+torch::jit::IValue SymtHeuristic::run_method(const string &method, vector<torch::jit::IValue> inputs) {
     // Autocast runs the matrix products in bf16 and keeps softmax and reductions in fp32,
     // as torch.autocast does in Python (symt.inference), so both give the same values.
     at::autocast::set_autocast_enabled(at::kCPU, use_bf16);
     if (use_bf16)
         at::autocast::set_autocast_dtype(at::kCPU, at::kBFloat16);
-    at::Tensor out = method == "forward" ? module.forward(move(inputs)).toTensor()
-                                         : module.get_method(method)(move(inputs)).toTensor();
+    torch::jit::IValue out = method == "forward" ? module.forward(move(inputs))
+                                                 : module.get_method(method)(move(inputs));
     if (use_bf16) {
         at::autocast::set_autocast_enabled(at::kCPU, false);
         at::autocast::clear_cache();

@@ -75,6 +75,10 @@ class SymtHeuristic : public BatchedHeuristic {
     std::unique_ptr<LocalStates> local;
     std::vector<int64_t> local_table;   // fluent_rows, then state_fixed_rows: [F + S - C, width]
     static constexpr size_t LOCAL_BUDGET_BYTES = size_t(512) << 20;
+    // A model file with layer_terms: every layer's token states kept for the newest states,
+    // within LOCAL_LAYER_BUDGET_BYTES, so that their successors' passes read half the border.
+    bool local_layers = false;
+    static constexpr size_t LOCAL_LAYER_BUDGET_BYTES = size_t(768) << 20;
     int64_t num_states_updated = 0;
 
     // Format-4 context-attention models: the cached atoms' keys and values at every layer and
@@ -123,6 +127,7 @@ class SymtHeuristic : public BatchedHeuristic {
     void encode_context();
     // Calls `method` of the module under the chosen precision and returns its tensor.
     at::Tensor run_model(const std::string &method, std::vector<torch::jit::IValue> inputs);
+    torch::jit::IValue run_method(const std::string &method, std::vector<torch::jit::IValue> inputs);
     void map_facts(const class SymtContext &context);
     void mark_achieved_goals(int64_t num_predicates);
     // Appends the token rows of `state` to the input buffers at batch position `b`.
@@ -154,6 +159,11 @@ class SymtHeuristic : public BatchedHeuristic {
     // when libtorch could not allocate the pass's memory.
     bool terms_pass(const std::vector<LocalPlan> &plans, size_t begin, size_t end, int64_t n,
                     std::vector<std::vector<float>> &terms);
+    // The same with a model's layer_terms: the tokens a plan does not compute take their
+    // parent's states after each layer; also fills the states' layers. (symt_local_pass.cc)
+    bool layers_pass(const std::vector<LocalPlan> &plans, const std::vector<const LocalEntry *> &parents,
+                     const std::vector<std::vector<int>> &rows, size_t begin, size_t end, int64_t n,
+                     std::vector<std::vector<float>> &terms, std::vector<std::shared_ptr<LayerStates>> &layers);
     void write_trace(const std::vector<std::vector<int>> &states, size_t begin, size_t end,
                      const double *values);
 

@@ -1,13 +1,7 @@
 #include "symt_local.h"
 
-#include "symt_context.h"
-#include "symt_heuristic.h"
-
-#include "global_state.h"
-
-#include <ATen/autocast_mode.h>
-
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <stdexcept>
 
@@ -24,10 +18,16 @@ size_t RowsHash::operator()(const vector<int> &rows) const {
     return static_cast<size_t>(hash);
 }
 
+size_t LayerStates::bytes() const {
+    return objects.size() * sizeof(int64_t) +
+        static_cast<size_t>(atoms.numel() + object_states.numel()) * sizeof(float);
+}
+
 LocalStates::LocalStates(int64_t hops, int64_t width, int64_t pad_token, const vector<int64_t> &table,
-                         const at::Tensor &links, int64_t term_width, size_t budget_bytes)
+                         const at::Tensor &links, int64_t term_width, size_t budget_bytes,
+                         size_t layer_budget_bytes)
     : hops(hops), width(width), pad_token(pad_token), table(table), budget_bytes(budget_bytes),
-      term_width(term_width) {
+      layer_budget_bytes(layer_budget_bytes), term_width(term_width) {
     at::Tensor pairs = links.to(torch::kInt64).contiguous();
     int64_t count = pairs.dim() == 2 ? pairs.size(1) : 0;
     const int64_t *data = pairs.data_ptr<int64_t>();
@@ -59,11 +59,11 @@ const LocalEntry *LocalStates::parent_of(const vector<int> &child) const {
     return entry == entries.end() ? nullptr : &entry->second;
 }
 
-LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) const {
-    const vector<int> &before = parent.rows;
-    vector<int> changed, all;
-    set_symmetric_difference(before.begin(), before.end(), child.begin(), child.end(), back_inserter(changed));
-    set_union(before.begin(), before.end(), child.begin(), child.end(), back_inserter(all));
+unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before, const vector<int> &after,
+                                                       const vector<int> &changed, int64_t limit,
+                                                       bool earlier) const {
+    vector<int> all;
+    set_union(before.begin(), before.end(), after.begin(), after.end(), back_inserter(all));
     // The object graph of both states together: which rows name each object.
     unordered_map<int64_t, vector<int>> named;
     vector<int64_t> objects, others;
@@ -72,9 +72,16 @@ LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) 
         for (int64_t object : objects)
             named[object].push_back(row);
     }
-    // Steps from the changed rows' objects, up to the border (2 hops).
     unordered_map<int64_t, int64_t> distance;
     deque<int64_t> queue;
+    if (earlier) {
+        // Objects named in one state only: their linked objects read them at the first layer.
+        vector<int64_t> first = objects_of_rows(before), second = objects_of_rows(after), once;
+        set_symmetric_difference(first.begin(), first.end(), second.begin(), second.end(), back_inserter(once));
+        for (int64_t object : once)
+            if (distance.emplace(object, -1).second)
+                queue.push_back(object);
+    }
     for (int row : changed) {
         objects_of(row, objects);
         for (int64_t object : objects)
@@ -85,7 +92,7 @@ LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) 
         int64_t object = queue.front();
         queue.pop_front();
         int64_t next = distance[object] + 1;
-        if (next > 2 * hops)
+        if (next > limit)
             continue;
         auto visit = [&](int64_t other) {
             if (distance.emplace(other, next).second)
@@ -102,28 +109,44 @@ LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) 
                 if (named.count(other))
                     visit(other);
     }
-    auto near = [&](int row) {
-        if (binary_search(changed.begin(), changed.end(), row))
-            return true;
+    return distance;
+}
+
+int64_t LocalStates::row_distance(int row, const unordered_map<int64_t, int64_t> &distance, int64_t far) const {
+    vector<int64_t> objects;
+    objects_of(row, objects);
+    int64_t least = far;
+    for (int64_t object : objects) {
+        auto found = distance.find(object);
+        if (found != distance.end())
+            least = min(least, found->second);
+    }
+    return least;
+}
+
+vector<int64_t> LocalStates::objects_of_rows(const vector<int> &rows) const {
+    vector<int64_t> all, objects;
+    for (int row : rows) {
         objects_of(row, objects);
-        for (int64_t object : objects) {
-            auto found = distance.find(object);
-            if (found != distance.end() && found->second <= hops)
-                return true;
-        }
-        return false;
-    };
-    auto in_border = [&](int row) {
-        objects_of(row, objects);
-        for (int64_t object : objects)
-            if (distance.count(object))
-                return true;
-        return false;
-    };
+        all.insert(all.end(), objects.begin(), objects.end());
+    }
+    sort(all.begin(), all.end());
+    all.erase(unique(all.begin(), all.end()), all.end());
+    return all;
+}
+
+LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) const {
+    const vector<int> &before = parent.rows;
+    vector<int> changed;
+    set_symmetric_difference(before.begin(), before.end(), child.begin(), child.end(), back_inserter(changed));
+    // Steps from the changed rows' objects, up to the border (2 hops).
+    unordered_map<int64_t, int64_t> distance = distances(before, child, changed, 2 * hops, false);
+    auto is_changed = [&](int row) { return binary_search(changed.begin(), changed.end(), row); };
+    auto near = [&](int row) { return is_changed(row) || row_distance(row, distance, 2 * hops + 1) <= hops; };
     LocalPlan plan;
     for (int row : child) {
         bool is_near = near(row);
-        if (is_near || in_border(row)) {
+        if (is_near || row_distance(row, distance, 2 * hops + 1) <= 2 * hops) {
             plan.read.push_back(row);
             plan.read_near.push_back(is_near);
         }
@@ -132,6 +155,104 @@ LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) 
         if (near(before[i]))
             plan.parent_near.push_back(i);
     return plan;
+}
+
+LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &child) const {
+    LocalPlan plan;
+    if (!parent) {
+        // The whole child, every token computed at every layer.
+        plan.read = child;
+        plan.read_near.assign(child.size(), 1);
+        plan.read_distance.assign(child.size(), -1);
+        plan.read_parent.assign(child.size(), -1);
+        plan.objects = objects_of_rows(child);
+        plan.object_distance.assign(plan.objects.size(), -1);
+        plan.object_parent.assign(plan.objects.size(), -1);
+        return plan;
+    }
+    const vector<int> &before = parent->rows;
+    vector<int> changed;
+    set_symmetric_difference(before.begin(), before.end(), child.begin(), child.end(), back_inserter(changed));
+    if (changed.empty())
+        return plan;
+    unordered_map<int64_t, int64_t> distance = distances(before, child, changed, hops, true);
+    int64_t far = hops + 1;
+    auto is_changed = [&](int row) { return binary_search(changed.begin(), changed.end(), row); };
+    // A term differs from the parent's only where the last layer was computed (distance < hops).
+    for (size_t i = 0; i < before.size(); ++i)
+        if (is_changed(before[i]) || row_distance(before[i], distance, far) < hops)
+            plan.parent_near.push_back(i);
+    size_t p = 0;
+    for (int row : child) {
+        int64_t d = row_distance(row, distance, far);
+        bool is_new = is_changed(row);
+        if (!is_new && d > hops)
+            continue;
+        plan.read.push_back(row);
+        plan.read_near.push_back(is_new || d < hops);
+        plan.read_distance.push_back(is_new ? -1 : d);
+        while (p < before.size() && before[p] < row)
+            ++p;
+        plan.read_parent.push_back(p < before.size() && before[p] == row ? static_cast<int64_t>(p) : -1);
+    }
+    plan.objects = objects_of_rows(plan.read);
+    const vector<int64_t> &known = parent->layers->objects;
+    for (int64_t object : plan.objects) {
+        auto found = distance.find(object);
+        plan.object_distance.push_back(found == distance.end() ? far : found->second);
+        auto it = lower_bound(known.begin(), known.end(), object);
+        plan.object_parent.push_back(it != known.end() && *it == object ? it - known.begin() : -1);
+    }
+    return plan;
+}
+
+shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, const vector<int> &child,
+                                                  const LocalPlan &plan, const at::Tensor &atoms,
+                                                  const at::Tensor &objects) const {
+    // Each of the child's tokens from the pass where it read it, else from the parent (which has
+    // it: a token the pass did not read is not new).
+    auto layers = make_shared<LayerStates>();
+    layers->objects = objects_of_rows(child);
+    int64_t depth = atoms.size(0), d = atoms.size(2);
+    layers->atoms = torch::empty({depth, static_cast<int64_t>(child.size()), d}, torch::kFloat32);
+    layers->object_states = torch::empty({depth, static_cast<int64_t>(layers->objects.size()), d}, torch::kFloat32);
+    auto fill = [&](at::Tensor &into, size_t count, const function<pair<const at::Tensor *, int64_t>(size_t)> &source) {
+        float *out = into.data_ptr<float>();
+        for (size_t i = 0; i < count; ++i) {
+            auto [from, index] = source(i);
+            if (!from || index < 0)
+                throw logic_error("a token the pass did not read is not the parent's");
+            const float *in = from->data_ptr<float>();
+            int64_t rows = from->size(1);
+            for (int64_t l = 0; l < depth; ++l)
+                copy_n(in + (l * rows + index) * d, d, out + (l * static_cast<int64_t>(count) + static_cast<int64_t>(i)) * d);
+        }
+    };
+    const at::Tensor *parent_atoms = parent && parent->layers ? &parent->layers->atoms : nullptr;
+    const at::Tensor *parent_objects = parent && parent->layers ? &parent->layers->object_states : nullptr;
+    size_t r = 0, p = 0;
+    fill(layers->atoms, child.size(), [&](size_t c) -> pair<const at::Tensor *, int64_t> {
+        while (r < plan.read.size() && plan.read[r] < child[c])
+            ++r;
+        if (r < plan.read.size() && plan.read[r] == child[c])
+            return {&atoms, static_cast<int64_t>(r)};
+        while (parent && p < parent->rows.size() && parent->rows[p] < child[c])
+            ++p;
+        bool found = parent && p < parent->rows.size() && parent->rows[p] == child[c];
+        return {parent_atoms, found ? static_cast<int64_t>(p) : -1};
+    });
+    fill(layers->object_states, layers->objects.size(), [&](size_t o) -> pair<const at::Tensor *, int64_t> {
+        int64_t object = layers->objects[o];
+        auto it = lower_bound(plan.objects.begin(), plan.objects.end(), object);
+        if (it != plan.objects.end() && *it == object)
+            return {&objects, it - plan.objects.begin()};
+        if (!parent_objects)
+            return {nullptr, -1};
+        const vector<int64_t> &known = parent->layers->objects;
+        auto old = lower_bound(known.begin(), known.end(), object);
+        return {parent_objects, old != known.end() && *old == object ? old - known.begin() : -1};
+    });
+    return layers;
 }
 
 LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &child, const LocalPlan &plan,
@@ -175,157 +296,39 @@ void LocalStates::store(LocalEntry entry) {
         entry.total.size() * sizeof(double);
     auto known = entries.find(entry.rows);
     if (known != entries.end()) {
-        known->second = move(entry);   // the same state evaluated again: same size, same place
+        // The same state evaluated again: same size, same place; its layers (counted in
+        // layer_bytes or dropped) kept as they were.
+        entry.layers = known->second.layers;
+        known->second = move(entry);
         return;
     }
     vector<int> key = entry.rows;
     order.push_back(key);
+    if (entry.layers) {
+        layered.push_back(key);
+        layer_bytes += entry.layers->bytes();
+    }
     entries.emplace(move(key), move(entry));
     stored_bytes += bytes;
+    // The layers are many times a state's terms: the oldest states lose theirs first (a
+    // successor of such a state is passed whole).
+    while (layer_bytes > layer_budget_bytes && layered.size() > 1) {
+        auto oldest = entries.find(layered.front());
+        if (oldest != entries.end() && oldest->second.layers) {
+            layer_bytes -= oldest->second.layers->bytes();
+            oldest->second.layers.reset();
+        }
+        layered.pop_front();
+    }
     while (stored_bytes > budget_bytes && order.size() > 1) {
         auto oldest = entries.find(order.front());
         stored_bytes -= oldest->second.rows.size() * 2 * sizeof(int) +
             oldest->second.terms.size() * sizeof(float) + oldest->second.total.size() * sizeof(double);
+        if (oldest->second.layers)
+            layer_bytes -= oldest->second.layers->bytes();
         entries.erase(oldest);
         order.pop_front();
     }
-}
-
-/*
-  SymtHeuristic's path for a local model: the search's transitions noted, states valued from their
-  parents' (declared in symt_heuristic.h; the rest of the class is in symt_heuristic.cc).
-*/
-void SymtHeuristic::get_path_dependent_evaluators(set<Evaluator *> &evals) {
-    if (local)
-        evals.insert(this);
-}
-
-void SymtHeuristic::notify_state_transition(const GlobalState &parent_state, OperatorID,
-                                            const GlobalState &state) {
-    announce_transition(parent_state, state);
-}
-
-void SymtHeuristic::announce_transition(const GlobalState &parent, const GlobalState &state) {
-    if (local)
-        local->note_transition(state_rows(variable_values(convert_global_state(parent))),
-                               state_rows(variable_values(convert_global_state(state))));
-}
-
-vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
-    vector<int> rows;
-    for (size_t var = 0; var < values.size(); ++var) {
-        int row = fact_rows[var][values[var]];
-        if (row >= 0)
-            rows.push_back(row);
-    }
-    int fluent = static_cast<int>(fluent_rows.size() / width);
-    for (int64_t i = 0; i < num_state_fixed; ++i)
-        rows.push_back(fluent + static_cast<int>(i));
-    sort(rows.begin(), rows.end());
-    return rows;
-}
-
-vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
-    size_t count = states.size();
-    vector<vector<int>> rows(count);
-    vector<const LocalEntry *> parents(count);
-    vector<LocalPlan> plans(count);
-    vector<int64_t> atoms(count);
-    for (size_t i = 0; i < count; ++i) {
-        rows[i] = state_rows(states[i]);
-        parents[i] = local->parent_of(rows[i]);
-        if (parents[i]) {
-            plans[i] = local->plan(*parents[i], rows[i]);
-            ++num_states_updated;
-        } else {
-            plans[i].read = rows[i];
-            plans[i].read_near.assign(rows[i].size(), 1);
-        }
-        atoms[i] = max<int64_t>(1, static_cast<int64_t>(plans[i].read.size()));
-        num_atoms_evaluated += static_cast<int64_t>(plans[i].read.size());
-    }
-    vector<vector<float>> terms(count);
-    // A local model's work is linear in its atoms (objects attention): the atom budget bounds a pass.
-    run_passes(atoms, [&](size_t begin, size_t end, int64_t n) { return terms_pass(plans, begin, end, n, terms); });
-    // Every child's entry before any is stored: storing may drop an old entry, a parent here.
-    int64_t t = local->term_width;
-    vector<LocalEntry> children(count);
-    at::Tensor totals = torch::zeros({static_cast<int64_t>(count), t}, torch::kFloat32);
-    float *total_data = totals.data_ptr<float>();
-    for (size_t i = 0; i < count; ++i) {
-        try {
-            children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data());
-        } catch (const logic_error &error) {
-            fail(string("valuing a state from its parent's failed: ") + error.what() +
-                 " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
-        }
-        for (int64_t j = 0; j < t; ++j)
-            total_data[i * t + j] = static_cast<float>(children[i].total[j]);
-    }
-    vector<int> result;
-    try {
-        c10::InferenceMode guard;
-        double start = process_cpu_seconds();
-        at::Tensor out = run_model("value_of_terms", {totals, context_cache[3]});
-        out = out.to(torch::kFloat64).contiguous().reshape({-1});
-        model_seconds += process_cpu_seconds() - start;
-        if (out.numel() != static_cast<int64_t>(count))
-            fail("the model returned " + to_string(out.numel()) + " values for " + to_string(count) +
-                 " states", utils::ExitCode::SEARCH_CRITICAL_ERROR);
-        const double *values = out.data_ptr<double>();
-        for (size_t i = 0; i < count; ++i)
-            result.push_back(to_heuristic_value(values[i]));
-        if (trace)
-            write_trace(states, 0, count, values);
-    } catch (const std::exception &error) {
-        fail("evaluating " + model_path + " failed: " + first_sentence(error.what()),
-             utils::ExitCode::SEARCH_CRITICAL_ERROR);
-    }
-    for (LocalEntry &child : children)
-        local->store(move(child));
-    local->clear_transitions();
-    num_states_evaluated += static_cast<int64_t>(count);
-    report_statistics();
-    return result;
-}
-
-bool SymtHeuristic::terms_pass(const vector<LocalPlan> &plans, size_t begin, size_t end, int64_t n,
-                               vector<vector<float>> &terms) {
-    int64_t batch = static_cast<int64_t>(end - begin);
-    reset_buffers(batch, n);
-    for (int64_t b = 0; b < batch; ++b) {
-        const vector<int> &read = plans[begin + b].read;
-        for (size_t a = 0; a < read.size(); ++a)
-            put_row(&local_table[static_cast<size_t>(read[a]) * width], static_cast<size_t>(b * n) + a);
-    }
-    try {
-        c10::InferenceMode guard;
-        double start = process_cpu_seconds();
-        auto [pred, args, mask] = buffer_inputs(batch, n);
-        at::Tensor out = run_model("atom_terms", {context_cache[0], context_cache[1], context_cache[2],
-                                                  context_cache[4], pred, args, mask});
-        out = out.to(torch::kFloat32).contiguous();
-        model_seconds += process_cpu_seconds() - start;
-        if (out.dim() != 3 || out.size(0) != batch || out.size(1) != n)
-            fail("the model returned atom terms of an unexpected shape", utils::ExitCode::SEARCH_CRITICAL_ERROR);
-        local->term_width = out.size(2);
-        const float *data = out.data_ptr<float>();
-        for (int64_t b = 0; b < batch; ++b) {
-            size_t used = plans[begin + b].read.size() * static_cast<size_t>(out.size(2));
-            const float *first = data + static_cast<size_t>(b * n * out.size(2));
-            terms[begin + b].assign(first, first + used);
-        }
-    } catch (const std::exception &error) {
-        string message = error.what();
-        if (is_out_of_memory(message)) {
-            at::autocast::set_autocast_enabled(at::kCPU, false);
-            return false;
-        }
-        fail("evaluating " + model_path + " failed: " + first_sentence(message),
-             utils::ExitCode::SEARCH_CRITICAL_ERROR);
-    }
-    ++num_forward_calls;
-    return true;
 }
 
 }

@@ -13,16 +13,25 @@
   that the atoms recomputed see all they would see in the whole state). Every other atom keeps
   its parent's term, and the sum changes by the difference.
 
+  A model file with layer_terms also returns every token's states after every layer. Keeping
+  them for a state halves the border of its successors' passes (plan_layers; the Python
+  reference is LocalValues.step): at layer l only the tokens within l - 1 steps of the change's
+  objects can differ from the parent's (one step per layer; an object that appears or
+  disappears counts from one step earlier, since its linked objects read it at the first
+  layer), so the pass reads the atoms naming an object within `hops` steps and every token the
+  change has not yet reached takes the parent's states after each layer.
+
   This class keeps the evaluated states (their rows, terms and sum, oldest dropped beyond a
-  memory budget) and the parents the search announced, and plans each update; the heuristic
-  runs the passes (symt_heuristic.cc). A state is its sorted row ids into the heuristic's table
-  of token rows (pred, args...).
+  memory budget; their layers within a budget of their own) and the parents the search
+  announced, and plans each update; the heuristic runs the passes (symt_local_pass.cc). A state
+  is its sorted row ids into the heuristic's table of token rows (pred, args...).
 */
 
 #include <torch/script.h>
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -31,20 +40,37 @@ struct RowsHash {
     size_t operator()(const std::vector<int> &rows) const;
 };
 
-// One evaluated state: its rows (sorted), each row's term [rows x term_width], their sum.
+// A state's token states after every layer: its objects (sorted tokens), atoms [L, rows, d]
+// (rows in the entry's order) and objects [L, objects, d], float32.
+struct LayerStates {
+    std::vector<int64_t> objects;
+    at::Tensor atoms;
+    at::Tensor object_states;
+    size_t bytes() const;
+};
+
+// One evaluated state: its rows (sorted), each row's term [rows x term_width], their sum, and
+// its layers where they are kept.
 struct LocalEntry {
     std::vector<int> rows;
     std::vector<float> terms;
     std::vector<double> total;
+    std::shared_ptr<LayerStates> layers;
 };
 
 // What an update computes again: the child's rows one pass reads, whether each of them is near
 // the change (its term is replaced), and which of the parent's rows are near (their terms leave
-// the sum).
+// the sum). A pass from the parent's layers also says, per row read, its distance from the
+// change (the least of its objects'; -1 for a row new in the child or a state without a
+// parent's layers: computed at every layer) and its index in the parent (-1: none), and per
+// object of the pass (sorted) the same; a token is kept at layer l (0-based) where its
+// distance exceeds l.
 struct LocalPlan {
     std::vector<int> read;
     std::vector<char> read_near;
     std::vector<size_t> parent_near;   // indices into the parent's rows
+    std::vector<int64_t> read_distance, read_parent;
+    std::vector<int64_t> objects, object_distance, object_parent;
 };
 
 class LocalStates {
@@ -60,19 +86,40 @@ class LocalStates {
     // Child -> parent, as the search announced them since the last evaluation.
     std::unordered_map<std::vector<int>, std::vector<int>, RowsHash> pending;
 
+    size_t layer_budget_bytes;
+    size_t layer_bytes = 0;
+    std::deque<std::vector<int>> layered;    // states whose layers are kept, oldest first
+
     void objects_of(int row, std::vector<int64_t> &objects) const;
+    // Steps from the changed rows' objects (rows in one of `before`, `after` and not the other;
+    // with `earlier`, objects named in only one of them start at -1) to every object within
+    // `limit` steps in the object graph of both states together.
+    std::unordered_map<int64_t, int64_t> distances(const std::vector<int> &before, const std::vector<int> &after,
+                                                   const std::vector<int> &changed, int64_t limit,
+                                                   bool earlier) const;
+    // The least distance of a row's objects (`far` where none is within reach).
+    int64_t row_distance(int row, const std::unordered_map<int64_t, int64_t> &distance, int64_t far) const;
+    // The sorted objects of `rows`.
+    std::vector<int64_t> objects_of_rows(const std::vector<int> &rows) const;
 
 public:
     int64_t term_width;
 
     LocalStates(int64_t hops, int64_t width, int64_t pad_token, const std::vector<int64_t> &table,
-                const at::Tensor &links, int64_t term_width, size_t budget_bytes);
+                const at::Tensor &links, int64_t term_width, size_t budget_bytes, size_t layer_budget_bytes);
 
     void note_transition(std::vector<int> parent, std::vector<int> child);
     void clear_transitions();
     // The evaluated parent the search announced for `child`, or null.
     const LocalEntry *parent_of(const std::vector<int> &child) const;
     LocalPlan plan(const LocalEntry &parent, const std::vector<int> &child) const;
+    // A pass from the parent's layers (parent.layers set), or over the whole child (parent null).
+    LocalPlan plan_layers(const LocalEntry *parent, const std::vector<int> &child) const;
+    // The child's layers: the pass's states (`atoms` [L, read, d], `objects` [L, plan.objects, d])
+    // for the tokens it read, the parent's for the others.
+    std::shared_ptr<LayerStates> child_layers(const LocalEntry *parent, const std::vector<int> &child,
+                                              const LocalPlan &plan, const at::Tensor &atoms,
+                                              const at::Tensor &objects) const;
     // The child's entry from the parent's and the terms of plan.read computed again.
     LocalEntry combine(const LocalEntry *parent, const std::vector<int> &child, const LocalPlan &plan,
                        const float *read_terms) const;

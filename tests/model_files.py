@@ -26,7 +26,7 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                  attention_scale: str = "fixed", attention_bias: str = "none",
                  object_identity: str = "table", achieved_goals: bool = False, keep_domain: bool = False,
                  attention: str = "full", object_links: bool = False, context_keys: str = "all",
-                 global_tokens: int = 4) -> Path:
+                 global_tokens: int = 4, left_out: tuple[str, ...] = ()) -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
@@ -35,7 +35,8 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
     objects (format 5). ``readout``, ``attention_scale``, ``attention_bias``, ``object_identity``,
     ``attention`` (``objects``: ``symt.model_routed``), ``object_links``, ``context_keys``, ``global_tokens``: as ``ModelConfig``'s. ``achieved_goals``: state atoms that are goals read as their own predicate
     (format 6). ``keep_domain``: the checkpoint keeps the domain's text, as ``symt train`` writes
-    it, so the exported model says its domain (``symt.models.fit_model``)."""
+    it, so the exported model says its domain (``symt.models.fit_model``). ``left_out``: exported
+    methods the file leaves out (``symt.export.export``)."""
     torch.manual_seed(seed)
     parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     signature = dataclasses.replace(domain_signature(parsed), achieved_goals=achieved_goals)
@@ -60,5 +61,5 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
     domain_path = domain_file(domain) if isinstance(domain, str) else Path(domain)
     torch.save({"model_config": config.to_dict(), "model": model.state_dict(), "signature": signature.to_json(),
                 **({"domain_pddl": domain_path.read_text()} if keep_domain else {})}, checkpoint)
-    export(checkpoint, out)
+    export(checkpoint, out, left_out=left_out)
     return out

@@ -229,10 +229,18 @@ def models(tmp_path_factory) -> dict[str, Path]:
     models["logistics-context-objects-links"] = random_model(
         "logistics", out / "logistics-context-objects-links.pt", seed=23, context=True, attention="objects",
         object_links=True, attention_scale="log-length")
-    # A local model (no global tokens, symt.model_local): the plugin evaluates whole states.
+    # Local models (no global tokens, symt.model_local): the plugin values successors from their
+    # parents' layers; "-terms": a file without layer_terms (as symt wrote them before
+    # 2026-12-06), whose successors are valued from their parents' terms over a wider border.
     models["visitall-context-local"] = random_model("visitall", out / "visitall-context-local.pt", seed=28,
                                                     context=True, attention="objects", object_links=True,
                                                     global_tokens=0, vocab_size=128)
+    models["visitall-context-local-terms"] = random_model(
+        "visitall", out / "visitall-context-local-terms.pt", seed=28, context=True, attention="objects",
+        object_links=True, global_tokens=0, vocab_size=128, left_out=("layer_terms",))
+    models["logistics-context-local"] = random_model(
+        "logistics", out / "logistics-context-local.pt", seed=29, context=True, attention="objects",
+        object_links=True, global_tokens=0, vocab_size=128, attention_scale="log-length")
     return models
 
 
@@ -276,27 +284,34 @@ def search_stats(output: str) -> dict[str, str]:
     return {line.split(" ")[0]: line for line in output.splitlines() if line.startswith(keys)}
 
 
+LAZY = "lazy_greedy([symt(model={m}, incremental={i}), hff], preferred=[hff], boost=1000)"
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
-@pytest.mark.parametrize("search", [
-    "eager_greedy([symt(model={m}, incremental={i}), hff])",
-    "batch_eager_greedy([symt(model={m}, incremental={i}), hff])",
-    "lazy_greedy([symt(model={m}, incremental={i}), hff], preferred=[hff], boost=1000)",
+@pytest.mark.parametrize(("search", "model", "domain", "size"), [
+    ("eager_greedy([symt(model={m}, incremental={i}), hff])", "visitall-context-local", "visitall", 64),
+    ("batch_eager_greedy([symt(model={m}, incremental={i}), hff])", "visitall-context-local", "visitall", 64),
+    (LAZY, "visitall-context-local", "visitall", 64),
+    (LAZY, "visitall-context-local-terms", "visitall", 64),
+    ("batch_eager_greedy([symt(model={m}, incremental={i}), hff])", "logistics-context-local", "logistics", 12),
 ])
-def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[str, Path], search: str) -> None:
+def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[str, Path], search: str,
+                                                   model: str, domain: str, size: int) -> None:
     """With a local model (no global tokens) the plugin computes a successor's value from its
     parent's, passing only the atoms near the change through the model (symt_local.h): the
     search is the same as with whole states (expansions, plan), every traced value equals
     Python's whole pass, and fewer atoms per state go through the model. (The model is
-    untrained: h^FF's queue beside it makes the search end.)"""
-    problem = write_task(tmp_path, "visitall", 64)
+    untrained: h^FF's queue beside it makes the search end.) Logistics: atoms of two objects
+    and links through the cities, with log-length scaling."""
+    problem = write_task(tmp_path, domain, size)
     runs = {}
     for incremental in ("true", "false"):
         workdir = tmp_path / incremental
         workdir.mkdir()
         trace = workdir / "trace.tsv"
-        result = fast_downward(workdir, str(domain_file("visitall")), str(problem), "--evaluator", "hff=ff()",
-                               "--search", search.format(m=models["visitall-context-local"], i=incremental),
+        result = fast_downward(workdir, str(domain_file(domain)), str(problem), "--evaluator", "hff=ff()",
+                               "--search", search.format(m=models[model], i=incremental),
                                env=dict(os.environ, SYMT_TRACE=str(trace)))
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr
         stats = [line for line in result.stdout.splitlines() if "atoms per state" in line][-1]
@@ -309,7 +324,7 @@ def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[
     assert runs["true"][2] < 0.8 * runs["false"][2]
     traced = runs["true"][4]
     sample = random.Random(0).sample(traced, min(40, len(traced)))
-    expected = python_values(models["visitall-context-local"], "visitall", problem, sample)
+    expected = python_values(models[model], domain, problem, sample)
     # Sums in another order than the whole pass's: equal to float32 rounding (relative 1e-6).
     assert [raw for raw, _ in sample] == pytest.approx(expected, rel=1e-5, abs=1e-4)
 

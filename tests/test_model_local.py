@@ -80,6 +80,65 @@ def test_a_revisit_changes_only_the_robot() -> None:
     assert none == [] and values.value(same) == pytest.approx(values.value(updated))
 
 
+@pytest.mark.parametrize("readout", ["pooled", "atoms"])
+def test_values_from_the_parents_layers_equal_the_whole_pass(readout: str) -> None:
+    """``step`` (the parent's states after every layer kept) gives the whole pass's values along
+    the walk, reading the change's surroundings only: fewer atoms than ``update``'s border."""
+    pred, args, neighbours = grid(12)
+    values = LocalValues(local_model(readout=readout), pred, args)
+    rng = random.Random(1)
+    robot = 0
+    state = {(1, 0, V), (2, 0, V)}
+    by_layers, by_border = values.evaluate(state, layers=True), values.evaluate(state)
+    counts = []
+    for _ in range(80):
+        step = rng.choice(neighbours[robot])
+        state = (state - {(2, robot, V)}) | {(2, step, V), (1, step, V)}
+        robot = step
+        by_layers, read = values.step(by_layers, state)
+        by_border, border = values.update(by_border, state)
+        whole = values.evaluate(state)
+        for atom, row in whole.terms.items():
+            assert by_layers.terms[atom].tolist() == pytest.approx(row.tolist(), abs=1e-5)
+        assert values.value(by_layers) == pytest.approx(values.value(whole), abs=1e-4)
+        assert len(read) <= len(border)
+        counts.append((len(read), len(border)))
+    # 2 hops: the visited cells within 2 steps of the robot's cells (3 for a new cell), against 4.
+    assert sum(r for r, _ in counts) < 0.7 * sum(b for _, b in counts)
+
+
+def test_values_from_the_parents_layers_with_atoms_of_two_objects() -> None:
+    """Binary fluent atoms (an atom joins its objects) changed at random, added and removed."""
+    pred, args, _ = grid(4)
+    values = LocalValues(local_model(), pred, args)
+    rng = random.Random(2)
+    pairs = [(1, a, b) for a in range(16) for b in range(16) if a != b]
+    state = {(1, c, V) for c in range(0, 16, 3)} | {(2, 5, V)} | set(rng.sample(pairs, 3))
+    current = values.evaluate(state, layers=True)
+    for _ in range(30):
+        gone = rng.choice(sorted(state))
+        state = (state - {gone}) | {rng.choice([(1, rng.randrange(16), V), rng.choice(pairs)])}
+        current, _ = values.step(current, state)
+        assert values.value(current) == pytest.approx(values.value(values.evaluate(state)), abs=1e-4)
+
+
+def test_keeping_the_parents_states_one_layer_too_long_is_caught() -> None:
+    """The rule of ``step`` is tight: keeping a token's parent states through the layer at which
+    the change reaches it (distances one more than they are) gives values other than the whole
+    pass's, so the tests above can fail."""
+    pred, args, _ = grid(6)
+    values = LocalValues(local_model(), pred, args)
+    state = {(1, c, V) for c in range(12)} | {(2, 5, V)}
+    parent = values.evaluate(state, layers=True)
+    child = (state - {(2, 5, V)}) | {(2, 11, V)}
+    exact, read = values.step(parent, child)
+    sources = {5, 11}
+    distance = values.distances(state | child, sources, values.hops)
+    shifted = {o: d + 1 for o, d in distance.items()}
+    terms, _, _ = values.layer_pass(read, shifted, child - state, parent)
+    assert any(abs(float((terms[a] - exact.terms[a]).abs().max())) > 1e-4 for a in terms)
+
+
 def test_a_model_with_global_tokens_is_refused() -> None:
     pred, args, _ = grid(3)
     with pytest.raises(ValueError, match="no global tokens"):
@@ -120,12 +179,14 @@ def test_module_attributes_name_a_local_models_hops() -> None:
 
 def test_an_exported_local_model_keeps_its_terms_methods(tmp_path) -> None:
     """symt export freezes the module and keeps only the methods it is told to: a local model's
-    file says its hops and keeps ``atom_terms`` and ``value_of_terms``; other files do not."""
+    file says its hops and keeps ``atom_terms``, ``layer_terms`` and ``value_of_terms``; other files
+    do not."""
     from model_files import random_model
     from symt.export import load_exported
 
     local, _ = load_exported(random_model("visitall", tmp_path / "local.pt", context=True, attention="objects",
                                           object_links=True, global_tokens=0))
     assert local.symt_local_hops == 2 and hasattr(local, "atom_terms") and hasattr(local, "value_of_terms")
+    assert hasattr(local, "layer_terms")
     routed, _ = load_exported(random_model("visitall", tmp_path / "routed.pt", context=True, attention="objects"))
     assert routed.symt_local_hops == 0 and not hasattr(routed, "atom_terms")

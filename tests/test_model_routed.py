@@ -15,6 +15,7 @@ from torch.utils._pytree import tree_leaves
 from symt.export import ExportedRoutedSymTE
 from symt.model import SymTE
 from symt.model_config import ModelConfig
+from symt.model_objects import global_log_keys_of, object_log_keys_of, resolve_links
 from symt.model_routed import RoutedSymTE, Routes, context_links, heuristic_model
 
 P = 4  # state predicates; goal versions P..2P-1
@@ -147,8 +148,8 @@ def test_log_length_scales_object_and_global_queries_by_their_keys() -> None:
         kv_globals = torch.randn(3, 1, 2, 2, 8, generator=generator)  # queries, keys, values of 2 globals
         z = torch.randn(1, 2, 16, generator=generator)
         no_links = torch.zeros(3, 0, dtype=torch.long)
-        object_keys = layer.object_log_keys(routes, no_links, 2, False)
-        global_keys = layer.global_log_keys(mask, 2)
+        object_keys = object_log_keys_of(routes, no_links, 2, False)
+        global_keys = global_log_keys_of(mask, 2)
         # The counts against the atoms as written: each object's atoms plus the 2 globals; every atom
         # plus the 2 globals for the state's global tokens.
         counts = [sum(int(routes.object_token[i]) in atom for atom in pred_args) + 2 for i in range(o)]
@@ -209,7 +210,7 @@ def test_a_states_objects_are_linked_where_they_share_a_context_atom() -> None:
     args = torch.tensor([[[1, 64], [2, 5], [5, 64]], [[2, 64], [3, 64], [64, 64]]])
     mask = torch.tensor([[True, True, True], [True, True, False]])
     routes = Routes(args, mask, 64)
-    links = net.resolve_links(routes, 1, cache[4])
+    links = resolve_links(routes, 1, cache[4], 64)
     named = sorted((int(routes.object_batch[i]), int(routes.object_token[i]), int(routes.object_token[j]), int(k))
                    for i, j, k in links.t().tolist())
     assert named == sorted([(0, 1, 2, 1), (0, 2, 1, 2), (0, 5, 1, ((P + 1) * 2) * 2 + 1), (0, 1, 5, ((P + 1) * 2 + 1) * 2),
@@ -231,7 +232,7 @@ def test_links_carry_the_sending_objects_keys_and_values() -> None:
     def update(k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
         with torch.no_grad():
             return gather_objects(layer, y, q, kv_atoms, kv_globals, routes, links, torch.stack([k, v], 1),
-                                  layer.object_log_keys(routes, links, 2, False))
+                                  object_log_keys_of(routes, links, 2, False))
 
     before = update(k_objects, v_objects)
     sender, other = k_objects.clone(), k_objects.clone()

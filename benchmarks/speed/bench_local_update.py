@@ -1,21 +1,22 @@
 """How much of a state a local objects model recomputes when its value comes from its parent's (issue 65).
 
 A model trained with ``--attention objects --global-tokens 0`` reads only what lies within
-``n_layers`` steps of each token, so a successor's value can be computed from its parent's atoms'
-features, recomputing only the atoms near the change (``symt.model_local``). This walks a task at
-random from its initial state and at every step computes the state's value both ways: one pass
-over the whole state, and the update from the previous state's features. It checks that the two
-agree and prints, per stretch of the walk, the fluent atoms, the atoms the update read, and the
-milliseconds of each way in Python (eager passes and the update's bookkeeping; one thread, process
-CPU time). With ``--exported FILE`` (the checkpoint exported) it also times what the plugin's
-passes would cost (TorchScript): ``forward_states`` over the whole state, and ``atom_terms`` over
-the atoms the update read plus ``value_of_terms``. The plugin evaluates whole states and does not
-do the update yet.
+``n_layers`` steps of each token, so a successor's value can be computed from its parent's
+(``symt.model_local``). This walks a task at random from its initial state and at every step
+computes the state's value three ways: one pass over the whole state; the update from the previous
+state's atom terms (``LocalValues.update``: a pass over a border of ``2 n_layers`` steps); and the
+step from the previous state's token states after every layer (``LocalValues.step``: a pass over
+``n_layers`` steps, the tokens the change has not reached taking the parent's states). It checks
+that all agree and prints, per stretch of the walk, the fluent atoms, the atoms each way read, and
+the milliseconds of each in Python (eager passes and bookkeeping; one thread, process CPU time).
+With ``--exported FILE`` (the checkpoint exported) it also times the plugin's passes (TorchScript):
+``forward_states`` over the whole state, ``atom_terms`` over the update's atoms and ``layer_terms``
+over the step's, each with ``value_of_terms``.
 
 Usage (from the repository root; ``--visitall N``: an N×N grid of the generator's)::
 
-    .venv/bin/python benchmarks/speed/bench_local_update.py runs/s51/va-local/best.pt --visitall 32 \\
-        --walk 3000 --every 500 --exported runs/s51/va-local.pt
+    .venv/bin/python benchmarks/speed/bench_local_update.py runs/s52/visitall-local-layers.ckpt.pt \\
+        --visitall 32 --walk 3000 --every 500 --exported runs/s52/visitall-local-layers.pt
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pathlib import Path
 import torch
 
 from symt.export import load_checkpoint_model, load_exported, model_meta
-from symt.model_local import Atom, LocalValues, atom_inputs
+from symt.model_local import Atom, LocalState, LocalValues, atom_inputs
 from symt.model_routed import RoutedSymTE
 from symt.pddl import parse_domain
 from symt.pddl.grounding import ground
@@ -84,18 +85,33 @@ def main() -> None:
                 module.value_of_terms(module.atom_terms(cache[0], cache[1], cache[2], cache[4], p, a, m).sum(1), cache[3])
         return time.process_time() - began
 
+    def scripted_step_seconds(state: LocalState, child: list[Atom]) -> float:
+        """CPU seconds of the plugin's pass from the parent's layers (``layer_terms``; the parent's
+        states gathered beforehand, as the plugin keeps them)."""
+        read, distance, new = values.step_plan(state, child)
+        if module is None or not read:
+            return 0.0
+        _, inputs = values.layer_inputs(read, distance, new, state)
+        p, a, m = atom_inputs(read)
+        began = time.process_time()
+        with torch.inference_mode():
+            terms = module.layer_terms(cache[0], cache[1], cache[2], cache[4], p, a, m, *inputs)[0]
+            module.value_of_terms(terms.sum(1), cache[3])
+        return time.process_time() - began
+
     states = random_walk(task, args.walk + 1, args.seed)
     print(f"checkpoint {args.checkpoint}, task {args.problem.name}, {net.n_layers} layers, torch "
           f"{torch.__version__}, one thread, {len(states) - 1} steps")
-    print("| steps | fluent atoms (last) | atoms read per update | ms whole pass | ms update | ratio | "
-          "largest |h| difference | TorchScript ms whole | TorchScript ms update | ratio |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("| steps | fluent atoms (last) | atoms read: update | from layers | ms whole pass | ms update | "
+          "ms from layers | largest |h| difference | TorchScript ms whole | update | from layers |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     evaluated = values.evaluate(atoms(states[0]))
+    layered = values.evaluate(atoms(states[0]), layers=True)
     start = 1
     while start < len(states):
         stretch = states[start:start + args.every]
-        whole_s = update_s = scripted_whole = scripted_update = 0.0
-        read = 0
+        whole_s = update_s = step_s = scripted_whole = scripted_update = scripted_step = 0.0
+        read = read_step = 0
         worst = 0.0
         for state in stretch:
             current = atoms(state)
@@ -105,17 +121,23 @@ def main() -> None:
             update_s += time.process_time() - began
             scripted_whole += scripted_seconds(current, True)
             scripted_update += scripted_seconds(atoms_read, False)
+            scripted_step += scripted_step_seconds(layered, current)
+            began = time.process_time()
+            layered, step_read = values.step(layered, current)
+            h_step = values.value(layered)
+            step_s += time.process_time() - began
+            read_step += len(step_read)
             began = time.process_time()
             whole = values.value(values.evaluate(current))
             whole_s += time.process_time() - began
             read += len(atoms_read)
-            worst = max(worst, abs(h - whole))
+            worst = max(worst, abs(h - whole), abs(h_step - whole))
         n = len(stretch)
-        row = (f"| {start}–{start + n - 1} | {len(current)} | {read / n:.0f} | {whole_s / n * 1e3:.2f} | "
-               f"{update_s / n * 1e3:.2f} | {update_s / whole_s:.2f} | {worst:.1e} |")
+        row = (f"| {start}–{start + n - 1} | {len(current)} | {read / n:.0f} | {read_step / n:.0f} | "
+               f"{whole_s / n * 1e3:.2f} | {update_s / n * 1e3:.2f} | {step_s / n * 1e3:.2f} | {worst:.1e} |")
         if module is not None:
             row += (f" {scripted_whole / n * 1e3:.2f} | {scripted_update / n * 1e3:.2f} | "
-                    f"{scripted_update / scripted_whole:.2f} |")
+                    f"{scripted_step / n * 1e3:.2f} |")
         else:
             row += " – | – | – |"
         print(row)

@@ -220,16 +220,33 @@ class ExportedRoutedSymTE(ExportedSymTE):
         return self.model.atom_terms(x, mask)
 
     @torch.jit.export
+    def layer_terms(self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor,
+                    links: Tensor, pred: Tensor, args: Tensor, mask: Tensor, parent_atoms: Tensor,
+                    keep_atoms: Tensor, parent_objects: Tensor,
+                    keep_objects: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """A local model's terms with every layer's token states (:meth:`RoutedSymTE.layer_terms`);
+        the tokens ``keep_atoms`` [L,B,N] and ``keep_objects`` [L,O] mark take the parent's states
+        ``parent_atoms`` [L,B,N,d] and ``parent_objects`` [L,O,d] after each layer (L = 0: none)."""
+        parent: list[Tensor] = []
+        if parent_atoms.shape[0] > 0:
+            parent = [parent_atoms, keep_atoms, parent_objects, keep_objects]
+        return self.model.layer_terms(context_keys, context_objects, context_globals, links, pred, args, mask,
+                                      parent)
+
+    @torch.jit.export
     def value_of_terms(self, total: Tensor, share: Tensor) -> Tensor:
         """h [B] of states whose atoms' terms sum to ``total`` [B,t] (:meth:`RoutedSymTE.value_of_terms`)."""
         return self.model.value_of_terms(total, share)
 
 
-def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None = None) -> dict:
+def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None = None,
+           left_out: tuple[str, ...] = ()) -> dict:
     """Script the checkpoint's model and write it with its metadata; returns the metadata.
 
     ``layers`` applies the shared layer that many times at inference instead of the trained number
     (the weights are shared, so any depth runs; deeper can help on tasks larger than any seen).
+    ``left_out``: methods not to keep, writing a file as an earlier symt did (the plugin's tests
+    of files without ``layer_terms``).
     """
     model, checkpoint = load_checkpoint_model(checkpoint_path)
     meta = model_meta(model, checkpoint)
@@ -252,7 +269,8 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
         # the metadata, the context-cache methods and a local model's sum of atom terms.
         methods = ["encode_context", "forward_states"] if model.context_attention else []
         if kind is ExportedRoutedSymTE and attributes["symt_local_hops"]:
-            methods += ["atom_terms", "value_of_terms"]
+            methods += ["atom_terms", "layer_terms", "value_of_terms"]
+        methods = [method for method in methods if method not in left_out]
         scripted = torch.jit.freeze(torch.jit.script(exported), preserved_attrs=[*attributes, *methods])
     _save(scripted, meta, out_path)
     return meta

@@ -40,10 +40,13 @@ Atom = tuple[int, ...]
 @dataclass
 class LocalState:
     """An evaluated state: its atoms' readout terms and their sum (float64, so that a long chain
-    of differences does not drift)."""
+    of differences does not drift); with ``layers``, each atom's and object's states after every
+    layer ([L,d] each), from which a successor is computed reading less (:meth:`LocalValues.step`)."""
 
     terms: dict[Atom, Tensor]
     total: Tensor
+    atom_layers: dict[Atom, Tensor] | None = None
+    object_layers: dict[int, Tensor] | None = None
 
 
 def atom_inputs(atoms: list[Atom]) -> tuple[Tensor, Tensor, Tensor]:
@@ -86,21 +89,65 @@ class LocalValues:
             x = self.net.state_pass(keys, objects, globals_, links, pred, args, mask)
             return dict(zip(atoms, self.net.atom_terms(x, mask)[0]))
 
-    def evaluate(self, atoms: Iterable[Atom]) -> LocalState:
-        """A state from one pass over all its atoms."""
-        terms = self.terms(list(atoms))
+    def layer_inputs(self, atoms: list[Atom], keep: dict[int, int], new: set[Atom],
+                     parent: LocalState | None) -> tuple[list[int], list[Tensor]]:
+        """The object tokens of a pass over ``atoms`` in its order, and what it takes of a
+        ``parent`` (:meth:`RoutedSymTE.run`; empty without one): the parent's states after every
+        layer [L,1,N,d] and [L,O,d], and which tokens keep them. After layer l (1-based) an object
+        whose distance ``keep`` from the change is at least l keeps them, and so does an atom not
+        in ``new`` whose objects all do (the change has not reached them yet)."""
+        tokens = sorted({o for a in atoms for o in self.objects(a)})
+        if parent is None or parent.atom_layers is None or parent.object_layers is None:
+            return tokens, []
+        zero = torch.zeros(self.net.n_layers, self.net.layer.n_heads * self.net.layer.head_dim)
+        far = self.hops + 1
+        reach = torch.arange(self.net.n_layers)[:, None]  # layer l (0-based) is kept beyond distance l
+        atom_distance = torch.tensor([-1 if a in new else min((keep.get(o, far) for o in self.objects(a)), default=far)
+                                      for a in atoms])
+        object_distance = torch.tensor([keep.get(o, far) for o in tokens], dtype=torch.long)
+        return tokens, [torch.stack([parent.atom_layers.get(a, zero) for a in atoms], dim=1)[:, None],
+                        (atom_distance[None] > reach)[:, None],
+                        torch.stack([parent.object_layers.get(o, zero) for o in tokens], dim=1),
+                        object_distance[None] > reach]
+
+    def layer_pass(self, atoms: list[Atom], keep: dict[int, int], new: set[Atom],
+                   parent: LocalState | None) -> tuple[dict[Atom, Tensor], dict[Atom, Tensor], dict[int, Tensor]]:
+        """One pass over ``atoms`` that keeps every layer's states (:meth:`layer_inputs`): the
+        atoms' terms, their states and the pass's objects' states, each by atom or object."""
+        if not atoms:
+            return {}, {}, {}
+        keys, objects, globals_, _, links = self.cache
+        tokens, inputs = self.layer_inputs(atoms, keep, new, parent)
+        with torch.no_grad():
+            terms, atom_layers, object_layers, object_keys = self.net.layer_terms(
+                keys, objects, globals_, links, *atom_inputs(atoms), inputs)
+        if object_keys.tolist() != tokens:
+            raise AssertionError("the pass ordered its objects otherwise than layer_inputs")
+        return (dict(zip(atoms, terms[0])), dict(zip(atoms, atom_layers[:, 0].unbind(1))),
+                dict(zip(tokens, object_layers.unbind(1))))
+
+    def evaluate(self, atoms: Iterable[Atom], layers: bool = False) -> LocalState:
+        """A state from one pass over all its atoms; with ``layers`` it keeps every layer's states."""
+        atoms = list(atoms)
+        atom_layers = object_layers = None
+        if layers and atoms:
+            terms, atom_layers, object_layers = self.layer_pass(atoms, {}, set(), None)
+        else:
+            terms = self.terms(atoms)
         width = 1 if self.net.atom_readout else self.net.k
         total = torch.stack(list(terms.values())).double().sum(dim=0) if terms else torch.zeros(width).double()
-        return LocalState(terms, total)
+        return LocalState(terms, total, atom_layers, object_layers)
 
     def value(self, state: LocalState) -> float:
         """h of an evaluated state."""
         with torch.no_grad():
             return float(self.net.value_of_terms(state.total.float()[None], self.cache[3])[0])
 
-    def distances(self, atoms: set[Atom], sources: set[int], limit: int) -> dict[int, int]:
+    def distances(self, atoms: set[Atom], sources: set[int], limit: int,
+                  earlier: frozenset[int] = frozenset()) -> dict[int, int]:
         """Steps from ``sources`` to each object within ``limit`` steps in the object graph of
-        ``atoms`` (neighbours: named by one atom, or linked by a context atom, both present)."""
+        ``atoms`` (neighbours: named by one atom, or linked by a context atom, both present);
+        ``earlier`` sources start one step before the others (at -1)."""
         present: set[int] = set()
         named: dict[int, set[int]] = {}
         for atom in atoms:
@@ -108,8 +155,8 @@ class LocalValues:
             present.update(objects)
             for o in objects:
                 named.setdefault(o, set()).update(objects)
-        found = {o: 0 for o in sources}
-        queue = deque(sources)
+        found = {o: -1 for o in earlier} | {o: 0 for o in sources - earlier}
+        queue = deque(sorted(found, key=found.__getitem__))
         while queue:
             o = queue.popleft()
             if found[o] == limit:
@@ -140,3 +187,49 @@ class LocalValues:
                 total += new[atom].double()
         terms = {a: new[a] if a in near else parent.terms[a] for a in child}
         return LocalState(terms, total), read
+
+    def step_plan(self, parent: LocalState, child: list[Atom]) -> tuple[list[Atom], dict[int, int], set[Atom]]:
+        """What :meth:`step` passes: the child's atoms it reads (those that changed or name an
+        object within ``n_layers`` steps of the change), each object's distance from the change
+        (the one-step-earlier rule applied) and the atoms new in the child."""
+        before, after = set(parent.terms), set(child)
+        changed = before ^ after
+        if not changed:
+            return [], {}, set()
+        sources = {o for atom in changed for o in self.objects(atom)}
+        # An object that appears or disappears changes what its linked objects read at the first
+        # layer already: it counts from one step before the change.
+        present = [{o for a in atoms for o in self.objects(a)} for atoms in (before, after)]
+        distance = self.distances(before | after, sources, self.hops, frozenset(present[0] ^ present[1]))
+        read = [a for a in child if a in changed or any(o in distance for o in self.objects(a))]
+        return read, distance, after - before
+
+    def step(self, parent: LocalState, child: Iterable[Atom]) -> tuple[LocalState, list[Atom]]:
+        """The child state from its parent's layers (``evaluate(..., layers=True)`` or an earlier
+        step), and the atoms the pass read: those that name an object within ``n_layers`` steps of
+        the change, half the border :meth:`update` reads. At layer l only the tokens within l - 1
+        steps of the change's objects can differ from the parent's (a layer moves information one
+        step, and the first reads only the atoms themselves and the objects present; an object that
+        appears or disappears counts from one step earlier), so the others take the parent's states
+        after every layer, and the tokens computed see all they would see in the whole state."""
+        if parent.atom_layers is None or parent.object_layers is None:
+            raise ValueError("step needs the parent's layers (evaluate(..., layers=True))")
+        child = list(child)
+        read, distance, new = self.step_plan(parent, child)
+        if not read and not (set(parent.terms) ^ set(child)):
+            return parent, []
+        terms, atom_layers, object_layers = self.layer_pass(read, distance, new, parent)
+        # An atom's term differs from the parent's only if its last layer was computed.
+        near = {a for a in set(parent.terms) | set(child)
+                if a in new or a not in child or any(distance.get(o, self.hops) < self.hops for o in self.objects(a))}
+        total = parent.total.clone()
+        for atom in near:
+            if atom in parent.terms:
+                total -= parent.terms[atom].double()
+            if atom in terms:
+                total += terms[atom].double()
+        kept_objects = {o: t for o, t in parent.object_layers.items() if o not in object_layers}
+        state = LocalState({a: terms[a] if a in near else parent.terms[a] for a in child}, total,
+                           {a: atom_layers.get(a, parent.atom_layers.get(a)) for a in child},
+                           {**kept_objects, **object_layers})
+        return state, read

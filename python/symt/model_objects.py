@@ -317,3 +317,41 @@ def context_links(pred: Tensor, args: Tensor, mask: Tensor, vocab_size: int) -> 
     links = torch.cat(parts, dim=1)
     order = torch.sort(links[0], stable=True)[1]
     return links[:, order]
+
+def resolve_links(routes: Routes, context: int, links: Tensor, vocab_size: int) -> Tensor:
+    """The context's object links ``links`` [3,L] (:func:`context_links`; keys are tokens for
+    ``context`` 1, state · space + token for 2) between objects of a pass (``routes``): [3,L'] of
+    (receiving object, sending object, type), objects as rows of ``routes``."""
+    if context == 0 or links.shape[1] == 0 or routes.object_key.numel() == 0:
+        return torch.zeros(3, 0, dtype=torch.long, device=links.device)
+    lookup = routes.object_token if context == 1 else routes.object_key
+    start = torch.searchsorted(links[0], lookup)
+    counts = torch.searchsorted(links[0], lookup, right=True) - start
+    receiving = torch.repeat_interleave(torch.arange(lookup.numel(), device=links.device), counts)
+    first = torch.cumsum(counts, dim=0) - counts
+    row = start[receiving] + torch.arange(receiving.numel(), device=links.device) - first[receiving]
+    sender = links[1][row]
+    if context == 1:
+        sender = routes.object_batch[receiving] * (vocab_size + 1) + sender
+    position = torch.searchsorted(routes.object_key, sender).clamp(max=routes.object_key.numel() - 1)
+    present = routes.object_key[position] == sender
+    return torch.stack([receiving[present], position[present], links[2][row][present]])
+
+
+def object_log_keys_of(routes: Routes, links: Tensor, globals_: int, with_context: bool) -> Tensor:
+    """ln of the number of keys [O] each object token of a pass attends to (the routed layer's
+    ``gather_objects``): its atoms (edges), the objects ``links`` sends it, its context token
+    (``with_context``, where it has one) and the ``globals_`` global tokens. Fixed within a pass."""
+    o = routes.object_key.shape[0]
+    keys = torch.full((o,), float(globals_), device=routes.object_key.device)
+    keys = keys.index_add(0, routes.edge_object, torch.ones_like(routes.edge_object, dtype=keys.dtype))
+    keys = keys.index_add(0, links[0], torch.ones_like(links[0], dtype=keys.dtype))
+    if with_context:
+        keys = keys + routes.has_context.to(keys.dtype)
+    return keys.log()
+
+
+def global_log_keys_of(mask: Tensor, globals_: int) -> Tensor:
+    """ln of the number of keys [B] a state's global tokens attend to (``gather_globals``): its real
+    atoms (``mask`` [B,N]) and ``globals_`` global tokens (its own and the context's)."""
+    return (mask.sum(dim=1).float() + globals_).log()

@@ -17,9 +17,7 @@ projection and feed-forward; the one layer is applied ``n_layers`` times, as in 
 costs O(atom slots + objects + globals x atoms): linear in the state.
 
 With ``attention_scale="log-length"`` the queries of object and global tokens are multiplied by
-s_h · ln(n), n the keys each may attend to (scalable softmax): a room of Gripper reads every ball
-in it, so without it the share of attention the robot's atom gets in that room falls as 1/balls on
-tasks larger than any training task.
+s_h · ln(n), n the keys each may attend to (scalable softmax; a room of Gripper reads every ball).
 
 *Context.* As with SymT-E's context attention, the atoms of context predicates (static, type and,
 unless they are read with the state, goal atoms) go through the same layers on their own, with
@@ -34,7 +32,7 @@ cells, a package and its goal location), which a state's pass does not see: with
 objects exchange information only through the global tokens. With links, each object token also
 attends to the state's other objects it shares a context atom with, the key and value offset by
 the atom's predicate and the two argument slots (:func:`symt.model_objects.context_links`, cached with the context;
-:meth:`RoutedSymTE.resolve_links` per state). A state then costs also the context atoms among its
+:func:`symt.model_objects.resolve_links` per state). A state then costs also the context atoms among its
 objects, still linear in the state.
 
 *Symmetry.* Nothing depends on positions or on the order of atoms or objects; objects enter by their
@@ -58,7 +56,13 @@ from torch import Tensor, nn
 
 from .model import SymTE
 from .model_config import ATTENTIONS, LOG_LENGTH_REFERENCE, ModelConfig
-from .model_objects import Routes, context_links
+from .model_objects import (
+    Routes,
+    context_links,
+    global_log_keys_of,
+    object_log_keys_of,
+    resolve_links,
+)
 
 NEG_INF = -1e30
 """A finite stand-in for -inf in the routing's own softmax: a masked score that never meets a real
@@ -139,23 +143,6 @@ class RoutedLayer(nn.Module):
         or per link type), stacked as :meth:`split` stacks keys and values."""
         return offsets.float().view(2, -1, self.n_heads, self.head_dim).transpose(0, 1)
 
-    def object_log_keys(self, routes: Routes, links: Tensor, globals_: int, with_context: bool) -> Tensor:
-        """ln of the number of keys [O] each object token attends to in :meth:`gather_objects`:
-        its atoms (edges), the objects ``links`` sends it, its context token (``with_context``,
-        where it has one) and the ``globals_`` global tokens. Fixed within a pass: computed once."""
-        o = routes.object_key.shape[0]
-        keys = torch.full((o,), float(globals_), device=routes.object_key.device)
-        keys = keys.index_add(0, routes.edge_object, torch.ones_like(routes.edge_object, dtype=keys.dtype))
-        keys = keys.index_add(0, links[0], torch.ones_like(links[0], dtype=keys.dtype))
-        if with_context:
-            keys = keys + routes.has_context.to(keys.dtype)
-        return keys.log()
-
-    def global_log_keys(self, mask: Tensor, globals_: int) -> Tensor:
-        """ln of the number of keys [B] a state's global tokens attend to in :meth:`gather_globals`:
-        its real atoms (``mask`` [B,N]) and ``globals_`` global tokens (its own and the context's)."""
-        return (mask.sum(dim=1).float() + globals_).log()
-
     def edge_and_link_offsets(self, routes: Routes, links: Tensor) -> tuple[Tensor, Tensor]:
         """The key and value offsets of every edge by its argument slot [E,2,heads,head_dim] and of
         every object link (``links`` [3,L]) by its type [L,2,heads,head_dim], as
@@ -167,7 +154,8 @@ class RoutedLayer(nn.Module):
 
     def object_query_scale(self, log_keys: Tensor) -> Tensor:
         """What an object's queries are multiplied by before the dot products [O or 1, heads, 1]:
-        1/sqrt(head_dim), and with ``log-length`` s_h · ln(keys) (``log_keys`` [O])."""
+        1/sqrt(head_dim), and with ``log-length`` s_h · ln(keys) (``log_keys`` [O],
+        :func:`symt.model_objects.object_log_keys_of`)."""
         if self.log_length:
             return (self.object_length_scale[None, :] * log_keys[:, None])[..., None] * self.scale
         return torch.full((1, self.n_heads, 1), self.scale, device=log_keys.device)
@@ -318,30 +306,11 @@ class RoutedSymTE(SymTE):
         """The object tokens [O,d] before the first layer: their identity embeddings."""
         return self.object_projection(self.object_embedding(routes.object_token))
 
-    def resolve_links(self, routes: Routes, context: int, links: Tensor) -> Tensor:
-        """The context's object links ``links`` [3,L] (:func:`symt.model_objects.context_links`; keys are tokens for
-        ``context`` 1, state · space + token for 2) between objects of this pass: [3,L'] of
-        (receiving object, sending object, type), objects as rows of ``routes``."""
-        if context == 0 or links.shape[1] == 0 or routes.object_key.numel() == 0:
-            return self.no_links(links)
-        lookup = routes.object_token if context == 1 else routes.object_key
-        start = torch.searchsorted(links[0], lookup)
-        counts = torch.searchsorted(links[0], lookup, right=True) - start
-        receiving = torch.repeat_interleave(torch.arange(lookup.numel(), device=links.device), counts)
-        first = torch.cumsum(counts, dim=0) - counts
-        row = start[receiving] + torch.arange(receiving.numel(), device=links.device) - first[receiving]
-        sender = links[1][row]
-        if context == 1:
-            sender = routes.object_batch[receiving] * (self.vocab_size + 1) + sender
-        position = torch.searchsorted(routes.object_key, sender).clamp(max=routes.object_key.numel() - 1)
-        present = routes.object_key[position] == sender
-        return torch.stack([receiving[present], position[present], links[2][row][present]])
-
     def run(
         self, pred: Tensor, args: Tensor, mask: Tensor, context: int,
         context_keys: Tensor | None, context_objects: list[Tensor], context_globals: list[Tensor],
-        collect: bool, links: Tensor,
-    ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor], list[Tensor], list[Tensor]]:
+        collect: bool, links: Tensor, parent: list[Tensor], keep_layers: bool,
+    ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor], list[Tensor], list[Tensor], list[Tensor], list[Tensor]]:
         """One pass of the routed layers over the atoms ``mask`` selects. ``context``: 0 for the
         context pass; 1 for a state pass against a context cache shared by every state (keys
         ``context_keys`` are tokens), 2 against one context per state (keys are state * space +
@@ -350,9 +319,14 @@ class RoutedSymTE(SymTE):
         states, and per layer the object and global keys and values stacked [2,...] (what a state
         pass reads of a context), the atoms' attention maps and hidden[:k] (with ``collect``); after the
         atom states, the pass's object keys (``Routes.object_key``, what a state pass looks up).
-        ``links``: the context's object links (:func:`symt.model_objects.context_links`; [3,0] for none)."""
+        ``links``: the context's object links (:func:`symt.model_objects.context_links`; [3,0] for none).
+
+        ``parent`` (empty: none): a parent's atom states after every layer [L,B,N,d], which atoms
+        keep them [L,B,N], its object states [L,O,d] (this pass's order) and which objects keep them
+        [L,O]: after each layer those tokens take the parent's states (:meth:`layer_terms`). With
+        ``keep_layers`` the last two outputs are the atom and object states after every layer."""
         routes = Routes(args, mask, self.vocab_size)
-        object_links = self.resolve_links(routes, context, links)
+        object_links = resolve_links(routes, context, links, self.vocab_size)
         context_rows = torch.zeros_like(routes.object_key)
         has_context = context != 0 and context_keys is not None and context_keys.numel() > 0
         if has_context and context_keys is not None:
@@ -382,13 +356,16 @@ class RoutedSymTE(SymTE):
         globals_kv: list[Tensor] = []
         attentions: list[Tensor] = []
         hiddens: list[Tensor] = []
+        atom_layers: list[Tensor] = []
+        object_layers: list[Tensor] = []
+        from_parent = len(parent) == 4
         read_context_globals = context != 0 and len(context_globals) > 0
         # ``log-length``: the number of keys each token attends to is fixed within the pass.
         object_log_keys = torch.zeros(0, device=pred.device)
         global_log_keys = torch.zeros(0, device=pred.device)
         if layer_.log_length:
-            object_log_keys = layer_.object_log_keys(routes, object_links, g, has_context)
-            global_log_keys = layer_.global_log_keys(
+            object_log_keys = object_log_keys_of(routes, object_links, g, has_context)
+            global_log_keys = global_log_keys_of(
                 mask, g + (context_globals[0].shape[2] if read_context_globals else 0))
         object_scale = layer_.object_query_scale(object_log_keys)
         global_scale = layer_.global_query_scale(global_log_keys)
@@ -401,8 +378,15 @@ class RoutedSymTE(SymTE):
                 context_kv = context_objects[layer][:, context_rows].transpose(0, 1)
             y = layer_.gather_objects(y, qo, kva.reshape(b * n, 2, h, hd), kvg, routes, context_kv, object_links,
                                       kvo, object_scale, edge_offsets, link_offsets)
+            if from_parent:  # the objects the change has not reached yet are as in the parent
+                y = torch.where(parent[3][layer][:, None], parent[2][layer].to(y.dtype), y)
             qo, kvo = layer_.split(layer_.object_qkv(y))
             x, attention = layer_.gather_atoms(x, qa, kva, kvo, kvg, routes, atom_closed)
+            if from_parent:
+                x = torch.where(parent[1][layer][..., None], parent[0][layer].to(x.dtype), x)
+            if keep_layers:
+                atom_layers.append(x)
+                object_layers.append(y)
             if collect:
                 attentions.append(attention)
                 hiddens.append(x[..., : self.k])
@@ -413,7 +397,7 @@ class RoutedSymTE(SymTE):
                 globals_: Tensor | None = context_globals[layer] if read_context_globals else None
                 z = layer_.gather_globals(z, qg, kvg, kva, global_closed, globals_, global_scale)
                 qg, kvg = layer_.split(layer_.global_qkv(z))
-        return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens
+        return x, routes.object_key, objects_kv, globals_kv, attentions, hiddens, atom_layers, object_layers
 
     def forward(
         self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
@@ -423,11 +407,11 @@ class RoutedSymTE(SymTE):
         attention maps and hidden[:k], context and state atoms each from their own pass."""
         context = self.is_context[pred] & mask
         fluent = mask & ~context
-        x_context, keys, objects_kv, globals_kv, att_c, hid_c = self.run(
-            pred, args, context, 0, None, [], [], return_internals, self.no_links(pred))
+        x_context, keys, objects_kv, globals_kv, att_c, hid_c, _, _ = self.run(
+            pred, args, context, 0, None, [], [], return_internals, self.no_links(pred), [], False)
         links = context_links(pred, args, context, self.vocab_size) if self.object_links else self.no_links(pred)
-        x_state, _, _, _, att_s, hid_s = self.run(pred, args, fluent, 2, keys, objects_kv, globals_kv,
-                                               return_internals, links)
+        x_state, _, _, _, att_s, hid_s, _, _ = self.run(pred, args, fluent, 2, keys, objects_kv, globals_kv,
+                                                     return_internals, links, [], False)
         x = torch.where(context[..., None], x_context, x_state)
         at = context[:, None, :, None]
         attentions = [torch.where(at, a, b) for a, b in zip(att_c, att_s)]
@@ -449,8 +433,8 @@ class RoutedSymTE(SymTE):
         :meth:`forward_states`."""
         mask = torch.ones(1, pred.shape[0], dtype=torch.bool, device=pred.device)
         # One state (0), so its object keys are the object tokens.
-        x, keys, objects_kv, globals_kv, _, _ = self.run(pred[None], args[None], mask, 0, None, [], [], False,
-                                                         self.no_links(pred))
+        x, keys, objects_kv, globals_kv, _, _, _, _ = self.run(pred[None], args[None], mask, 0, None, [], [], False,
+                                                               self.no_links(pred), [], False)
         features = x[0, :, : self.k]
         share = self.read_out_atoms(features).sum().reshape(1) if self.atom_readout else features.sum(dim=0)
         links = context_links(pred[None], args[None], mask, self.vocab_size) if self.object_links \
@@ -464,8 +448,22 @@ class RoutedSymTE(SymTE):
         """The final atom states [B,N,d] of states' fluent atoms against the context cache."""
         objects = [context_objects[layer] for layer in range(context_objects.shape[0])]
         globals_ = [context_globals[layer][:, None] for layer in range(context_globals.shape[0])]
-        x, _, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False, links)
+        x, _, _, _, _, _, _, _ = self.run(pred, args, mask, 1, context_keys, objects, globals_, False, links, [], False)
         return x
+
+    def layer_terms(
+        self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor, links: Tensor,
+        pred: Tensor, args: Tensor, mask: Tensor, parent: list[Tensor],
+    ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """A local model's state pass with every layer's token states, from which a successor is
+        computed (``symt.model_local``): the atoms' terms [B,N,t], their states after every layer
+        [L,B,N,d], the objects' [L,O,d] and the objects' keys [O] (state · (vocab_size + 1) + token,
+        sorted). ``parent``: empty, or a parent's layers and which tokens keep them (:meth:`run`)."""
+        objects = [context_objects[layer] for layer in range(context_objects.shape[0])]
+        globals_ = [context_globals[layer][:, None] for layer in range(context_globals.shape[0])]
+        x, object_key, _, _, _, _, atom_layers, object_layers = self.run(
+            pred, args, mask, 1, context_keys, objects, globals_, False, links, parent, True)
+        return self.atom_terms(x, mask), torch.stack(atom_layers), torch.stack(object_layers), object_key
 
     def forward_states(  # type: ignore[override]
         self, context_keys: Tensor, context_objects: Tensor, context_globals: Tensor, share: Tensor,

@@ -1,0 +1,262 @@
+#include "symt_context.h"
+#include "symt_heuristic.h"
+
+#include "global_state.h"
+
+#include <ATen/autocast_mode.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+using namespace std;
+
+namespace symt {
+/*
+  SymtHeuristic's path for a local model: the search's transitions noted, states valued from their
+  parents' (declared in symt_heuristic.h; the rest of the class is in symt_heuristic.cc).
+*/
+void SymtHeuristic::get_path_dependent_evaluators(set<Evaluator *> &evals) {
+    if (local)
+        evals.insert(this);
+}
+
+void SymtHeuristic::notify_state_transition(const GlobalState &parent_state, OperatorID,
+                                            const GlobalState &state) {
+    announce_transition(parent_state, state);
+}
+
+void SymtHeuristic::announce_transition(const GlobalState &parent, const GlobalState &state) {
+    if (local)
+        local->note_transition(state_rows(variable_values(convert_global_state(parent))),
+                               state_rows(variable_values(convert_global_state(state))));
+}
+
+vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
+    vector<int> rows;
+    for (size_t var = 0; var < values.size(); ++var) {
+        int row = fact_rows[var][values[var]];
+        if (row >= 0)
+            rows.push_back(row);
+    }
+    int fluent = static_cast<int>(fluent_rows.size() / width);
+    for (int64_t i = 0; i < num_state_fixed; ++i)
+        rows.push_back(fluent + static_cast<int>(i));
+    sort(rows.begin(), rows.end());
+    return rows;
+}
+
+vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
+    size_t count = states.size();
+    vector<vector<int>> rows(count);
+    vector<const LocalEntry *> parents(count);
+    vector<LocalPlan> plans(count);
+    vector<int64_t> atoms(count);
+    for (size_t i = 0; i < count; ++i) {
+        rows[i] = state_rows(states[i]);
+        parents[i] = local->parent_of(rows[i]);
+        if (local_layers) {
+            // A parent whose layers were dropped (the memory budget) is as none: the child is
+            // passed whole, and its own layers are kept for its successors.
+            if (parents[i] && !parents[i]->layers)
+                parents[i] = nullptr;
+            plans[i] = local->plan_layers(parents[i], rows[i]);
+            num_states_updated += parents[i] != nullptr;
+        } else if (parents[i]) {
+            plans[i] = local->plan(*parents[i], rows[i]);
+            ++num_states_updated;
+        } else {
+            plans[i].read = rows[i];
+            plans[i].read_near.assign(rows[i].size(), 1);
+        }
+        atoms[i] = max<int64_t>(1, static_cast<int64_t>(plans[i].read.size()));
+        num_atoms_evaluated += static_cast<int64_t>(plans[i].read.size());
+    }
+    vector<vector<float>> terms(count);
+    vector<shared_ptr<LayerStates>> layers(count);
+    // A local model's work is linear in its atoms (objects attention): the atom budget bounds a pass.
+    run_passes(atoms, [&](size_t begin, size_t end, int64_t n) {
+        return local_layers ? layers_pass(plans, parents, rows, begin, end, n, terms, layers)
+                            : terms_pass(plans, begin, end, n, terms);
+    });
+    // Every child's entry before any is stored: storing may drop an old entry, a parent here.
+    int64_t t = local->term_width;
+    vector<LocalEntry> children(count);
+    at::Tensor totals = torch::zeros({static_cast<int64_t>(count), t}, torch::kFloat32);
+    float *total_data = totals.data_ptr<float>();
+    for (size_t i = 0; i < count; ++i) {
+        try {
+            children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data());
+            children[i].layers = move(layers[i]);
+        } catch (const logic_error &error) {
+            fail(string("valuing a state from its parent's failed: ") + error.what() +
+                 " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        }
+        for (int64_t j = 0; j < t; ++j)
+            total_data[i * t + j] = static_cast<float>(children[i].total[j]);
+    }
+    vector<int> result;
+    try {
+        c10::InferenceMode guard;
+        double start = process_cpu_seconds();
+        at::Tensor out = run_model("value_of_terms", {totals, context_cache[3]});
+        out = out.to(torch::kFloat64).contiguous().reshape({-1});
+        model_seconds += process_cpu_seconds() - start;
+        if (out.numel() != static_cast<int64_t>(count))
+            fail("the model returned " + to_string(out.numel()) + " values for " + to_string(count) +
+                 " states", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        const double *values = out.data_ptr<double>();
+        for (size_t i = 0; i < count; ++i)
+            result.push_back(to_heuristic_value(values[i]));
+        if (trace)
+            write_trace(states, 0, count, values);
+    } catch (const std::exception &error) {
+        fail("evaluating " + model_path + " failed: " + first_sentence(error.what()),
+             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    }
+    for (LocalEntry &child : children)
+        local->store(move(child));
+    local->clear_transitions();
+    num_states_evaluated += static_cast<int64_t>(count);
+    report_statistics();
+    return result;
+}
+
+bool SymtHeuristic::terms_pass(const vector<LocalPlan> &plans, size_t begin, size_t end, int64_t n,
+                               vector<vector<float>> &terms) {
+    int64_t batch = static_cast<int64_t>(end - begin);
+    reset_buffers(batch, n);
+    for (int64_t b = 0; b < batch; ++b) {
+        const vector<int> &read = plans[begin + b].read;
+        for (size_t a = 0; a < read.size(); ++a)
+            put_row(&local_table[static_cast<size_t>(read[a]) * width], static_cast<size_t>(b * n) + a);
+    }
+    try {
+        c10::InferenceMode guard;
+        double start = process_cpu_seconds();
+        auto [pred, args, mask] = buffer_inputs(batch, n);
+        at::Tensor out = run_model("atom_terms", {context_cache[0], context_cache[1], context_cache[2],
+                                                  context_cache[4], pred, args, mask});
+        out = out.to(torch::kFloat32).contiguous();
+        model_seconds += process_cpu_seconds() - start;
+        if (out.dim() != 3 || out.size(0) != batch || out.size(1) != n)
+            fail("the model returned atom terms of an unexpected shape", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        local->term_width = out.size(2);
+        const float *data = out.data_ptr<float>();
+        for (int64_t b = 0; b < batch; ++b) {
+            size_t used = plans[begin + b].read.size() * static_cast<size_t>(out.size(2));
+            const float *first = data + static_cast<size_t>(b * n * out.size(2));
+            terms[begin + b].assign(first, first + used);
+        }
+    } catch (const std::exception &error) {
+        string message = error.what();
+        if (is_out_of_memory(message)) {
+            at::autocast::set_autocast_enabled(at::kCPU, false);
+            return false;
+        }
+        fail("evaluating " + model_path + " failed: " + first_sentence(message),
+             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    }
+    ++num_forward_calls;
+    return true;
+}
+
+bool SymtHeuristic::layers_pass(const vector<LocalPlan> &plans, const vector<const LocalEntry *> &parents,
+                                const vector<vector<int>> &rows, size_t begin, size_t end, int64_t n,
+                                vector<vector<float>> &terms, vector<shared_ptr<LayerStates>> &layers) {
+    int64_t batch = static_cast<int64_t>(end - begin);
+    reset_buffers(batch, n);
+    int64_t num_objects = 0, depth = 0, d = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+        const LocalPlan &plan = plans[begin + b];
+        for (size_t a = 0; a < plan.read.size(); ++a)
+            put_row(&local_table[static_cast<size_t>(plan.read[a]) * width], static_cast<size_t>(b * n) + a);
+        num_objects += static_cast<int64_t>(plan.objects.size());
+        if (const LocalEntry *parent = parents[begin + b]) {
+            depth = parent->layers->atoms.size(0);
+            d = parent->layers->atoms.size(2);
+        }
+    }
+    // The parents' states of the tokens each pass reads, and which keep them after each layer
+    // (none without a parent's layers in the pass: L = 0). Objects in the pass's order: by state,
+    // then token (Routes.object_key).
+    at::Tensor parent_atoms = torch::zeros({depth, batch, n, d}, torch::kFloat32);
+    at::Tensor keep_atoms = torch::zeros({depth, batch, n}, torch::kBool);
+    at::Tensor parent_objects = torch::zeros({depth, num_objects, d}, torch::kFloat32);
+    at::Tensor keep_objects = torch::zeros({depth, num_objects}, torch::kBool);
+    vector<int64_t> expected_keys;
+    auto gather = [&](const at::Tensor &from, int64_t index, float *into, bool *keep, int64_t distance,
+                      int64_t stride, int64_t keep_stride) {
+        const float *in = index >= 0 ? from.data_ptr<float>() : nullptr;
+        for (int64_t l = 0; l < depth; ++l) {
+            keep[l * keep_stride] = distance > l;
+            if (in)
+                copy_n(in + (l * from.size(1) + index) * d, d, into + l * stride);
+        }
+    };
+    float *atom_data = parent_atoms.data_ptr<float>(), *object_data = parent_objects.data_ptr<float>();
+    bool *keep_atom_data = keep_atoms.data_ptr<bool>(), *keep_object_data = keep_objects.data_ptr<bool>();
+    int64_t offset = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+        const LocalPlan &plan = plans[begin + b];
+        const LocalEntry *parent = parents[begin + b];
+        for (size_t a = 0; a < plan.read.size() && parent; ++a)
+            gather(parent->layers->atoms, plan.read_parent[a], atom_data + (b * n + static_cast<int64_t>(a)) * d,
+                   keep_atom_data + b * n + static_cast<int64_t>(a), plan.read_distance[a], batch * n * d, batch * n);
+        for (size_t o = 0; o < plan.objects.size(); ++o) {
+            int64_t slot = offset + static_cast<int64_t>(o);
+            if (parent)
+                gather(parent->layers->object_states, plan.object_parent[o], object_data + slot * d,
+                       keep_object_data + slot, plan.object_distance[o], num_objects * d, num_objects);
+            expected_keys.push_back(b * (pad_token + 1) + plan.objects[o]);
+        }
+        offset += static_cast<int64_t>(plan.objects.size());
+    }
+    try {
+        c10::InferenceMode guard;
+        double start = process_cpu_seconds();
+        auto [pred, args, mask] = buffer_inputs(batch, n);
+        auto out = run_method("layer_terms", {context_cache[0], context_cache[1], context_cache[2],
+                                              context_cache[4], pred, args, mask, parent_atoms, keep_atoms,
+                                              parent_objects, keep_objects}).toTuple();
+        at::Tensor out_terms = out->elements()[0].toTensor().to(torch::kFloat32).contiguous();
+        at::Tensor atom_layers = out->elements()[1].toTensor().to(torch::kFloat32);
+        at::Tensor object_layers = out->elements()[2].toTensor().to(torch::kFloat32);
+        at::Tensor keys = out->elements()[3].toTensor().to(torch::kInt64).contiguous();
+        model_seconds += process_cpu_seconds() - start;
+        if (out_terms.dim() != 3 || out_terms.size(0) != batch || out_terms.size(1) != n ||
+            keys.numel() != num_objects ||
+            !equal(expected_keys.begin(), expected_keys.end(), keys.data_ptr<int64_t>()))
+            fail("the model's layer_terms returned an unexpected shape or object order",
+                 utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        local->term_width = out_terms.size(2);
+        const float *data = out_terms.data_ptr<float>();
+        offset = 0;
+        for (int64_t b = 0; b < batch; ++b) {
+            const LocalPlan &plan = plans[begin + b];
+            size_t used = plan.read.size() * static_cast<size_t>(out_terms.size(2));
+            const float *first = data + static_cast<size_t>(b * n * out_terms.size(2));
+            terms[begin + b].assign(first, first + used);
+            int64_t read = static_cast<int64_t>(plan.read.size()), count = static_cast<int64_t>(plan.objects.size());
+            layers[begin + b] = local->child_layers(
+                parents[begin + b], rows[begin + b], plan,
+                atom_layers.select(1, b).narrow(1, 0, read).contiguous(),
+                object_layers.narrow(1, offset, count).contiguous());
+            offset += count;
+        }
+    } catch (const logic_error &error) {
+        fail(string("valuing a state from its parent's layers failed: ") + error.what() +
+             " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    } catch (const std::exception &error) {
+        string message = error.what();
+        if (is_out_of_memory(message)) {
+            at::autocast::set_autocast_enabled(at::kCPU, false);
+            return false;
+        }
+        fail("evaluating " + model_path + " failed: " + first_sentence(message),
+             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    }
+    ++num_forward_calls;
+    return true;
+}
+}
+
