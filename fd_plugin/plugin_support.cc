@@ -1,7 +1,6 @@
 #include "plugin_support.h"
 
 #include <dlfcn.h>
-#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -80,12 +79,5 @@ bool cpu_has_bf16() {
         return false;
     }
     return false;
-}
-
-void keep_freed_memory() {
-#ifdef __GLIBC__
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-#endif
 }
 }

@@ -65,10 +65,6 @@ bool is_out_of_memory(const std::string &message);
 // Elsewhere libtorch emulates bf16 and is several times slower than fp32.
 bool cpu_has_bf16();
 
-// Has malloc keep freed blocks of up to 32 MiB for reuse instead of returning them to the
-// system (glibc; elsewhere nothing): a local model's per-state layers (a few MiB each, the oldest
-// dropped as new ones come) otherwise cost a fresh, zeroed mapping every state.
-void keep_freed_memory();
 }
 
 #endif

@@ -174,8 +174,6 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
         local = make_unique<LocalStates>(hops, width, pad_token, local_table, context_cache[4].toTensor(), 0,
                                          LOCAL_BUDGET_BYTES, LOCAL_LAYER_BUDGET_BYTES);
         local_layers = module.find_method("layer_terms").has_value();
-        if (local_layers)
-            keep_freed_memory();
     }
     string trace_path = env_or_empty("SYMT_TRACE");
     if (!trace_path.empty()) {

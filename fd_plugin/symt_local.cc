@@ -19,8 +19,31 @@ size_t RowsHash::operator()(const vector<int> &rows) const {
 }
 
 size_t LayerStates::bytes() const {
-    return objects.size() * sizeof(int64_t) +
+    return rows.size() * sizeof(int) + objects.size() * sizeof(int64_t) +
         static_cast<size_t>(atoms.numel() + object_states.numel()) * sizeof(float);
+}
+
+LayerStates::~LayerStates() {
+    if (live)
+        *live -= bytes();
+}
+
+pair<const at::Tensor *, int64_t> LayerStates::find_row(int row) const {
+    for (const LayerStates *states = this; states; states = states->base.get()) {
+        auto it = lower_bound(states->rows.begin(), states->rows.end(), row);
+        if (it != states->rows.end() && *it == row)
+            return {&states->atoms, it - states->rows.begin()};
+    }
+    return {nullptr, -1};
+}
+
+pair<const at::Tensor *, int64_t> LayerStates::find_object(int64_t object) const {
+    for (const LayerStates *states = this; states; states = states->base.get()) {
+        auto it = lower_bound(states->objects.begin(), states->objects.end(), object);
+        if (it != states->objects.end() && *it == object)
+            return {&states->object_states, it - states->objects.begin()};
+    }
+    return {nullptr, -1};
 }
 
 LocalStates::LocalStates(int64_t hops, int64_t width, int64_t pad_token, const vector<int64_t> &table,
@@ -164,10 +187,8 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
         plan.read = child;
         plan.read_near.assign(child.size(), 1);
         plan.read_distance.assign(child.size(), -1);
-        plan.read_parent.assign(child.size(), -1);
         plan.objects = objects_of_rows(child);
         plan.object_distance.assign(plan.objects.size(), -1);
-        plan.object_parent.assign(plan.objects.size(), -1);
         return plan;
     }
     const vector<int> &before = parent->rows;
@@ -182,7 +203,6 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
     for (size_t i = 0; i < before.size(); ++i)
         if (is_changed(before[i]) || row_distance(before[i], distance, far) < hops)
             plan.parent_near.push_back(i);
-    size_t p = 0;
     for (int row : child) {
         int64_t d = row_distance(row, distance, far);
         bool is_new = is_changed(row);
@@ -191,67 +211,66 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
         plan.read.push_back(row);
         plan.read_near.push_back(is_new || d < hops);
         plan.read_distance.push_back(is_new ? -1 : d);
-        while (p < before.size() && before[p] < row)
-            ++p;
-        plan.read_parent.push_back(p < before.size() && before[p] == row ? static_cast<int64_t>(p) : -1);
     }
     plan.objects = objects_of_rows(plan.read);
-    const vector<int64_t> &known = parent->layers->objects;
     for (int64_t object : plan.objects) {
         auto found = distance.find(object);
         plan.object_distance.push_back(found == distance.end() ? far : found->second);
-        auto it = lower_bound(known.begin(), known.end(), object);
-        plan.object_parent.push_back(it != known.end() && *it == object ? it - known.begin() : -1);
     }
     return plan;
 }
 
 shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, const vector<int> &child,
                                                   const LocalPlan &plan, const at::Tensor &atoms,
-                                                  const at::Tensor &objects) const {
-    // Each of the child's tokens from the pass where it read it, else from the parent (which has
-    // it: a token the pass did not read is not new).
+                                                  const at::Tensor &objects) {
     auto layers = make_shared<LayerStates>();
-    layers->objects = objects_of_rows(child);
-    int64_t depth = atoms.size(0), d = atoms.size(2);
-    layers->atoms = torch::empty({depth, static_cast<int64_t>(child.size()), d}, torch::kFloat32);
-    layers->object_states = torch::empty({depth, static_cast<int64_t>(layers->objects.size()), d}, torch::kFloat32);
-    auto fill = [&](at::Tensor &into, size_t count, const function<pair<const at::Tensor *, int64_t>(size_t)> &source) {
-        float *out = into.data_ptr<float>();
-        for (size_t i = 0; i < count; ++i) {
-            auto [from, index] = source(i);
-            if (!from || index < 0)
-                throw logic_error("a token the pass did not read is not the parent's");
-            const float *in = from->data_ptr<float>();
-            int64_t rows = from->size(1);
-            for (int64_t l = 0; l < depth; ++l)
-                copy_n(in + (l * rows + index) * d, d, out + (l * static_cast<int64_t>(count) + static_cast<int64_t>(i)) * d);
-        }
-    };
-    const at::Tensor *parent_atoms = parent && parent->layers ? &parent->layers->atoms : nullptr;
-    const at::Tensor *parent_objects = parent && parent->layers ? &parent->layers->object_states : nullptr;
-    size_t r = 0, p = 0;
-    fill(layers->atoms, child.size(), [&](size_t c) -> pair<const at::Tensor *, int64_t> {
-        while (r < plan.read.size() && plan.read[r] < child[c])
-            ++r;
-        if (r < plan.read.size() && plan.read[r] == child[c])
-            return {&atoms, static_cast<int64_t>(r)};
-        while (parent && p < parent->rows.size() && parent->rows[p] < child[c])
-            ++p;
-        bool found = parent && p < parent->rows.size() && parent->rows[p] == child[c];
-        return {parent_atoms, found ? static_cast<int64_t>(p) : -1};
-    });
-    fill(layers->object_states, layers->objects.size(), [&](size_t o) -> pair<const at::Tensor *, int64_t> {
-        int64_t object = layers->objects[o];
-        auto it = lower_bound(plan.objects.begin(), plan.objects.end(), object);
-        if (it != plan.objects.end() && *it == object)
-            return {&objects, it - plan.objects.begin()};
-        if (!parent_objects)
-            return {nullptr, -1};
-        const vector<int64_t> &known = parent->layers->objects;
-        auto old = lower_bound(known.begin(), known.end(), object);
-        return {parent_objects, old != known.end() && *old == object ? old - known.begin() : -1};
-    });
+    const LayerStates *base = parent ? parent->layers.get() : nullptr;
+    if (base && base->generation + 1 < LayerStates::COMPLETE_EVERY) {
+        // A difference: what the pass computed, the rest through the parent's.
+        layers->base = parent->layers;
+        layers->generation = base->generation + 1;
+        layers->rows = plan.read;
+        layers->atoms = atoms;
+        layers->objects = plan.objects;
+        layers->object_states = objects;
+    } else {
+        // Complete: every token of the child, from the pass where it read it, else through the
+        // parent's (which hold it: a token the pass did not read is not new).
+        layers->rows = child;
+        layers->objects = objects_of_rows(child);
+        int64_t depth = atoms.size(0), d = atoms.size(2);
+        auto fill = [&](at::Tensor &into, size_t count,
+                        const function<pair<const at::Tensor *, int64_t>(size_t)> &source) {
+            into = torch::empty({depth, static_cast<int64_t>(count), d}, torch::kFloat32);
+            float *out = into.data_ptr<float>();
+            for (size_t i = 0; i < count; ++i) {
+                auto [from, index] = source(i);
+                if (!from)
+                    throw logic_error("a token the pass did not read is not the parent's");
+                const float *in = from->data_ptr<float>();
+                int64_t columns = from->size(1);
+                for (int64_t l = 0; l < depth; ++l)
+                    copy_n(in + (l * columns + index) * d, d, out + (l * static_cast<int64_t>(count) + static_cast<int64_t>(i)) * d);
+            }
+        };
+        size_t r = 0;
+        fill(layers->atoms, child.size(), [&](size_t c) -> pair<const at::Tensor *, int64_t> {
+            while (r < plan.read.size() && plan.read[r] < child[c])
+                ++r;
+            if (r < plan.read.size() && plan.read[r] == child[c])
+                return {&atoms, static_cast<int64_t>(r)};
+            return base ? base->find_row(child[c]) : pair<const at::Tensor *, int64_t>{nullptr, -1};
+        });
+        fill(layers->object_states, layers->objects.size(), [&](size_t o) -> pair<const at::Tensor *, int64_t> {
+            int64_t object = layers->objects[o];
+            auto it = lower_bound(plan.objects.begin(), plan.objects.end(), object);
+            if (it != plan.objects.end() && *it == object)
+                return {&objects, it - plan.objects.begin()};
+            return base ? base->find_object(object) : pair<const at::Tensor *, int64_t>{nullptr, -1};
+        });
+    }
+    layers->live = &layer_bytes;
+    layer_bytes += layers->bytes();
     return layers;
 }
 
@@ -304,28 +323,23 @@ void LocalStates::store(LocalEntry entry) {
     }
     vector<int> key = entry.rows;
     order.push_back(key);
-    if (entry.layers) {
+    if (entry.layers)
         layered.push_back(key);
-        layer_bytes += entry.layers->bytes();
-    }
     entries.emplace(move(key), move(entry));
     stored_bytes += bytes;
     // The layers are many times a state's terms: the oldest states lose theirs first (a
-    // successor of such a state is passed whole).
-    while (layer_bytes > layer_budget_bytes && layered.size() > 1) {
+    // successor of such a state is passed whole). A state's layers free their memory once no
+    // newer state's differences read them, so the newest states keep theirs whatever the count.
+    while (layer_bytes > layer_budget_bytes && layered.size() > KEEP_NEWEST_LAYERS) {
         auto oldest = entries.find(layered.front());
-        if (oldest != entries.end() && oldest->second.layers) {
-            layer_bytes -= oldest->second.layers->bytes();
+        if (oldest != entries.end())
             oldest->second.layers.reset();
-        }
         layered.pop_front();
     }
     while (stored_bytes > budget_bytes && order.size() > 1) {
         auto oldest = entries.find(order.front());
         stored_bytes -= oldest->second.rows.size() * 2 * sizeof(int) +
             oldest->second.terms.size() * sizeof(float) + oldest->second.total.size() * sizeof(double);
-        if (oldest->second.layers)
-            layer_bytes -= oldest->second.layers->bytes();
         entries.erase(oldest);
         order.pop_front();
     }

@@ -40,13 +40,26 @@ struct RowsHash {
     size_t operator()(const std::vector<int> &rows) const;
 };
 
-// A state's token states after every layer: its objects (sorted tokens), atoms [L, rows, d]
-// (rows in the entry's order) and objects [L, objects, d], float32.
+// A state's token states after every layer, float32 [L, tokens, d], held as a difference: the
+// rows (sorted) and objects (sorted) whose states this state's pass computed, and the parent's
+// LayerStates for every other token (a state passed whole holds all its tokens; so does every
+// COMPLETE_EVERY-th generation, which bounds a lookup's walk and what a state keeps alive).
+// Live bytes of all of them are counted in *live (LocalStates' budget).
 struct LayerStates {
-    std::vector<int64_t> objects;
+    static constexpr int64_t COMPLETE_EVERY = 16;
+    std::shared_ptr<const LayerStates> base;
+    int64_t generation = 0;             // differences since the last complete states
+    std::vector<int> rows;
     at::Tensor atoms;
+    std::vector<int64_t> objects;
     at::Tensor object_states;
+    size_t *live = nullptr;
     size_t bytes() const;
+    ~LayerStates();
+    // The tensor holding a row's (an object's) states and its column there; {nullptr, -1} if
+    // neither this state nor a base holds it.
+    std::pair<const at::Tensor *, int64_t> find_row(int row) const;
+    std::pair<const at::Tensor *, int64_t> find_object(int64_t object) const;
 };
 
 // One evaluated state: its rows (sorted), each row's term [rows x term_width], their sum, and
@@ -62,15 +75,14 @@ struct LocalEntry {
 // the change (its term is replaced), and which of the parent's rows are near (their terms leave
 // the sum). A pass from the parent's layers also says, per row read, its distance from the
 // change (the least of its objects'; -1 for a row new in the child or a state without a
-// parent's layers: computed at every layer) and its index in the parent (-1: none), and per
-// object of the pass (sorted) the same; a token is kept at layer l (0-based) where its
-// distance exceeds l.
+// parent's layers: computed at every layer), and per object of the pass (sorted) the same; a
+// token keeps the parent's states after layer l (0-based) where its distance exceeds l.
 struct LocalPlan {
     std::vector<int> read;
     std::vector<char> read_near;
     std::vector<size_t> parent_near;   // indices into the parent's rows
-    std::vector<int64_t> read_distance, read_parent;
-    std::vector<int64_t> objects, object_distance, object_parent;
+    std::vector<int64_t> read_distance;
+    std::vector<int64_t> objects, object_distance;
 };
 
 class LocalStates {
@@ -79,6 +91,7 @@ class LocalStates {
     int64_t pad_token;
     const std::vector<int64_t> &table;       // token rows [R, width]
     std::unordered_map<int64_t, std::vector<int64_t>> linked;   // object -> objects a context atom links
+    size_t layer_bytes = 0;                  // live LayerStates' (declared before the entries they count)
     std::unordered_map<std::vector<int>, LocalEntry, RowsHash> entries;
     std::deque<std::vector<int>> order;      // evaluated states, oldest first
     size_t stored_bytes = 0;
@@ -87,7 +100,7 @@ class LocalStates {
     std::unordered_map<std::vector<int>, std::vector<int>, RowsHash> pending;
 
     size_t layer_budget_bytes;
-    size_t layer_bytes = 0;
+    static constexpr size_t KEEP_NEWEST_LAYERS = 64;
     std::deque<std::vector<int>> layered;    // states whose layers are kept, oldest first
 
     void objects_of(int row, std::vector<int64_t> &objects) const;
@@ -116,10 +129,10 @@ public:
     // A pass from the parent's layers (parent.layers set), or over the whole child (parent null).
     LocalPlan plan_layers(const LocalEntry *parent, const std::vector<int> &child) const;
     // The child's layers: the pass's states (`atoms` [L, read, d], `objects` [L, plan.objects, d])
-    // for the tokens it read, the parent's for the others.
+    // for the tokens it read, the parent's for the others (as a difference, or complete).
     std::shared_ptr<LayerStates> child_layers(const LocalEntry *parent, const std::vector<int> &child,
                                               const LocalPlan &plan, const at::Tensor &atoms,
-                                              const at::Tensor &objects) const;
+                                              const at::Tensor &objects);
     // The child's entry from the parent's and the terms of plan.read computed again.
     LocalEntry combine(const LocalEntry *parent, const std::vector<int> &child, const LocalPlan &plan,
                        const float *read_terms) const;

@@ -184,13 +184,18 @@ bool SymtHeuristic::layers_pass(const vector<LocalPlan> &plans, const vector<con
     at::Tensor parent_objects = torch::zeros({depth, num_objects, d}, torch::kFloat32);
     at::Tensor keep_objects = torch::zeros({depth, num_objects}, torch::kBool);
     vector<int64_t> expected_keys;
-    auto gather = [&](const at::Tensor &from, int64_t index, float *into, bool *keep, int64_t distance,
+    // A token kept at some layer is not new: the parent's layers hold it.
+    auto gather = [&](pair<const at::Tensor *, int64_t> from, float *into, bool *keep, int64_t distance,
                       int64_t stride, int64_t keep_stride) {
-        const float *in = index >= 0 ? from.data_ptr<float>() : nullptr;
+        if (distance >= 0 && !from.first)
+            fail("valuing a state from its parent's layers failed: a token kept from the parent is not in "
+                 "the parent's layers (symt(incremental=false) passes states whole)",
+                 utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        const float *in = distance >= 0 ? from.first->data_ptr<float>() : nullptr;
         for (int64_t l = 0; l < depth; ++l) {
             keep[l * keep_stride] = distance > l;
             if (in)
-                copy_n(in + (l * from.size(1) + index) * d, d, into + l * stride);
+                copy_n(in + (l * from.first->size(1) + from.second) * d, d, into + l * stride);
         }
     };
     float *atom_data = parent_atoms.data_ptr<float>(), *object_data = parent_objects.data_ptr<float>();
@@ -200,12 +205,12 @@ bool SymtHeuristic::layers_pass(const vector<LocalPlan> &plans, const vector<con
         const LocalPlan &plan = plans[begin + b];
         const LocalEntry *parent = parents[begin + b];
         for (size_t a = 0; a < plan.read.size() && parent; ++a)
-            gather(parent->layers->atoms, plan.read_parent[a], atom_data + (b * n + static_cast<int64_t>(a)) * d,
+            gather(parent->layers->find_row(plan.read[a]), atom_data + (b * n + static_cast<int64_t>(a)) * d,
                    keep_atom_data + b * n + static_cast<int64_t>(a), plan.read_distance[a], batch * n * d, batch * n);
         for (size_t o = 0; o < plan.objects.size(); ++o) {
             int64_t slot = offset + static_cast<int64_t>(o);
             if (parent)
-                gather(parent->layers->object_states, plan.object_parent[o], object_data + slot * d,
+                gather(parent->layers->find_object(plan.objects[o]), object_data + slot * d,
                        keep_object_data + slot, plan.object_distance[o], num_objects * d, num_objects);
             expected_keys.push_back(b * (pad_token + 1) + plan.objects[o]);
         }
