@@ -14,11 +14,14 @@ evaluated parent in a few atoms needs new terms only for the atoms near the chan
 * the child's atoms that changed or name a ``near`` object are computed again by a state pass over
   the child's atoms that name an object within ``2 n_layers`` steps (a border wide enough that the
   atoms recomputed see all they would see in the whole state); every other atom keeps its parent's
-  term, and the sum changes by the difference.
+  term, and the sum changes by the difference (:meth:`LocalValues.update`);
+* or, with the parent's token states after every layer kept (:meth:`LocalValues.step`), a pass
+  over the atoms that name an object within ``n_layers`` steps only: the tokens the change has not
+  yet reached take the parent's states after each layer.
 
-:class:`LocalValues` is the reference of that update in Python: it defines what the plugin's
-incremental evaluation must compute and measures how much of a state it recomputes
-(``benchmarks/speed/bench_local_update.py``). The plugin still evaluates whole states.
+:class:`LocalValues` is the reference of both in Python: it defines what the plugin's incremental
+evaluation computes (``fd_plugin/symt_local*``, file pair and ``symt_local_pass.cc``) and measures
+how much of a state each recomputes (``benchmarks/speed/bench_local_update.py``).
 """
 
 from __future__ import annotations
