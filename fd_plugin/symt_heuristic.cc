@@ -375,6 +375,17 @@ vector<int> SymtHeuristic::evaluate(const vector<vector<int>> &states) {
     return result;
 }
 
+bool SymtHeuristic::pass_failed(const exception &error) {
+    string message = error.what();
+    // Out of memory: the caller retries with smaller passes.
+    if (is_out_of_memory(message)) {
+        at::autocast::set_autocast_enabled(at::kCPU, false);
+        return false;
+    }
+    fail("evaluating " + model_path + " failed: " + first_sentence(message),
+         utils::ExitCode::SEARCH_CRITICAL_ERROR);
+}
+
 void SymtHeuristic::run_passes(const vector<int64_t> &atoms, const function<bool(size_t, size_t, int64_t)> &pass) {
     // With a cached context every state token also attends to the context's atoms.
     int64_t context_atoms = num_context;
@@ -449,14 +460,7 @@ bool SymtHeuristic::forward_pass(const vector<vector<int>> &states, size_t begin
         if (trace)
             write_trace(states, begin, end, values);
     } catch (const std::exception &error) {
-        string message = error.what();
-        // The caller retries with smaller passes.
-        if (is_out_of_memory(message)) {
-            at::autocast::set_autocast_enabled(at::kCPU, false);
-            return false;
-        }
-        fail("evaluating " + model_path + " failed: " + first_sentence(message),
-             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        return pass_failed(error);
     }
     ++num_forward_calls;
     num_states_evaluated += batch;

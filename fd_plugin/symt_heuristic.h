@@ -144,6 +144,9 @@ class SymtHeuristic : public BatchedHeuristic {
     // (pass returns false), halves the budget and retries the run.
     void run_passes(const std::vector<int64_t> &atoms,
                     const std::function<bool(size_t, size_t, int64_t)> &pass);
+    // What a pass does with libtorch's error: false where it ran out of memory (autocast off,
+    // the caller retries in smaller passes); any other error ends the search.
+    bool pass_failed(const std::exception &error);
     // Runs the model on `states` (their variable values); returns the rounded h values.
     virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) override;
     // One forward pass over states[begin, end) padded to `n` atoms; appends their h values to

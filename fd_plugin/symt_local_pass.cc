@@ -3,8 +3,6 @@
 
 #include "global_state.h"
 
-#include <ATen/autocast_mode.h>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -148,13 +146,7 @@ bool SymtHeuristic::terms_pass(const vector<LocalPlan> &plans, size_t begin, siz
             terms[begin + b].assign(first, first + used);
         }
     } catch (const std::exception &error) {
-        string message = error.what();
-        if (is_out_of_memory(message)) {
-            at::autocast::set_autocast_enabled(at::kCPU, false);
-            return false;
-        }
-        fail("evaluating " + model_path + " failed: " + first_sentence(message),
-             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        return pass_failed(error);
     }
     ++num_forward_calls;
     return true;
@@ -252,13 +244,7 @@ bool SymtHeuristic::layers_pass(const vector<LocalPlan> &plans, const vector<con
         fail(string("valuing a state from its parent's layers failed: ") + error.what() +
              " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
     } catch (const std::exception &error) {
-        string message = error.what();
-        if (is_out_of_memory(message)) {
-            at::autocast::set_autocast_enabled(at::kCPU, false);
-            return false;
-        }
-        fail("evaluating " + model_path + " failed: " + first_sentence(message),
-             utils::ExitCode::SEARCH_CRITICAL_ERROR);
+        return pass_failed(error);
     }
     ++num_forward_calls;
     return true;
