@@ -181,15 +181,22 @@ class LocalValues:
         near = {a for a in before | after
                 if a in changed or any(distance.get(o, self.hops + 1) <= self.hops for o in self.objects(a))}
         read = [a for a in child if a in near or any(o in distance for o in self.objects(a))]
-        new = self.terms(read)
+        terms, total = self.combine(parent, child, near, self.terms(read))
+        return LocalState(terms, total), read
+
+    @staticmethod
+    def combine(parent: LocalState, child: list[Atom], near: set[Atom],
+                new: dict[Atom, Tensor]) -> tuple[dict[Atom, Tensor], Tensor]:
+        """The child's terms and their sum: ``new`` terms for the ``near`` atoms (those of either
+        state whose term may differ), the parent's for the others; the sum from the parent's by
+        the differences."""
         total = parent.total.clone()
         for atom in near:
             if atom in parent.terms:
                 total -= parent.terms[atom].double()
             if atom in new:
                 total += new[atom].double()
-        terms = {a: new[a] if a in near else parent.terms[a] for a in child}
-        return LocalState(terms, total), read
+        return {a: new[a] if a in near else parent.terms[a] for a in child}, total
 
     def step_plan(self, parent: LocalState, child: list[Atom]) -> tuple[list[Atom], dict[int, int], set[Atom]]:
         """What :meth:`step` passes: the child's atoms it reads (those that changed or name an
@@ -225,14 +232,8 @@ class LocalValues:
         # An atom's term differs from the parent's only if its last layer was computed.
         near = {a for a in set(parent.terms) | set(child)
                 if a in new or a not in child or any(distance.get(o, self.hops) < self.hops for o in self.objects(a))}
-        total = parent.total.clone()
-        for atom in near:
-            if atom in parent.terms:
-                total -= parent.terms[atom].double()
-            if atom in terms:
-                total += terms[atom].double()
         kept_objects = {o: t for o, t in parent.object_layers.items() if o not in object_layers}
-        state = LocalState({a: terms[a] if a in near else parent.terms[a] for a in child}, total,
+        state = LocalState(*self.combine(parent, child, near, terms),
                            {a: atom_layers.get(a, parent.atom_layers.get(a)) for a in child},
                            {**kept_objects, **object_layers})
         return state, read
