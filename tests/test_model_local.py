@@ -80,12 +80,14 @@ def test_a_revisit_changes_only_the_robot() -> None:
     assert none == [] and values.value(same) == pytest.approx(values.value(updated))
 
 
+@pytest.mark.parametrize("native", [False, True], ids=["python", "native"])
 @pytest.mark.parametrize("readout", ["pooled", "atoms"])
-def test_values_from_the_parents_layers_equal_the_whole_pass(readout: str) -> None:
+def test_values_from_the_parents_layers_equal_the_whole_pass(readout: str, native: bool) -> None:
     """``step`` (the parent's states after every layer kept) gives the whole pass's values along
-    the walk, reading the change's surroundings only: fewer atoms than ``update``'s border."""
+    the walk, reading the change's surroundings only: fewer atoms than ``update``'s border. Both
+    ways of passing: the model's ``layer_terms`` and the plugin's C++ pass (``native``)."""
     pred, args, neighbours = grid(12)
-    values = LocalValues(local_model(readout=readout), pred, args)
+    values = LocalValues(local_model(readout=readout), pred, args, native=native)
     rng = random.Random(1)
     robot = 0
     state = {(1, 0, V), (2, 0, V)}
@@ -107,10 +109,11 @@ def test_values_from_the_parents_layers_equal_the_whole_pass(readout: str) -> No
     assert sum(r for r, _ in counts) < 0.7 * sum(b for _, b in counts)
 
 
-def test_values_from_the_parents_layers_with_atoms_of_two_objects() -> None:
+@pytest.mark.parametrize("native", [False, True], ids=["python", "native"])
+def test_values_from_the_parents_layers_with_atoms_of_two_objects(native: bool) -> None:
     """Binary fluent atoms (an atom joins its objects) changed at random, added and removed."""
     pred, args, _ = grid(4)
-    values = LocalValues(local_model(), pred, args)
+    values = LocalValues(local_model(), pred, args, native=native)
     rng = random.Random(2)
     pairs = [(1, a, b) for a in range(16) for b in range(16) if a != b]
     state = {(1, c, V) for c in range(0, 16, 3)} | {(2, 5, V)} | set(rng.sample(pairs, 3))
@@ -122,12 +125,13 @@ def test_values_from_the_parents_layers_with_atoms_of_two_objects() -> None:
         assert values.value(current) == pytest.approx(values.value(values.evaluate(state)), abs=1e-4)
 
 
-def test_keeping_the_parents_states_one_layer_too_long_is_caught() -> None:
+@pytest.mark.parametrize("native", [False, True], ids=["python", "native"])
+def test_keeping_the_parents_states_one_layer_too_long_is_caught(native: bool) -> None:
     """The rule of ``step`` is tight: keeping a token's parent states through the layer at which
     the change reaches it (distances one more than they are) gives values other than the whole
     pass's, so the tests above can fail."""
     pred, args, _ = grid(6)
-    values = LocalValues(local_model(), pred, args)
+    values = LocalValues(local_model(), pred, args, native=native)
     state = {(1, c, V) for c in range(12)} | {(2, 5, V)}
     parent = values.evaluate(state, layers=True)
     child = (state - {(2, 5, V)}) | {(2, 11, V)}

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "symt/local_net.hpp"
 #include "symt/state_space.hpp"
 
 namespace py = pybind11;
@@ -70,6 +71,39 @@ std::unique_ptr<symt::StateSpace> expand(int32_t num_fluents, const I64& pre_pos
   limits.max_memory_bytes = max_memory_bytes;
   py::gil_scoped_release release;
   return std::make_unique<symt::StateSpace>(symt::StateSpace::expand(task, limits));
+}
+
+// A float32 C-contiguous copy of a NumPy array (or anything array-like).
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using IntArray = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+
+// LocalNet.run from NumPy arrays (the tests' way in; the plugin fills a LocalPass itself).
+py::tuple run_local_net(const symt::LocalNet& net, FloatArray atom_start, IntArray slots, FloatArray object_start,
+                        IntArray context_row, IntArray links, IntArray atom_keep, IntArray object_keep,
+                        FloatArray parent_atoms, FloatArray parent_objects) {
+  const py::ssize_t n = atom_start.shape(0), o = object_start.shape(0), d = net.d(), layers = net.n_layers();
+  if (atom_start.ndim() != 2 || atom_start.shape(1) != d || object_start.ndim() != 2 || object_start.shape(1) != d)
+    throw std::invalid_argument("atom_start and object_start must be [n, d]");
+  symt::LocalPass pass;
+  pass.atoms = n;
+  pass.objects = o;
+  for (py::ssize_t a = 0; a < n; ++a) pass.atom_start.push_back(atom_start.data() + a * d);
+  for (py::ssize_t i = 0; i < o; ++i) pass.object_start.push_back(object_start.data() + i * d);
+  pass.slots.assign(slots.data(), slots.data() + slots.size());
+  pass.context_row.assign(context_row.data(), context_row.data() + context_row.size());
+  pass.links.assign(links.data(), links.data() + links.size());
+  if (atom_keep.size() > 0 || object_keep.size() > 0) {
+    if (parent_atoms.size() != layers * n * d || parent_objects.size() != layers * o * d)
+      throw std::invalid_argument("parent_atoms and parent_objects must be [n_layers, n, d]");
+    pass.atom_keep.assign(atom_keep.data(), atom_keep.data() + atom_keep.size());
+    pass.object_keep.assign(object_keep.data(), object_keep.data() + object_keep.size());
+    for (py::ssize_t a = 0; a < n; ++a) pass.atom_parent.emplace_back(parent_atoms.data() + a * d, n * d);
+    for (py::ssize_t i = 0; i < o; ++i) pass.object_parent.emplace_back(parent_objects.data() + i * d, o * d);
+  }
+  py::array_t<float> atom_layers({layers, n, d}), object_layers({layers, o, d});
+  py::array_t<float> terms({n, static_cast<py::ssize_t>(net.term_width())});
+  net.run(pass, atom_layers.mutable_data(), object_layers.mutable_data(), terms.mutable_data());
+  return py::make_tuple(terms, atom_layers, object_layers);
 }
 
 }  // namespace
@@ -217,4 +251,40 @@ PYBIND11_MODULE(_core, m) {
         py::arg("init"), py::arg("goal_pos"), py::arg("goal_neg"), py::arg("goal_possible"),
         py::arg("costs"), py::arg("max_states"), py::arg("max_transitions"), py::arg("max_memory_bytes"),
         "Expands a grounded task given as flat CSR arrays; returns a StateSpace.");
+
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  py::class_<symt::LocalNet>(m, "LocalNet",
+                             "A local objects model's state pass in C++ (the plugin's; symt/local_net.hpp).")
+      .def(py::init([](const py::dict& weights) {
+             std::vector<FloatArray> held;  // alive until the constructor has copied them
+             std::map<std::string, symt::WeightView> views;
+             for (auto item : weights) {
+               held.push_back(FloatArray::ensure(item.second));
+               const FloatArray& array = held.back();
+               views[item.first.cast<std::string>()] = {std::vector<int64_t>(array.shape(), array.shape() + array.ndim()),
+                                                        array.data()};
+             }
+             return symt::LocalNet(views);
+           }),
+           py::arg("weights"))
+      .def(
+          "set_context",
+          [](symt::LocalNet& net, FloatArray context) {
+            if (context.ndim() < 3 || context.shape(0) != net.n_layers() || context.shape(1) != 2 ||
+                context.size() % (2 * net.n_layers() * net.d()) != 0)
+              throw std::invalid_argument("the context must be [n_layers, 2, rows, ...d]");
+            net.set_context(context.data(), context.shape(2));
+          },
+          py::arg("context"))
+      .def("run", &run_local_net, py::arg("atom_start"), py::arg("slots"), py::arg("object_start"),
+           py::arg("context_row"), py::arg("links"), py::arg("atom_keep"), py::arg("object_keep"),
+           py::arg("parent_atoms"), py::arg("parent_objects"),
+           "(terms [n, t], atom_layers [L, n, d], object_layers [L, o, d]) of one state's pass.")
+      .def_property_readonly("last_tokens_computed", &symt::LocalNet::last_tokens_computed);
 }

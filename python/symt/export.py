@@ -234,6 +234,22 @@ class ExportedRoutedSymTE(ExportedSymTE):
                                       parent)
 
     @torch.jit.export
+    def local_weights(self) -> dict[str, Tensor]:
+        """A local model's weights by name (:meth:`RoutedSymTE.local_weights`): the plugin's own
+        pass computes ``layer_terms`` with them (``cpp/src/local_net.cc``)."""
+        return self.model.local_weights()
+
+    @torch.jit.export
+    def atom_starts(self, pred: Tensor, args: Tensor) -> Tensor:
+        """Atoms' states before the first layer [R,d] (:meth:`RoutedSymTE.atom_starts`)."""
+        return self.model.atom_starts(pred, args)
+
+    @torch.jit.export
+    def object_starts(self, tokens: Tensor) -> Tensor:
+        """Object tokens' states before the first layer [T,d] (:meth:`RoutedSymTE.object_starts`)."""
+        return self.model.object_starts(tokens)
+
+    @torch.jit.export
     def value_of_terms(self, total: Tensor, share: Tensor) -> Tensor:
         """h [B] of states whose atoms' terms sum to ``total`` [B,t] (:meth:`RoutedSymTE.value_of_terms`)."""
         return self.model.value_of_terms(total, share)
@@ -269,7 +285,8 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
         # the metadata, the context-cache methods and a local model's sum of atom terms.
         methods = ["encode_context", "forward_states"] if model.context_attention else []
         if kind is ExportedRoutedSymTE and attributes["symt_local_hops"]:
-            methods += ["atom_terms", "layer_terms", "value_of_terms"]
+            methods += ["atom_terms", "layer_terms", "value_of_terms", "local_weights", "atom_starts",
+                        "object_starts"]
         methods = [method for method in methods if method not in left_out]
         scripted = torch.jit.freeze(torch.jit.script(exported), preserved_attrs=[*attributes, *methods])
     _save(scripted, meta, out_path)

@@ -64,7 +64,7 @@ class LocalValues:
     ``context_pred`` [C], ``context_args`` [C,m]: the task's context atoms as tokens (what
     ``encode_context`` takes); states are given by their fluent atoms (:data:`Atom`)."""
 
-    def __init__(self, net: RoutedSymTE, context_pred: Tensor, context_args: Tensor):
+    def __init__(self, net: RoutedSymTE, context_pred: Tensor, context_args: Tensor, native: bool = False):
         if not isinstance(net, RoutedSymTE) or net.global_tokens != 0:
             raise ValueError("a value is computed from its parent's only with objects attention and no "
                              "global tokens (global tokens read every atom)")
@@ -77,6 +77,15 @@ class LocalValues:
         links = self.cache[4]
         for receiving, sending in zip(links[0].tolist(), links[1].tolist()):
             self.linked.setdefault(receiving, set()).add(sending)
+        # ``native``: passes from the parent's layers by the plugin's C++ pass (symt._core.LocalNet).
+        self.native = None
+        if native:
+            from symt import _core
+
+            with torch.no_grad():
+                weights = {name: w.numpy() for name, w in net.local_weights().items()}
+            self.native = _core.LocalNet(weights)
+            self.native.set_context(self.cache[1].float().numpy())
 
     def objects(self, atom: Atom) -> list[int]:
         """The object tokens an atom names."""
@@ -113,12 +122,50 @@ class LocalValues:
                         torch.stack([parent.object_layers.get(o, zero) for o in tokens], dim=1),
                         object_distance[None] > reach]
 
+    def native_pass(self, atoms: list[Atom], keep: dict[int, int], new: set[Atom], parent: LocalState | None
+                    ) -> tuple[list[int], Tensor, Tensor, Tensor]:
+        """What :meth:`layer_pass` computes, by the C++ pass (``native``) from the inputs the plugin
+        gives it: the pass's object tokens, the atoms' terms [N,t], their states [L,N,d] and the
+        objects' [L,O,d]. A token keeps the parent's states for its first ``distance`` layers."""
+        assert self.native is not None
+        net, hops = self.net, self.hops
+        tokens = sorted({o for a in atoms for o in self.objects(a)})
+        index = {o: i for i, o in enumerate(tokens)}
+        pred, args, _ = atom_inputs(atoms)
+        keys, _, _, _, links = self.cache
+        found = torch.searchsorted(keys, torch.tensor(tokens, dtype=keys.dtype)).clamp(max=max(keys.numel() - 1, 0))
+        context_row = [int(r) if keys.numel() and int(keys[r]) == o else -1 for o, r in zip(tokens, found.tolist())]
+        pairs = [(index[r], index[s], t) for r, s, t in zip(*links.tolist()) if r in index and s in index]
+        with torch.no_grad():
+            atom_start = net.atom_starts(pred[0], args[0]).numpy()
+            object_start = net.object_starts(torch.tensor(tokens, dtype=torch.long)).numpy()
+        slots = [[index.get(t, -1) for t in a[1:]] for a in atoms]
+        atom_keep: list[int] = []
+        object_keep: list[int] = []
+        parent_atoms = parent_objects = torch.zeros(0)
+        if parent is not None and parent.atom_layers is not None and parent.object_layers is not None:
+            far = hops + 1
+            zero = torch.zeros(hops, net.layer.n_heads * net.layer.head_dim)
+            atom_keep = [0 if a in new else max(0, min(min((keep.get(o, far) for o in self.objects(a)), default=far), hops))
+                         for a in atoms]
+            object_keep = [max(0, min(keep.get(o, far), hops)) for o in tokens]
+            parent_atoms = torch.stack([parent.atom_layers.get(a, zero) for a in atoms], dim=1)
+            parent_objects = torch.stack([parent.object_layers.get(o, zero) for o in tokens], dim=1)
+        terms, atom_layers, object_layers = self.native.run(
+            atom_start, slots, object_start, context_row, pairs or torch.zeros(0, 3, dtype=torch.int32).numpy(),
+            atom_keep, object_keep, parent_atoms.float().numpy(), parent_objects.float().numpy())
+        return tokens, torch.from_numpy(terms), torch.from_numpy(atom_layers), torch.from_numpy(object_layers)
+
     def layer_pass(self, atoms: list[Atom], keep: dict[int, int], new: set[Atom],
                    parent: LocalState | None) -> tuple[dict[Atom, Tensor], dict[Atom, Tensor], dict[int, Tensor]]:
         """One pass over ``atoms`` that keeps every layer's states (:meth:`layer_inputs`): the
         atoms' terms, their states and the pass's objects' states, each by atom or object."""
         if not atoms:
             return {}, {}, {}
+        if self.native is not None:
+            tokens, terms_, atom_layers_, object_layers_ = self.native_pass(atoms, keep, new, parent)
+            return (dict(zip(atoms, terms_)), dict(zip(atoms, atom_layers_.unbind(1))),
+                    dict(zip(tokens, object_layers_.unbind(1))))
         keys, objects, globals_, _, links = self.cache
         tokens, inputs = self.layer_inputs(atoms, keep, new, parent)
         with torch.no_grad():

@@ -475,6 +475,39 @@ class RoutedSymTE(SymTE):
         x = self.state_pass(context_keys, context_objects, context_globals, links, pred, args, mask)
         return self.pool_and_read_out(x, mask, share)
 
+    def local_weights(self) -> dict[str, Tensor]:
+        """The weights a state pass of a local model reads, by their parameter names, and its
+        shape (``n_heads``, ``n_layers``, ``k``, ``atom_readout``, ``log_length``, as 0-d tensors):
+        what the plugin's own pass (``cpp/src/local_net.cc``) computes with instead of
+        :meth:`layer_terms`."""
+        layer = self.layer
+        weights = {"layer.slot_in": layer.slot_in, "layer.slot_out": layer.slot_out,
+                   "layer.link_offsets": layer.link_offsets,
+                   "layer.object_length_scale": layer.object_length_scale,
+                   "readout.0.weight": self.readout[0].weight, "readout.0.bias": self.readout[0].bias,
+                   "readout.2.weight": self.readout[2].weight, "readout.2.bias": self.readout[2].bias}
+        for name, linear in (("atom_qkv", layer.atom_qkv), ("object_qkv", layer.object_qkv),
+                             ("atom_out", layer.atom_out), ("object_out", layer.object_out),
+                             ("atom_ff.up", layer.atom_ff.up), ("atom_ff.down", layer.atom_ff.down),
+                             ("object_ff.up", layer.object_ff.up), ("object_ff.down", layer.object_ff.down)):
+            weights["layer." + name + ".weight"] = linear.weight
+            weights["layer." + name + ".bias"] = linear.bias
+        # The shape of the pass, as numbers beside the weights: what the C++ pass needs is in one place.
+        weights["n_heads"] = torch.tensor(float(layer.n_heads))
+        weights["n_layers"] = torch.tensor(float(self.n_layers))
+        weights["k"] = torch.tensor(float(self.k))
+        weights["atom_readout"] = torch.tensor(1.0 if self.atom_readout else 0.0)
+        weights["log_length"] = torch.tensor(1.0 if layer.log_length else 0.0)
+        return {name: tensor.float() for name, tensor in weights.items()}
+
+    def atom_starts(self, pred: Tensor, args: Tensor) -> Tensor:
+        """The states [R,d] before the first layer of atoms ``pred`` [R], ``args`` [R,m]."""
+        return self.embed(pred[None], args[None])[0].float()
+
+    def object_starts(self, tokens: Tensor) -> Tensor:
+        """The states [T,d] before the first layer of object tokens ``tokens`` [T]."""
+        return self.object_projection(self.object_embedding(tokens)).float()
+
     def atom_terms(self, x: Tensor, mask: Tensor) -> Tensor:
         """Each atom's term [B,N,t] of the readout's sum (0 where not ``mask``) from the final atom
         states ``x`` [B,N,d]: its first ``k`` features (pooled readout) or its value (per-atom

@@ -1,0 +1,330 @@
+// A local objects model's state pass in plain C++ (see symt/local_net.hpp). The reference is
+// RoutedLayer.gather_objects / gather_atoms and RoutedSymTE.run in python/symt/model_routed.py;
+// tests/test_local_net.py checks this against it.
+#include "symt/local_net.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace symt {
+
+namespace {
+
+// The products are most of a pass's arithmetic: compiled for AVX-512 and AVX2 besides the
+// baseline, the loader picks the best the CPU has (no assumption about the machine).
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define SYMT_CLONES __attribute__((target_clones("avx512f", "fma", "default")))
+#else
+#define SYMT_CLONES
+#endif
+
+// y = W x + b over blocks of 64 outputs held in registers through the whole sum (the plain loop
+// reloads and stores y for every input: load-bound at a third of the speed).
+SYMT_CLONES void dense(int64_t in, int64_t out, const float* __restrict weight_t, const float* __restrict bias,
+                       const float* __restrict x, float* __restrict y) {
+  constexpr int64_t block = 64;
+  int64_t first = 0;
+  for (; first + block <= out; first += block) {
+    float sum[block];
+    for (int64_t j = 0; j < block; ++j) sum[j] = bias[first + j];
+    for (int64_t i = 0; i < in; ++i) {
+      const float xi = x[i];
+      const float* row = weight_t + i * out + first;
+      for (int64_t j = 0; j < block; ++j) sum[j] += xi * row[j];
+    }
+    for (int64_t j = 0; j < block; ++j) y[first + j] = sum[j];
+  }
+  for (int64_t j = first; j < out; ++j) {
+    float sum = bias[j];
+    for (int64_t i = 0; i < in; ++i) sum += x[i] * weight_t[i * out + j];
+    y[j] = sum;
+  }
+}
+
+float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
+
+// A key of one token's attention: keys and values (d floats each) plus optional offsets.
+struct Key {
+  const float* key;
+  const float* key_offset;
+  const float* value;
+  const float* value_offset;
+};
+
+// Per head: the softmax of q . key over `keys`, then the weighted values, into mixed [d]. The
+// maximum is subtracted before exp, as the reference does.
+void attend(const float* q, const float* head_scale, const std::vector<Key>& keys, int64_t n_heads,
+            int64_t head_dim, std::vector<float>& scores, float* mixed) {
+  const int64_t n = static_cast<int64_t>(keys.size());
+  scores.resize(static_cast<size_t>(n));
+  for (int64_t h = 0; h < n_heads; ++h) {
+    const int64_t first = h * head_dim;
+    float top = -INFINITY;
+    for (int64_t i = 0; i < n; ++i) {
+      const Key& key = keys[static_cast<size_t>(i)];
+      float s = 0.0f;
+      for (int64_t j = first; j < first + head_dim; ++j)
+        s += q[j] * (key.key[j] + (key.key_offset ? key.key_offset[j] : 0.0f));
+      s *= head_scale[h];
+      scores[static_cast<size_t>(i)] = s;
+      top = std::max(top, s);
+    }
+    float total = 0.0f;
+    float* out = mixed + first;
+    std::fill(out, out + head_dim, 0.0f);
+    for (int64_t i = 0; i < n; ++i) {
+      const Key& key = keys[static_cast<size_t>(i)];
+      const float w = std::exp(scores[static_cast<size_t>(i)] - top);
+      total += w;
+      for (int64_t j = 0; j < head_dim; ++j)
+        out[j] += w * (key.value[first + j] + (key.value_offset ? key.value_offset[first + j] : 0.0f));
+    }
+    for (int64_t j = 0; j < head_dim; ++j) out[j] /= total;
+  }
+}
+
+const WeightView& weight(const std::map<std::string, WeightView>& weights, const std::string& name,
+                         const std::vector<int64_t>& shape) {
+  auto found = weights.find(name);
+  if (found == weights.end() || !found->second.data)
+    throw std::invalid_argument("the model's local weights have no " + name);
+  if (found->second.shape != shape) {
+    std::string want, have;
+    for (int64_t s : shape) want += (want.empty() ? "" : "x") + std::to_string(s);
+    for (int64_t s : found->second.shape) have += (have.empty() ? "" : "x") + std::to_string(s);
+    throw std::invalid_argument("the model's local weight " + name + " is " + have + ", not " + want);
+  }
+  return found->second;
+}
+
+std::vector<int64_t> shape_of(const std::map<std::string, WeightView>& weights, const std::string& name) {
+  auto found = weights.find(name);
+  if (found == weights.end()) throw std::invalid_argument("the model's local weights have no " + name);
+  return found->second.shape;
+}
+
+DenseLayer dense_layer(const std::map<std::string, WeightView>& weights, const std::string& name, int64_t in,
+                       int64_t out) {
+  const WeightView& w = weight(weights, name + ".weight", {out, in});
+  const WeightView& b = weight(weights, name + ".bias", {out});
+  DenseLayer layer;
+  layer.in = in;
+  layer.out = out;
+  layer.weight_t.resize(static_cast<size_t>(in * out));
+  for (int64_t o = 0; o < out; ++o)
+    for (int64_t i = 0; i < in; ++i) layer.weight_t[static_cast<size_t>(i * out + o)] = w.data[o * in + i];
+  layer.bias.assign(b.data, b.data + out);
+  return layer;
+}
+
+// A whole number the weights hold as a 0-d weight (the pass's shape).
+int64_t count(const std::map<std::string, WeightView>& weights, const std::string& name) {
+  const float value = *weight(weights, name, {}).data;
+  if (!(value >= 0.0f && value <= 1e6f) || value != std::floor(value))
+    throw std::invalid_argument("the model's local weight " + name + " is not a whole number");
+  return static_cast<int64_t>(value);
+}
+
+std::vector<float> values_of(const WeightView& view) {
+  int64_t n = 1;
+  for (int64_t s : view.shape) n *= s;
+  return std::vector<float>(view.data, view.data + n);
+}
+
+}  // namespace
+
+void DenseLayer::apply(const float* x, float* y) const { dense(in, out, weight_t.data(), bias.data(), x, y); }
+
+LocalNet::LocalNet(const std::map<std::string, WeightView>& weights)
+    : n_heads_(count(weights, "n_heads")), n_layers_(count(weights, "n_layers")), k_(count(weights, "k")),
+      atom_readout_(count(weights, "atom_readout") != 0), log_length_(count(weights, "log_length") != 0) {
+  const int64_t n_heads = n_heads_, n_layers = n_layers_, k = k_;
+  std::vector<int64_t> qkv = shape_of(weights, "layer.atom_qkv.weight");
+  std::vector<int64_t> slots = shape_of(weights, "layer.slot_in");
+  std::vector<int64_t> up = shape_of(weights, "layer.atom_ff.up.weight");
+  std::vector<int64_t> links = shape_of(weights, "layer.link_offsets");
+  if (qkv.size() != 2 || slots.size() != 3 || up.size() != 2 || links.size() != 3 || n_heads < 1 ||
+      n_layers < 1 || qkv[1] % n_heads != 0 || k < 1 || k > qkv[1])
+    throw std::invalid_argument("the model's local weights do not describe a routed layer");
+  d_ = qkv[1];
+  head_dim_ = d_ / n_heads;
+  max_arity_ = slots[1];
+  d_ff_ = up[0];
+  num_link_types_ = links[1];
+  scale_ = 1.0f / std::sqrt(static_cast<float>(head_dim_));
+  atom_qkv_ = dense_layer(weights, "layer.atom_qkv", d_, 3 * d_);
+  object_qkv_ = dense_layer(weights, "layer.object_qkv", d_, 3 * d_);
+  atom_out_ = dense_layer(weights, "layer.atom_out", d_, d_);
+  object_out_ = dense_layer(weights, "layer.object_out", d_, d_);
+  atom_up_ = dense_layer(weights, "layer.atom_ff.up", d_, d_ff_);
+  atom_down_ = dense_layer(weights, "layer.atom_ff.down", d_ff_, d_);
+  object_up_ = dense_layer(weights, "layer.object_ff.up", d_, d_ff_);
+  object_down_ = dense_layer(weights, "layer.object_ff.down", d_ff_, d_);
+  slot_in_ = values_of(weight(weights, "layer.slot_in", {2, max_arity_, d_}));
+  slot_out_ = values_of(weight(weights, "layer.slot_out", {2, max_arity_, d_}));
+  link_offsets_ = values_of(weight(weights, "layer.link_offsets", {2, num_link_types_, d_}));
+  if (log_length_)
+    object_length_scale_ = values_of(weight(weights, "layer.object_length_scale", {n_heads_}));
+  if (atom_readout_) {
+    readout_hidden_ = shape_of(weights, "readout.0.weight")[0];
+    readout_first_ = dense_layer(weights, "readout.0", k_, readout_hidden_);
+    readout_last_ = dense_layer(weights, "readout.2", readout_hidden_, 1);
+  }
+}
+
+void LocalNet::set_context(const float* data, int64_t rows) {
+  context_rows_ = rows;
+  context_.assign(data, data + n_layers_ * 2 * rows * d_);
+}
+
+void LocalNet::check_pass(const LocalPass& p) const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("a local pass with " + what); };
+  const size_t atoms = static_cast<size_t>(p.atoms), objects = static_cast<size_t>(p.objects);
+  if (p.atom_start.size() != atoms || p.object_start.size() != objects ||
+      p.slots.size() != atoms * static_cast<size_t>(max_arity_) || p.context_row.size() != objects ||
+      p.links.size() % 3 != 0)
+    bad("arrays of the wrong length");
+  for (int32_t o : p.slots)
+    if (o < -1 || o >= p.objects) bad("an argument slot naming no object of the pass");
+  for (int32_t row : p.context_row)
+    if (row < -1 || row >= context_rows_) bad("a context row out of range");
+  for (size_t i = 0; i < p.links.size(); i += 3)
+    if (p.links[i] < 0 || p.links[i] >= p.objects || p.links[i + 1] < 0 || p.links[i + 1] >= p.objects ||
+        p.links[i + 2] < 0 || p.links[i + 2] >= num_link_types_)
+      bad("a link out of range");
+  const bool parent = !p.atom_keep.empty() || !p.object_keep.empty();
+  if (parent && (p.atom_keep.size() != atoms || p.object_keep.size() != objects ||
+                 p.atom_parent.size() != atoms || p.object_parent.size() != objects))
+    bad("a parent's arrays of the wrong length");
+  for (size_t i = 0; i < p.atom_keep.size(); ++i)
+    if (p.atom_keep[i] > 0 && !p.atom_parent[i].first) bad("a kept atom without its parent's states");
+  for (size_t i = 0; i < p.object_keep.size(); ++i)
+    if (p.object_keep[i] > 0 && !p.object_parent[i].first) bad("a kept object without its parent's states");
+}
+
+void LocalNet::finish_token(const DenseLayer& out, const DenseLayer& up, const DenseLayer& down,
+                            const float* mixed, float* state) const {
+  std::vector<float> delta(static_cast<size_t>(d_)), hidden(static_cast<size_t>(d_ff_));
+  out.apply(mixed, delta.data());
+  for (int64_t j = 0; j < d_; ++j) state[j] += delta[static_cast<size_t>(j)];
+  up.apply(state, hidden.data());
+  for (float& h : hidden) h = gelu(h);
+  down.apply(hidden.data(), delta.data());
+  for (int64_t j = 0; j < d_; ++j) state[j] += delta[static_cast<size_t>(j)];
+}
+
+void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers, float* terms) const {
+  check_pass(p);
+  const int64_t d = d_, m = max_arity_, n_atoms = p.atoms, n_objects = p.objects;
+  const size_t sd = static_cast<size_t>(d);
+  auto keeps = [](const std::vector<int32_t>& keep, int64_t i, int64_t layer) {
+    return !keep.empty() && keep[static_cast<size_t>(i)] > layer;
+  };
+  std::vector<float> x(static_cast<size_t>(n_atoms) * sd), y(static_cast<size_t>(n_objects) * sd);
+  for (int64_t a = 0; a < n_atoms; ++a) std::copy_n(p.atom_start[static_cast<size_t>(a)], d, &x[a * sd]);
+  for (int64_t o = 0; o < n_objects; ++o) std::copy_n(p.object_start[static_cast<size_t>(o)], d, &y[o * sd]);
+  // Queries, keys and values of each token's current state, computed when first read (a token
+  // far from the change is read by no token that is computed).
+  std::vector<float> atom_qkv(static_cast<size_t>(n_atoms) * 3 * sd), object_qkv(static_cast<size_t>(n_objects) * 3 * sd);
+  std::vector<char> atom_fresh(static_cast<size_t>(n_atoms), 0), object_fresh(static_cast<size_t>(n_objects), 0);
+  auto atom_kv = [&](int64_t a) {
+    if (!atom_fresh[static_cast<size_t>(a)]) {
+      atom_qkv_.apply(&x[a * sd], &atom_qkv[a * 3 * sd]);
+      atom_fresh[static_cast<size_t>(a)] = 1;
+    }
+    return &atom_qkv[a * 3 * sd];
+  };
+  auto object_kv = [&](int64_t o) {
+    if (!object_fresh[static_cast<size_t>(o)]) {
+      object_qkv_.apply(&y[o * sd], &object_qkv[o * 3 * sd]);
+      object_fresh[static_cast<size_t>(o)] = 1;
+    }
+    return &object_qkv[o * 3 * sd];
+  };
+  // Each object's edges (atom, slot) and received links (sender, type); its number of keys.
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> edges(static_cast<size_t>(n_objects)),
+      received(static_cast<size_t>(n_objects));
+  for (int64_t a = 0; a < n_atoms; ++a)
+    for (int64_t s = 0; s < m; ++s)
+      if (int32_t o = p.slots[static_cast<size_t>(a * m + s)]; o >= 0)
+        edges[static_cast<size_t>(o)].emplace_back(static_cast<int32_t>(a), static_cast<int32_t>(s));
+  for (size_t i = 0; i < p.links.size(); i += 3)
+    received[static_cast<size_t>(p.links[i])].emplace_back(p.links[i + 1], p.links[i + 2]);
+  std::vector<float> head_scale(static_cast<size_t>(n_heads_), scale_), object_scale(static_cast<size_t>(n_heads_));
+  std::vector<float> mixed(sd), scores, next_state;
+  std::vector<Key> keys;
+  std::vector<float> next_y(y.size()), next_x(x.size());
+  int64_t computed = 0;
+  for (int64_t layer = 0; layer < n_layers_; ++layer) {
+    const float* context = context_.data() + layer * 2 * context_rows_ * d;
+    for (int64_t o = 0; o < n_objects; ++o) {
+      float* out = &next_y[o * sd];
+      if (keeps(p.object_keep, o, layer)) {
+        const auto& parent = p.object_parent[static_cast<size_t>(o)];
+        std::copy_n(parent.first + layer * parent.second, d, out);
+        continue;
+      }
+      ++computed;
+      keys.clear();
+      for (auto [a, s] : edges[static_cast<size_t>(o)]) {
+        const float* kv = atom_kv(a);
+        keys.push_back({kv + d, &slot_in_[s * sd], kv + 2 * d, &slot_in_[(m + s) * sd]});
+      }
+      for (auto [sender, type] : received[static_cast<size_t>(o)]) {
+        const float* kv = object_kv(sender);
+        keys.push_back({kv + d, &link_offsets_[type * sd], kv + 2 * d,
+                        &link_offsets_[(num_link_types_ + type) * sd]});
+      }
+      if (int32_t row = p.context_row[static_cast<size_t>(o)]; row >= 0)
+        keys.push_back({context + row * d, nullptr, context + (context_rows_ + row) * d, nullptr});
+      for (int64_t h = 0; h < n_heads_; ++h)
+        object_scale[static_cast<size_t>(h)] =
+            log_length_ ? object_length_scale_[static_cast<size_t>(h)] *
+                              std::log(static_cast<float>(keys.size())) * scale_
+                        : scale_;
+      attend(object_kv(o), object_scale.data(), keys, n_heads_, head_dim_, scores, mixed.data());
+      std::copy_n(&y[o * sd], d, out);
+      finish_token(object_out_, object_up_, object_down_, mixed.data(), out);
+    }
+    y.swap(next_y);
+    std::fill(object_fresh.begin(), object_fresh.end(), 0);
+    for (int64_t a = 0; a < n_atoms; ++a) {
+      float* out = &next_x[a * sd];
+      if (keeps(p.atom_keep, a, layer)) {
+        const auto& parent = p.atom_parent[static_cast<size_t>(a)];
+        std::copy_n(parent.first + layer * parent.second, d, out);
+        continue;
+      }
+      ++computed;
+      keys.clear();
+      const float* self = atom_kv(a);
+      for (int64_t s = 0; s < m; ++s)
+        if (int32_t o = p.slots[static_cast<size_t>(a * m + s)]; o >= 0) {
+          const float* kv = object_kv(o);
+          keys.push_back({kv + d, &slot_out_[s * sd], kv + 2 * d, &slot_out_[(m + s) * sd]});
+        }
+      keys.push_back({self + d, nullptr, self + 2 * d, nullptr});
+      attend(self, head_scale.data(), keys, n_heads_, head_dim_, scores, mixed.data());
+      std::copy_n(&x[a * sd], d, out);
+      finish_token(atom_out_, atom_up_, atom_down_, mixed.data(), out);
+    }
+    x.swap(next_x);
+    std::fill(atom_fresh.begin(), atom_fresh.end(), 0);
+    std::copy(x.begin(), x.end(), atom_layers + layer * n_atoms * d);
+    std::copy(y.begin(), y.end(), object_layers + layer * n_objects * d);
+  }
+  last_computed_ = computed;
+  std::vector<float> hidden(static_cast<size_t>(readout_hidden_));
+  for (int64_t a = 0; a < n_atoms; ++a) {
+    if (atom_readout_) {
+      readout_first_.apply(&x[a * sd], hidden.data());
+      for (float& h : hidden) h = gelu(h);
+      readout_last_.apply(hidden.data(), terms + a);
+    } else {
+      std::copy_n(&x[a * sd], k_, terms + a * k_);
+    }
+  }
+}
+
+}  // namespace symt
