@@ -45,7 +45,8 @@ SymtHeuristic::SymtHeuristic(const Options &opts)
     : BatchedHeuristic(opts),
       scale(opts.get<double>("scale")),
       max_batch_atoms(opts.get<int>("max_batch_atoms")),
-      incremental(opts.get<bool>("incremental")) {
+      incremental(opts.get<bool>("incremental")),
+      use_native(opts.get<bool>("native")) {
     load(opts.get<string>("model"), opts.get<int>("threads"),
          static_cast<Precision>(opts.get<int>("precision")));
     // A first evaluation (the initial state) checks the model end to end before search starts.
@@ -77,7 +78,8 @@ void SymtHeuristic::print_statistics() const {
              << static_cast<double>(num_atoms_evaluated) / num_states_evaluated
              << " atoms per state";
     if (num_forward_calls > 0 && local)
-        cout << " (" << num_states_updated << " states from their parent's)";
+        cout << " (" << num_states_updated << " states from their parent's"
+             << (native ? "; symt's own pass)" : ")");
     if (num_forward_calls > 0)
         cout << endl;
 }
@@ -174,6 +176,8 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
         local = make_unique<LocalStates>(hops, width, pad_token, local_table, context_cache[4].toTensor(), 0,
                                          LOCAL_BUDGET_BYTES, LOCAL_LAYER_BUDGET_BYTES);
         local_layers = module.find_method("layer_terms").has_value();
+        if (local_layers && use_native && module.find_method("local_weights").has_value())
+            load_native();
     }
     string trace_path = env_or_empty("SYMT_TRACE");
     if (!trace_path.empty()) {

@@ -38,6 +38,8 @@
 #include "plugin_support.h"
 #include "symt_local.h"
 
+#include "symt/local_net.hpp"
+
 #include <torch/script.h>
 
 #include <array>
@@ -79,6 +81,17 @@ class SymtHeuristic : public BatchedHeuristic {
     // within LOCAL_LAYER_BUDGET_BYTES, so that their successors' passes read half the border.
     bool local_layers = false;
     static constexpr size_t LOCAL_LAYER_BUDGET_BYTES = size_t(768) << 20;
+    // symt(native=true) with a file that has local_weights: those passes by the plugin's own C++
+    // pass (cpp/src/local_net.cc; fp32) instead of TorchScript's layer_terms, whose ~1,000
+    // operators cost more than their arithmetic at the 20-70 atoms such a pass reads. The
+    // tokens' states before the first layer are computed once per task, by table row and token.
+    bool use_native = true;
+    std::unique_ptr<LocalNet> native;
+    std::vector<float> native_atom_starts;     // [local_table rows, d]
+    std::vector<int64_t> native_tokens;        // the task's object tokens, sorted
+    std::vector<float> native_object_starts;   // [native_tokens, d]
+    std::vector<int64_t> context_tokens;       // context_cache[0]: the context's objects, sorted
+    std::vector<int64_t> context_links;        // context_cache[4] [3, L]: receiving, sending, type
     int64_t num_states_updated = 0;
 
     // Format-4 context-attention models: the cached atoms' keys and values at every layer and
@@ -166,6 +179,11 @@ class SymtHeuristic : public BatchedHeuristic {
     // parent's states after each layer; also fills the states' layers. (symt_local_pass.cc)
     bool layers_pass(const std::vector<LocalPlan> &plans, const std::vector<const LocalEntry *> &parents,
                      const std::vector<std::vector<int>> &rows, size_t begin, size_t end, int64_t n,
+                     std::vector<std::vector<float>> &terms, std::vector<std::shared_ptr<LayerStates>> &layers);
+    // The same by the plugin's own pass (symt_local_pass.cc); load_native sets it up.
+    void load_native();
+    bool native_pass(const std::vector<LocalPlan> &plans, const std::vector<const LocalEntry *> &parents,
+                     const std::vector<std::vector<int>> &rows, size_t begin, size_t end,
                      std::vector<std::vector<float>> &terms, std::vector<std::shared_ptr<LayerStates>> &layers);
     void write_trace(const std::vector<std::vector<int>> &states, size_t begin, size_t end,
                      const double *values);

@@ -4,6 +4,7 @@
 #include "global_state.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 using namespace std;
@@ -73,6 +74,8 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
     vector<shared_ptr<LayerStates>> layers(count);
     // A local model's work is linear in its atoms (objects attention): the atom budget bounds a pass.
     run_passes(atoms, [&](size_t begin, size_t end, int64_t n) {
+        if (native)
+            return native_pass(plans, parents, rows, begin, end, terms, layers);
         return local_layers ? layers_pass(plans, parents, rows, begin, end, n, terms, layers)
                             : terms_pass(plans, begin, end, n, terms);
     });
@@ -249,5 +252,135 @@ bool SymtHeuristic::layers_pass(const vector<LocalPlan> &plans, const vector<con
     ++num_forward_calls;
     return true;
 }
+
+static vector<int64_t> int64_values(const at::Tensor &tensor) {
+    at::Tensor values = tensor.to(torch::kInt64).contiguous();
+    return vector<int64_t>(values.data_ptr<int64_t>(), values.data_ptr<int64_t>() + values.numel());
 }
 
+static vector<float> float_values(const at::Tensor &tensor) {
+    at::Tensor values = tensor.to(torch::kFloat32).contiguous();
+    return vector<float>(values.data_ptr<float>(), values.data_ptr<float>() + values.numel());
+}
+
+void SymtHeuristic::load_native() {
+    try {
+        // fp32 whatever symt(precision=...) says: the method is called without autocast.
+        c10::InferenceMode guard;
+        c10::Dict<c10::IValue, c10::IValue> weights = module.get_method("local_weights")({}).toGenericDict();
+        vector<at::Tensor> held;
+        map<string, WeightView> views;
+        for (const auto &item : weights) {
+            held.push_back(item.value().toTensor().to(torch::kFloat32).contiguous());
+            views[item.key().toStringRef()] = {held.back().sizes().vec(), held.back().data_ptr<float>()};
+        }
+        native = make_unique<LocalNet>(views);
+        int64_t d = native->d(), layers = native->n_layers();
+        at::Tensor context = context_cache[1].toTensor().to(torch::kFloat32).contiguous();
+        if (context.dim() != 5 || context.size(0) != layers || context.size(1) != 2 ||
+            context.size(3) * context.size(4) != d)
+            throw invalid_argument("its context cache does not match its local weights");
+        native->set_context(context.data_ptr<float>(), context.size(2));
+        context_tokens = int64_values(context_cache[0].toTensor());
+        context_links = int64_values(context_cache[4].toTensor());
+        // Every row's and every object's states before the first layer, in one call each.
+        int64_t rows = static_cast<int64_t>(local_table.size()) / width;
+        at::Tensor table = torch::tensor(local_table, torch::kInt64).reshape({rows, width});
+        native_atom_starts = float_values(module.get_method("atom_starts")(
+            {table.select(1, 0).contiguous(), table.narrow(1, 1, width - 1).contiguous()}).toTensor());
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t s = 1; s < width; ++s)
+                if (local_table[r * width + s] != pad_token)
+                    native_tokens.push_back(local_table[r * width + s]);
+        sort(native_tokens.begin(), native_tokens.end());
+        native_tokens.erase(unique(native_tokens.begin(), native_tokens.end()), native_tokens.end());
+        native_object_starts = float_values(
+            module.get_method("object_starts")({torch::tensor(native_tokens, torch::kInt64)}).toTensor());
+        if (static_cast<int64_t>(native_atom_starts.size()) != rows * d ||
+            static_cast<int64_t>(native_object_starts.size()) != static_cast<int64_t>(native_tokens.size()) * d ||
+            context_links.size() % 3 != 0)
+            throw invalid_argument("its start states or links have unexpected shapes");
+    } catch (const std::exception &error) {
+        input_error(model_path + ": cannot use its local weights (" + first_sentence(error.what()) +
+                    "; symt(native=false) uses its layer_terms)");
+    }
+}
+
+// Index of `token` in the sorted `tokens`, or -1.
+static int32_t index_of(const vector<int64_t> &tokens, int64_t token) {
+    auto found = lower_bound(tokens.begin(), tokens.end(), token);
+    return found != tokens.end() && *found == token ? static_cast<int32_t>(found - tokens.begin()) : -1;
+}
+
+bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<const LocalEntry *> &parents,
+                                const vector<vector<int>> &rows, size_t begin, size_t end,
+                                vector<vector<float>> &terms, vector<shared_ptr<LayerStates>> &layers) {
+    double start = process_cpu_seconds();
+    int64_t d = native->d(), depth = native->n_layers(), m = width - 1;
+    size_t links = context_links.size() / 3;
+    const int64_t *receiving = context_links.data(), *sending = receiving + links, *types = sending + links;
+    // A token's parent states (find_row/find_object) as the pass reads them; a token kept for
+    // `distance` layers must have them.
+    auto parent_states = [&](pair<const at::Tensor *, int64_t> from, int64_t distance) {
+        if (distance > 0 && !from.first)
+            throw logic_error("a token kept from the parent is not in the parent's layers");
+        if (!from.first)
+            return pair<const float *, int64_t>(nullptr, 0);
+        return pair<const float *, int64_t>(from.first->data_ptr<float>() + from.second * d, from.first->size(1) * d);
+    };
+    try {
+        for (size_t i = begin; i < end; ++i) {
+            const LocalPlan &plan = plans[i];
+            const LocalEntry *parent = parents[i];
+            LocalPass pass;
+            pass.atoms = static_cast<int64_t>(plan.read.size());
+            pass.objects = static_cast<int64_t>(plan.objects.size());
+            for (size_t a = 0; a < plan.read.size(); ++a) {
+                int64_t row = plan.read[a];
+                pass.atom_start.push_back(&native_atom_starts[row * d]);
+                for (int64_t s = 1; s <= m; ++s) {
+                    int64_t token = local_table[row * width + s];
+                    pass.slots.push_back(token == pad_token ? -1 : index_of(plan.objects, token));
+                }
+                if (parent) {
+                    int64_t distance = clamp<int64_t>(plan.read_distance[a], 0, depth);
+                    pass.atom_keep.push_back(static_cast<int32_t>(distance));
+                    pass.atom_parent.push_back(parent_states(parent->layers->find_row(plan.read[a]), distance));
+                }
+            }
+            for (size_t o = 0; o < plan.objects.size(); ++o) {
+                int64_t token = plan.objects[o];
+                int32_t known = index_of(native_tokens, token);
+                if (known < 0)
+                    throw logic_error("an object of the pass is not in the task's atoms");
+                pass.object_start.push_back(&native_object_starts[known * d]);
+                pass.context_row.push_back(index_of(context_tokens, token));
+                auto first = lower_bound(receiving, receiving + links, token);
+                for (auto link = first; link != receiving + links && *link == token; ++link) {
+                    int32_t sender = index_of(plan.objects, sending[link - receiving]);
+                    if (sender >= 0)
+                        pass.links.insert(pass.links.end(), {static_cast<int32_t>(o), sender,
+                                                             static_cast<int32_t>(types[link - receiving])});
+                }
+                if (parent) {
+                    int64_t distance = clamp<int64_t>(plan.object_distance[o], 0, depth);
+                    pass.object_keep.push_back(static_cast<int32_t>(distance));
+                    pass.object_parent.push_back(parent_states(parent->layers->find_object(token), distance));
+                }
+            }
+            at::Tensor atom_layers = torch::empty({depth, pass.atoms, d}, torch::kFloat32);
+            at::Tensor object_layers = torch::empty({depth, pass.objects, d}, torch::kFloat32);
+            terms[i].resize(static_cast<size_t>(pass.atoms * native->term_width()));
+            native->run(pass, atom_layers.data_ptr<float>(), object_layers.data_ptr<float>(), terms[i].data());
+            layers[i] = local->child_layers(parent, rows[i], plan, atom_layers, object_layers);
+        }
+    } catch (const exception &error) {
+        fail(string("valuing a state from its parent's layers failed: ") + error.what() +
+             " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
+    }
+    local->term_width = native->term_width();
+    model_seconds += process_cpu_seconds() - start;
+    ++num_forward_calls;
+    return true;
+}
+}

@@ -125,6 +125,13 @@ static shared_ptr<Heuristic> _parse(OptionParser &parser) {
         "compute a successor's value from its parent's, passing only the atoms near the change "
         "through the model (the same values; false: every state whole)",
         "true");
+    parser.add_option<bool>(
+        "native",
+        "with a local model whose file has local_weights, pass a successor from its parent's "
+        "layers by symt's own C++ pass (fp32) instead of the file's TorchScript layer_terms "
+        "(the same values up to float rounding, several times faster at the few dozen atoms "
+        "such a pass reads)",
+        "true");
     Heuristic::add_options_to_parser(parser);
     Options opts = parser.parse();
     if (parser.dry_run())

@@ -294,6 +294,7 @@ LAZY = "lazy_greedy([symt(model={m}, incremental={i}), hff], preferred=[hff], bo
     ("batch_eager_greedy([symt(model={m}, incremental={i}), hff])", "visitall-context-local", "visitall", 64),
     (LAZY, "visitall-context-local", "visitall", 64),
     (LAZY, "visitall-context-local-terms", "visitall", 64),
+    (LAZY.replace("incremental={i}", "incremental={i}, native=false"), "visitall-context-local", "visitall", 64),
     ("batch_eager_greedy([symt(model={m}, incremental={i}), hff])", "logistics-context-local", "logistics", 12),
 ])
 def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[str, Path], search: str,
@@ -303,7 +304,8 @@ def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[
     search is the same as with whole states (expansions, plan), every traced value equals
     Python's whole pass, and fewer atoms per state go through the model. (The model is
     untrained: h^FF's queue beside it makes the search end.) Logistics: atoms of two objects
-    and links through the cities, with log-length scaling."""
+    and links through the cities, with log-length scaling. Files with ``layer_terms`` are
+    passed by symt's own C++ pass (``symt(native=true)``, the default) or by TorchScript."""
     problem = write_task(tmp_path, domain, size)
     runs = {}
     for incremental in ("true", "false"):
@@ -321,6 +323,9 @@ def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[
     assert runs["true"][:2] == runs["false"][:2]
     updated = int(runs["true"][3].split(" states from their parent")[0].rsplit("(", 1)[1])
     assert updated > len(runs["true"][4]) // 2 and "from their parent" not in runs["false"][3]
+    # symt's own C++ pass where the file has layer_terms (and local_weights), unless told not to.
+    native = model != "visitall-context-local-terms" and "native=false" not in search
+    assert ("symt's own pass" in runs["true"][3]) == native
     assert runs["true"][2] < 0.8 * runs["false"][2]
     traced = runs["true"][4]
     sample = random.Random(0).sample(traced, min(40, len(traced)))

@@ -20,7 +20,7 @@ _KEYWORD = re.compile(r"\s*\w+\s*=")
 _WL_CALL = re.compile(r"(?<![\w@])wl\s*\(", re.IGNORECASE)
 
 
-SYMT_OPTIONS = ("model", "threads", "scale", "precision", "max_batch_atoms", "incremental", "transform",
+SYMT_OPTIONS = ("model", "threads", "scale", "precision", "max_batch_atoms", "incremental", "native", "transform",
                 "cache_estimates")
 """The options of the plugin's ``symt()`` in its positional order (``fd_plugin/symt_plugin.cc``
 and Fast Downward's ``Heuristic``): checked here, where the error can name what the user wrote,
@@ -50,6 +50,7 @@ SYMT_OPTION_VALUES: dict[str, tuple[str, object]] = {
     "precision": ("enum", ("FP32", "BF16", "AUTO")),
     "max_batch_atoms": ("int", 1),
     "incremental": ("bool", None),
+    "native": ("bool", None),
     "cache_estimates": ("bool", None),
 }
 """The values each checked option takes, as the plugin declares them (``int`` and ``double``: at
