@@ -19,7 +19,7 @@ size_t RowsHash::operator()(const vector<int> &rows) const {
 }
 
 size_t LayerStates::bytes() const {
-    return rows.size() * sizeof(int) + objects.size() * sizeof(int64_t) +
+    return rows.size() * sizeof(int) + objects.size() * sizeof(int64_t) + terms.size() * sizeof(float) +
         static_cast<size_t>(atoms.numel() + object_states.numel()) * sizeof(float);
 }
 
@@ -35,6 +35,15 @@ pair<const at::Tensor *, int64_t> LayerStates::find_row(int row) const {
             return {&states->atoms, it - states->rows.begin()};
     }
     return {nullptr, -1};
+}
+
+const float *LayerStates::find_term(int row, size_t width) const {
+    for (const LayerStates *states = this; states; states = states->base.get()) {
+        auto it = lower_bound(states->rows.begin(), states->rows.end(), row);
+        if (it != states->rows.end() && *it == row)
+            return states->terms.data() + static_cast<size_t>(it - states->rows.begin()) * width;
+    }
+    return nullptr;
 }
 
 pair<const at::Tensor *, int64_t> LayerStates::find_object(int64_t object) const {
@@ -56,6 +65,13 @@ LocalStates::LocalStates(int64_t hops, int64_t width, int64_t pad_token, const v
     const int64_t *data = pairs.data_ptr<int64_t>();
     for (int64_t i = 0; i < count; ++i)
         linked[data[i]].push_back(data[count + i]);
+    vector<int64_t> objects;
+    int rows = static_cast<int>(table.size() / static_cast<size_t>(width));
+    for (int row = 0; row < rows; ++row) {
+        objects_of(row, objects);
+        for (int64_t object : objects)
+            naming[object].push_back(row);
+    }
 }
 
 void LocalStates::objects_of(int row, vector<int64_t> &objects) const {
@@ -85,25 +101,35 @@ const LocalEntry *LocalStates::parent_of(const vector<int> &child) const {
 unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before, const vector<int> &after,
                                                        const vector<int> &changed, int64_t limit,
                                                        bool earlier) const {
-    vector<int> all;
-    set_union(before.begin(), before.end(), after.begin(), after.end(), back_inserter(all));
-    // The object graph of both states together: which rows name each object.
-    unordered_map<int64_t, vector<int>> named;
-    vector<int64_t> objects, others;
-    for (int row : all) {
-        objects_of(row, objects);
-        for (int64_t object : objects)
-            named[object].push_back(row);
-    }
+    // The object graph of both states together, read where the search reaches: an object's
+    // rows from the table's index, kept where either state has them.
+    auto in_state = [&](int row) {
+        return binary_search(before.begin(), before.end(), row) || binary_search(after.begin(), after.end(), row);
+    };
+    static const vector<int> none;
+    auto rows_naming = [&](int64_t object) -> const vector<int> & {
+        auto found = naming.find(object);
+        return found == naming.end() ? none : found->second;
+    };
+    auto named_in = [&](int64_t object, const vector<int> &rows) {
+        for (int row : rows_naming(object))
+            if (binary_search(rows.begin(), rows.end(), row))
+                return true;
+        return false;
+    };
     unordered_map<int64_t, int64_t> distance;
     deque<int64_t> queue;
+    vector<int64_t> objects, others;
     if (earlier) {
-        // Objects named in one state only: their linked objects read them at the first layer.
-        vector<int64_t> first = objects_of_rows(before), second = objects_of_rows(after), once;
-        set_symmetric_difference(first.begin(), first.end(), second.begin(), second.end(), back_inserter(once));
-        for (int64_t object : once)
-            if (distance.emplace(object, -1).second)
-                queue.push_back(object);
+        // Objects named in one state only (only a changed row can make one): their linked
+        // objects read them at the first layer.
+        for (int row : changed) {
+            objects_of(row, objects);
+            for (int64_t object : objects)
+                if (named_in(object, before) != named_in(object, after) && distance.emplace(object, -1).second)
+                    queue.push_back(object);
+        }
+        sort(queue.begin(), queue.end());
     }
     for (int row : changed) {
         objects_of(row, objects);
@@ -121,7 +147,9 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
             if (distance.emplace(other, next).second)
                 queue.push_back(other);
         };
-        for (int row : named[object]) {
+        for (int row : rows_naming(object)) {
+            if (!in_state(row))
+                continue;
             objects_of(row, others);
             for (int64_t other : others)
                 visit(other);
@@ -129,7 +157,7 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
         auto links = linked.find(object);
         if (links != linked.end())
             for (int64_t other : links->second)
-                if (named.count(other))
+                if (named_in(other, before) || named_in(other, after))
                     visit(other);
     }
     return distance;
@@ -199,14 +227,24 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
     unordered_map<int64_t, int64_t> distance = distances(before, child, changed, hops, true);
     int64_t far = hops + 1;
     auto is_changed = [&](int row) { return binary_search(changed.begin(), changed.end(), row); };
-    // A term differs from the parent's only where the last layer was computed (distance < hops).
-    for (size_t i = 0; i < before.size(); ++i)
-        if (is_changed(before[i]) || row_distance(before[i], distance, far) < hops)
-            plan.parent_near.push_back(i);
-    for (int row : child) {
+    // The rows to look at: the changed ones and those naming an object within reach (from the
+    // table's index), of either state; sorted, so that the plan lists them in the states' order.
+    vector<int> near_rows(changed);
+    for (const auto &[object, steps] : distance) {
+        auto found = naming.find(object);
+        if (found != naming.end())
+            near_rows.insert(near_rows.end(), found->second.begin(), found->second.end());
+    }
+    sort(near_rows.begin(), near_rows.end());
+    near_rows.erase(unique(near_rows.begin(), near_rows.end()), near_rows.end());
+    for (int row : near_rows) {
         int64_t d = row_distance(row, distance, far);
         bool is_new = is_changed(row);
-        if (!is_new && d > hops)
+        // A term differs from the parent's only where the last layer was computed (distance < hops).
+        auto in_before = lower_bound(before.begin(), before.end(), row);
+        if (in_before != before.end() && *in_before == row && (is_new || d < hops))
+            plan.parent_near.push_back(static_cast<size_t>(in_before - before.begin()));
+        if (!binary_search(child.begin(), child.end(), row) || (!is_new && d > hops))
             continue;
         plan.read.push_back(row);
         plan.read_near.push_back(is_new || d < hops);
@@ -222,7 +260,8 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
 
 shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, const vector<int> &child,
                                                   const LocalPlan &plan, const at::Tensor &atoms,
-                                                  const at::Tensor &objects) {
+                                                  const at::Tensor &objects, const float *read_terms) {
+    size_t t = static_cast<size_t>(term_width);
     auto layers = make_shared<LayerStates>();
     const LayerStates *base = parent ? parent->layers.get() : nullptr;
     if (base && base->generation + 1 < LayerStates::COMPLETE_EVERY) {
@@ -231,6 +270,7 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
         layers->generation = base->generation + 1;
         layers->rows = plan.read;
         layers->atoms = atoms;
+        layers->terms.assign(read_terms, read_terms + plan.read.size() * t);
         layers->objects = plan.objects;
         layers->object_states = objects;
     } else {
@@ -253,6 +293,16 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
                     copy_n(in + (l * columns + index) * d, d, out + (l * static_cast<int64_t>(count) + static_cast<int64_t>(i)) * d);
             }
         };
+        layers->terms.resize(child.size() * t);
+        for (size_t c = 0, r = 0; c < child.size(); ++c) {
+            while (r < plan.read.size() && plan.read[r] < child[c])
+                ++r;
+            const float *term = r < plan.read.size() && plan.read[r] == child[c] ? read_terms + r * t
+                : base ? base->find_term(child[c], t) : nullptr;
+            if (!term)
+                throw logic_error("a row the pass did not read is not the parent's");
+            copy(term, term + t, layers->terms.begin() + static_cast<ptrdiff_t>(c * t));
+        }
         size_t r = 0;
         fill(layers->atoms, child.size(), [&](size_t c) -> pair<const at::Tensor *, int64_t> {
             while (r < plan.read.size() && plan.read[r] < child[c])
@@ -275,10 +325,31 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
 }
 
 LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &child, const LocalPlan &plan,
-                                const float *read_terms) const {
+                                const float *read_terms, bool layers) const {
     size_t t = static_cast<size_t>(term_width);
     LocalEntry entry;
     entry.rows = child;
+    if (layers) {
+        // The sum from the parent's by the differences; every term in the layers.
+        entry.total.assign(t, 0.0);
+        if (parent) {
+            if (!parent->layers)
+                throw logic_error("a parent without its layers");
+            entry.total = parent->total;
+            for (size_t i : plan.parent_near) {
+                const float *term = parent->layers->find_term(parent->rows[i], t);
+                if (!term)
+                    throw logic_error("a row of the parent is not in its layers");
+                for (size_t j = 0; j < t; ++j)
+                    entry.total[j] -= term[j];
+            }
+        }
+        for (size_t r = 0; r < plan.read.size(); ++r)
+            if (plan.read_near[r])
+                for (size_t j = 0; j < t; ++j)
+                    entry.total[j] += read_terms[r * t + j];
+        return entry;
+    }
     entry.terms.resize(child.size() * t);
     entry.total.assign(t, 0.0);
     if (parent) {

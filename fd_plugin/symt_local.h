@@ -51,6 +51,7 @@ struct LayerStates {
     int64_t generation = 0;             // differences since the last complete states
     std::vector<int> rows;
     at::Tensor atoms;
+    std::vector<float> terms;           // [rows, term width]: each row's readout term
     std::vector<int64_t> objects;
     at::Tensor object_states;
     size_t *live = nullptr;
@@ -60,10 +61,12 @@ struct LayerStates {
     // neither this state nor a base holds it.
     std::pair<const at::Tensor *, int64_t> find_row(int row) const;
     std::pair<const at::Tensor *, int64_t> find_object(int64_t object) const;
+    // A row's readout term (term width floats), or null.
+    const float *find_term(int row, size_t width) const;
 };
 
-// One evaluated state: its rows (sorted), each row's term [rows x term_width], their sum, and
-// its layers where they are kept.
+// One evaluated state: its rows (sorted), their terms' sum, and its layers where they are kept;
+// each row's term [rows x term_width] where the layers do not hold them (the border path).
 struct LocalEntry {
     std::vector<int> rows;
     std::vector<float> terms;
@@ -91,6 +94,9 @@ class LocalStates {
     int64_t pad_token;
     const std::vector<int64_t> &table;       // token rows [R, width]
     std::unordered_map<int64_t, std::vector<int64_t>> linked;   // object -> objects a context atom links
+    // object -> the table's rows that name it: a plan explores the change's surroundings from
+    // here, in time that grows with the surroundings, not with the state.
+    std::unordered_map<int64_t, std::vector<int>> naming;
     size_t layer_bytes = 0;                  // live LayerStates' (declared before the entries they count)
     std::unordered_map<std::vector<int>, LocalEntry, RowsHash> entries;
     std::deque<std::vector<int>> order;      // evaluated states, oldest first
@@ -129,13 +135,16 @@ public:
     // A pass from the parent's layers (parent.layers set), or over the whole child (parent null).
     LocalPlan plan_layers(const LocalEntry *parent, const std::vector<int> &child) const;
     // The child's layers: the pass's states (`atoms` [L, read, d], `objects` [L, plan.objects, d])
-    // for the tokens it read, the parent's for the others (as a difference, or complete).
+    // and terms (`read_terms` [read, term width]) for the tokens it read, the parent's for the
+    // others (as a difference, or complete).
     std::shared_ptr<LayerStates> child_layers(const LocalEntry *parent, const std::vector<int> &child,
                                               const LocalPlan &plan, const at::Tensor &atoms,
-                                              const at::Tensor &objects);
-    // The child's entry from the parent's and the terms of plan.read computed again.
+                                              const at::Tensor &objects, const float *read_terms);
+    // The child's entry from the parent's and the terms of plan.read computed again. With
+    // `layers` (plan_layers' plans) the parent's terms come from its layers and the entry keeps
+    // none: the work is the change's, not the state's.
     LocalEntry combine(const LocalEntry *parent, const std::vector<int> &child, const LocalPlan &plan,
-                       const float *read_terms) const;
+                       const float *read_terms, bool layers) const;
     void store(LocalEntry entry);
 };
 }

@@ -86,7 +86,7 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
     float *total_data = totals.data_ptr<float>();
     for (size_t i = 0; i < count; ++i) {
         try {
-            children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data());
+            children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data(), local_layers);
             children[i].layers = move(layers[i]);
         } catch (const logic_error &error) {
             fail(string("valuing a state from its parent's failed: ") + error.what() +
@@ -240,7 +240,7 @@ bool SymtHeuristic::layers_pass(const vector<LocalPlan> &plans, const vector<con
             layers[begin + b] = local->child_layers(
                 parents[begin + b], rows[begin + b], plan,
                 atom_layers.select(1, b).narrow(1, 0, read).contiguous(),
-                object_layers.narrow(1, offset, count).contiguous());
+                object_layers.narrow(1, offset, count).contiguous(), terms[begin + b].data());
             offset += count;
         }
     } catch (const logic_error &error) {
@@ -328,6 +328,7 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
             return pair<const float *, int64_t>(nullptr, 0);
         return pair<const float *, int64_t>(from.first->data_ptr<float>() + from.second * d, from.first->size(1) * d);
     };
+    local->term_width = native->term_width();
     try {
         for (size_t i = begin; i < end; ++i) {
             const LocalPlan &plan = plans[i];
@@ -372,13 +373,12 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
             at::Tensor object_layers = torch::empty({depth, pass.objects, d}, torch::kFloat32);
             terms[i].resize(static_cast<size_t>(pass.atoms * native->term_width()));
             native->run(pass, atom_layers.data_ptr<float>(), object_layers.data_ptr<float>(), terms[i].data());
-            layers[i] = local->child_layers(parent, rows[i], plan, atom_layers, object_layers);
+            layers[i] = local->child_layers(parent, rows[i], plan, atom_layers, object_layers, terms[i].data());
         }
     } catch (const exception &error) {
         fail(string("valuing a state from its parent's layers failed: ") + error.what() +
              " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
     }
-    local->term_width = native->term_width();
     model_seconds += process_cpu_seconds() - start;
     ++num_forward_calls;
     return true;

@@ -44,17 +44,9 @@ SYMT_CLONES void dense(int64_t in, int64_t out, const float* __restrict weight_t
 
 float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
 
-// A key of one token's attention: keys and values (d floats each) plus optional offsets.
-struct Key {
-  const float* key;
-  const float* key_offset;
-  const float* value;
-  const float* value_offset;
-};
-
 // Per head: the softmax of q . key over `keys`, then the weighted values, into mixed [d]. The
 // maximum is subtracted before exp, as the reference does.
-void attend(const float* q, const float* head_scale, const std::vector<Key>& keys, int64_t n_heads,
+void attend(const float* q, const float* head_scale, const std::vector<LocalNet::Key>& keys, int64_t n_heads,
             int64_t head_dim, std::vector<float>& scores, float* mixed) {
   const int64_t n = static_cast<int64_t>(keys.size());
   scores.resize(static_cast<size_t>(n));
@@ -62,7 +54,7 @@ void attend(const float* q, const float* head_scale, const std::vector<Key>& key
     const int64_t first = h * head_dim;
     float top = -INFINITY;
     for (int64_t i = 0; i < n; ++i) {
-      const Key& key = keys[static_cast<size_t>(i)];
+      const LocalNet::Key& key = keys[static_cast<size_t>(i)];
       float s = 0.0f;
       for (int64_t j = first; j < first + head_dim; ++j)
         s += q[j] * (key.key[j] + (key.key_offset ? key.key_offset[j] : 0.0f));
@@ -74,7 +66,7 @@ void attend(const float* q, const float* head_scale, const std::vector<Key>& key
     float* out = mixed + first;
     std::fill(out, out + head_dim, 0.0f);
     for (int64_t i = 0; i < n; ++i) {
-      const Key& key = keys[static_cast<size_t>(i)];
+      const LocalNet::Key& key = keys[static_cast<size_t>(i)];
       const float w = std::exp(scores[static_cast<size_t>(i)] - top);
       total += w;
       for (int64_t j = 0; j < head_dim; ++j)
@@ -205,124 +197,138 @@ void LocalNet::check_pass(const LocalPass& p) const {
 
 void LocalNet::finish_token(const DenseLayer& out, const DenseLayer& up, const DenseLayer& down,
                             const float* mixed, float* state) const {
-  std::vector<float> delta(static_cast<size_t>(d_)), hidden(static_cast<size_t>(d_ff_));
-  out.apply(mixed, delta.data());
-  for (int64_t j = 0; j < d_; ++j) state[j] += delta[static_cast<size_t>(j)];
-  up.apply(state, hidden.data());
-  for (float& h : hidden) h = gelu(h);
-  down.apply(hidden.data(), delta.data());
-  for (int64_t j = 0; j < d_; ++j) state[j] += delta[static_cast<size_t>(j)];
+  Scratch& s = scratch_;
+  s.delta.resize(static_cast<size_t>(d_));
+  s.hidden.resize(static_cast<size_t>(std::max(d_ff_, readout_hidden_)));
+  out.apply(mixed, s.delta.data());
+  for (int64_t j = 0; j < d_; ++j) state[j] += s.delta[static_cast<size_t>(j)];
+  up.apply(state, s.hidden.data());
+  for (int64_t j = 0; j < d_ff_; ++j) s.hidden[static_cast<size_t>(j)] = gelu(s.hidden[static_cast<size_t>(j)]);
+  down.apply(s.hidden.data(), s.delta.data());
+  for (int64_t j = 0; j < d_; ++j) state[j] += s.delta[static_cast<size_t>(j)];
 }
 
 void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers, float* terms) const {
   check_pass(p);
   const int64_t d = d_, m = max_arity_, n_atoms = p.atoms, n_objects = p.objects;
-  const size_t sd = static_cast<size_t>(d);
+  const size_t sd = static_cast<size_t>(d), atoms = static_cast<size_t>(n_atoms),
+               objects = static_cast<size_t>(n_objects);
   auto keeps = [](const std::vector<int32_t>& keep, int64_t i, int64_t layer) {
     return !keep.empty() && keep[static_cast<size_t>(i)] > layer;
   };
-  std::vector<float> x(static_cast<size_t>(n_atoms) * sd), y(static_cast<size_t>(n_objects) * sd);
-  for (int64_t a = 0; a < n_atoms; ++a) std::copy_n(p.atom_start[static_cast<size_t>(a)], d, &x[a * sd]);
-  for (int64_t o = 0; o < n_objects; ++o) std::copy_n(p.object_start[static_cast<size_t>(o)], d, &y[o * sd]);
+  Scratch& s = scratch_;
+  s.x.resize(atoms * sd);
+  s.y.resize(objects * sd);
+  s.next_x.resize(atoms * sd);
+  s.next_y.resize(objects * sd);
+  for (size_t a = 0; a < atoms; ++a) std::copy_n(p.atom_start[a], d, &s.x[a * sd]);
+  for (size_t o = 0; o < objects; ++o) std::copy_n(p.object_start[o], d, &s.y[o * sd]);
   // Queries, keys and values of each token's current state, computed when first read (a token
   // far from the change is read by no token that is computed).
-  std::vector<float> atom_qkv(static_cast<size_t>(n_atoms) * 3 * sd), object_qkv(static_cast<size_t>(n_objects) * 3 * sd);
-  std::vector<char> atom_fresh(static_cast<size_t>(n_atoms), 0), object_fresh(static_cast<size_t>(n_objects), 0);
+  s.atom_qkv.resize(atoms * 3 * sd);
+  s.object_qkv.resize(objects * 3 * sd);
+  s.atom_fresh.assign(atoms, 0);
+  s.object_fresh.assign(objects, 0);
   auto atom_kv = [&](int64_t a) {
-    if (!atom_fresh[static_cast<size_t>(a)]) {
-      atom_qkv_.apply(&x[a * sd], &atom_qkv[a * 3 * sd]);
-      atom_fresh[static_cast<size_t>(a)] = 1;
+    if (!s.atom_fresh[static_cast<size_t>(a)]) {
+      atom_qkv_.apply(&s.x[a * sd], &s.atom_qkv[a * 3 * sd]);
+      s.atom_fresh[static_cast<size_t>(a)] = 1;
     }
-    return &atom_qkv[a * 3 * sd];
+    return &s.atom_qkv[a * 3 * sd];
   };
   auto object_kv = [&](int64_t o) {
-    if (!object_fresh[static_cast<size_t>(o)]) {
-      object_qkv_.apply(&y[o * sd], &object_qkv[o * 3 * sd]);
-      object_fresh[static_cast<size_t>(o)] = 1;
+    if (!s.object_fresh[static_cast<size_t>(o)]) {
+      object_qkv_.apply(&s.y[o * sd], &s.object_qkv[o * 3 * sd]);
+      s.object_fresh[static_cast<size_t>(o)] = 1;
     }
-    return &object_qkv[o * 3 * sd];
+    return &s.object_qkv[o * 3 * sd];
   };
-  // Each object's edges (atom, slot) and received links (sender, type); its number of keys.
-  std::vector<std::vector<std::pair<int32_t, int32_t>>> edges(static_cast<size_t>(n_objects)),
-      received(static_cast<size_t>(n_objects));
-  for (int64_t a = 0; a < n_atoms; ++a)
-    for (int64_t s = 0; s < m; ++s)
-      if (int32_t o = p.slots[static_cast<size_t>(a * m + s)]; o >= 0)
-        edges[static_cast<size_t>(o)].emplace_back(static_cast<int32_t>(a), static_cast<int32_t>(s));
-  for (size_t i = 0; i < p.links.size(); i += 3)
-    received[static_cast<size_t>(p.links[i])].emplace_back(p.links[i + 1], p.links[i + 2]);
-  std::vector<float> head_scale(static_cast<size_t>(n_heads_), scale_), object_scale(static_cast<size_t>(n_heads_));
-  std::vector<float> mixed(sd), scores, next_state;
-  std::vector<Key> keys;
-  std::vector<float> next_y(y.size()), next_x(x.size());
+  // Each object's edges (atom * m + slot) and received links (index into p.links / 3), by
+  // counting sort: object o's are [start[o], start[o + 1]).
+  auto group = [&](std::vector<int32_t>& start, std::vector<int32_t>& list, size_t n, auto object_of) {
+    start.assign(objects + 1, 0);
+    for (size_t i = 0; i < n; ++i)
+      if (int32_t o = object_of(i); o >= 0) ++start[static_cast<size_t>(o) + 1];
+    for (size_t o = 0; o < objects; ++o) start[o + 1] += start[o];
+    list.resize(static_cast<size_t>(start[objects]));
+    s.fill.assign(start.begin(), start.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      if (int32_t o = object_of(i); o >= 0) list[static_cast<size_t>(s.fill[static_cast<size_t>(o)]++)] = static_cast<int32_t>(i);
+  };
+  group(s.edge_start, s.edges, atoms * static_cast<size_t>(m), [&](size_t i) { return p.slots[i]; });
+  group(s.link_start, s.received, p.links.size() / 3, [&](size_t i) { return p.links[3 * i]; });
+  s.head_scale.assign(static_cast<size_t>(n_heads_), scale_);
+  s.object_scale.resize(static_cast<size_t>(n_heads_));
+  s.mixed.resize(sd);
   int64_t computed = 0;
   for (int64_t layer = 0; layer < n_layers_; ++layer) {
     const float* context = context_.data() + layer * 2 * context_rows_ * d;
     for (int64_t o = 0; o < n_objects; ++o) {
-      float* out = &next_y[o * sd];
+      float* out = &s.next_y[o * sd];
       if (keeps(p.object_keep, o, layer)) {
         const auto& parent = p.object_parent[static_cast<size_t>(o)];
         std::copy_n(parent.first + layer * parent.second, d, out);
         continue;
       }
       ++computed;
-      keys.clear();
-      for (auto [a, s] : edges[static_cast<size_t>(o)]) {
-        const float* kv = atom_kv(a);
-        keys.push_back({kv + d, &slot_in_[s * sd], kv + 2 * d, &slot_in_[(m + s) * sd]});
+      s.keys.clear();
+      for (int32_t e = s.edge_start[static_cast<size_t>(o)]; e < s.edge_start[static_cast<size_t>(o) + 1]; ++e) {
+        const int64_t edge = s.edges[static_cast<size_t>(e)], slot = edge % m;
+        const float* kv = atom_kv(edge / m);
+        s.keys.push_back({kv + d, &slot_in_[slot * sd], kv + 2 * d, &slot_in_[(m + slot) * sd]});
       }
-      for (auto [sender, type] : received[static_cast<size_t>(o)]) {
-        const float* kv = object_kv(sender);
-        keys.push_back({kv + d, &link_offsets_[type * sd], kv + 2 * d,
-                        &link_offsets_[(num_link_types_ + type) * sd]});
+      for (int32_t e = s.link_start[static_cast<size_t>(o)]; e < s.link_start[static_cast<size_t>(o) + 1]; ++e) {
+        const size_t link = 3 * static_cast<size_t>(s.received[static_cast<size_t>(e)]);
+        const int64_t type = p.links[link + 2];
+        const float* kv = object_kv(p.links[link + 1]);
+        s.keys.push_back({kv + d, &link_offsets_[type * sd], kv + 2 * d,
+                          &link_offsets_[(num_link_types_ + type) * sd]});
       }
       if (int32_t row = p.context_row[static_cast<size_t>(o)]; row >= 0)
-        keys.push_back({context + row * d, nullptr, context + (context_rows_ + row) * d, nullptr});
-      for (int64_t h = 0; h < n_heads_; ++h)
-        object_scale[static_cast<size_t>(h)] =
-            log_length_ ? object_length_scale_[static_cast<size_t>(h)] *
-                              std::log(static_cast<float>(keys.size())) * scale_
-                        : scale_;
-      attend(object_kv(o), object_scale.data(), keys, n_heads_, head_dim_, scores, mixed.data());
-      std::copy_n(&y[o * sd], d, out);
-      finish_token(object_out_, object_up_, object_down_, mixed.data(), out);
+        s.keys.push_back({context + row * d, nullptr, context + (context_rows_ + row) * d, nullptr});
+      for (size_t h = 0; h < static_cast<size_t>(n_heads_); ++h)
+        s.object_scale[h] = log_length_ ? object_length_scale_[h] * std::log(static_cast<float>(s.keys.size())) * scale_
+                                        : scale_;
+      attend(object_kv(o), s.object_scale.data(), s.keys, n_heads_, head_dim_, s.scores, s.mixed.data());
+      std::copy_n(&s.y[o * sd], d, out);
+      finish_token(object_out_, object_up_, object_down_, s.mixed.data(), out);
     }
-    y.swap(next_y);
-    std::fill(object_fresh.begin(), object_fresh.end(), 0);
+    s.y.swap(s.next_y);
+    std::fill(s.object_fresh.begin(), s.object_fresh.end(), 0);
     for (int64_t a = 0; a < n_atoms; ++a) {
-      float* out = &next_x[a * sd];
+      float* out = &s.next_x[a * sd];
       if (keeps(p.atom_keep, a, layer)) {
         const auto& parent = p.atom_parent[static_cast<size_t>(a)];
         std::copy_n(parent.first + layer * parent.second, d, out);
         continue;
       }
       ++computed;
-      keys.clear();
+      s.keys.clear();
       const float* self = atom_kv(a);
-      for (int64_t s = 0; s < m; ++s)
-        if (int32_t o = p.slots[static_cast<size_t>(a * m + s)]; o >= 0) {
+      for (int64_t slot = 0; slot < m; ++slot)
+        if (int32_t o = p.slots[static_cast<size_t>(a * m + slot)]; o >= 0) {
           const float* kv = object_kv(o);
-          keys.push_back({kv + d, &slot_out_[s * sd], kv + 2 * d, &slot_out_[(m + s) * sd]});
+          s.keys.push_back({kv + d, &slot_out_[slot * sd], kv + 2 * d, &slot_out_[(m + slot) * sd]});
         }
-      keys.push_back({self + d, nullptr, self + 2 * d, nullptr});
-      attend(self, head_scale.data(), keys, n_heads_, head_dim_, scores, mixed.data());
-      std::copy_n(&x[a * sd], d, out);
-      finish_token(atom_out_, atom_up_, atom_down_, mixed.data(), out);
+      s.keys.push_back({self + d, nullptr, self + 2 * d, nullptr});
+      attend(self, s.head_scale.data(), s.keys, n_heads_, head_dim_, s.scores, s.mixed.data());
+      std::copy_n(&s.x[a * sd], d, out);
+      finish_token(atom_out_, atom_up_, atom_down_, s.mixed.data(), out);
     }
-    x.swap(next_x);
-    std::fill(atom_fresh.begin(), atom_fresh.end(), 0);
-    std::copy(x.begin(), x.end(), atom_layers + layer * n_atoms * d);
-    std::copy(y.begin(), y.end(), object_layers + layer * n_objects * d);
+    s.x.swap(s.next_x);
+    std::fill(s.atom_fresh.begin(), s.atom_fresh.end(), 0);
+    std::copy(s.x.begin(), s.x.end(), atom_layers + layer * n_atoms * d);
+    std::copy(s.y.begin(), s.y.end(), object_layers + layer * n_objects * d);
   }
   last_computed_ = computed;
-  std::vector<float> hidden(static_cast<size_t>(readout_hidden_));
-  for (int64_t a = 0; a < n_atoms; ++a) {
+  s.hidden.resize(static_cast<size_t>(std::max(d_ff_, readout_hidden_)));
+  for (size_t a = 0; a < atoms; ++a) {
     if (atom_readout_) {
-      readout_first_.apply(&x[a * sd], hidden.data());
-      for (float& h : hidden) h = gelu(h);
-      readout_last_.apply(hidden.data(), terms + a);
+      readout_first_.apply(&s.x[a * sd], s.hidden.data());
+      for (int64_t j = 0; j < readout_hidden_; ++j) s.hidden[static_cast<size_t>(j)] = gelu(s.hidden[static_cast<size_t>(j)]);
+      readout_last_.apply(s.hidden.data(), terms + a);
     } else {
-      std::copy_n(&x[a * sd], k_, terms + a * k_);
+      std::copy_n(&s.x[a * sd], k_, terms + a * static_cast<size_t>(k_));
     }
   }
 }

@@ -67,10 +67,18 @@ class LocalNet {
   // The pass: every token's states after every layer (atom_layers [n_layers, atoms, d],
   // object_layers [n_layers, objects, d]) and each atom's readout term (terms [atoms, term_width]).
   // Throws std::invalid_argument on an inconsistent pass (an index out of range, a kept token
-  // without its parent's states).
+  // without its parent's states). Not reentrant: one pass at a time per LocalNet.
   void run(const LocalPass& pass, float* atom_layers, float* object_layers, float* terms) const;
   // The number of tokens the last run computed, over all layers (a measure of its work).
   int64_t last_tokens_computed() const { return last_computed_; }
+
+  // A key of one token's attention: keys and values (d floats each) plus optional offsets.
+  struct Key {
+    const float* key;
+    const float* key_offset;
+    const float* value;
+    const float* value_offset;
+  };
 
  private:
   int64_t d_ = 0, n_heads_ = 0, head_dim_ = 0, n_layers_ = 0, k_ = 0, max_arity_ = 0, d_ff_ = 0;
@@ -84,6 +92,17 @@ class LocalNet {
   std::vector<float> context_;
   int64_t context_rows_ = 0;
   mutable int64_t last_computed_ = 0;
+  // A pass's buffers, kept between runs (so one LocalNet runs one pass at a time): a search runs
+  // hundreds of thousands of passes, and fresh buffers for each fragment the heap that the
+  // stored layers share (malloc was a fifth of a search's time).
+  struct Scratch {
+    std::vector<float> x, y, next_x, next_y, atom_qkv, object_qkv, mixed, scores, delta, hidden, head_scale,
+        object_scale;
+    std::vector<char> atom_fresh, object_fresh;
+    std::vector<int32_t> edge_start, edges, link_start, received, fill;
+    std::vector<Key> keys;
+  };
+  mutable Scratch scratch_;
 
   void check_pass(const LocalPass& pass) const;
   // One token's update: state += out(attention over the keys); state += ff(state).
