@@ -334,6 +334,32 @@ def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[
     assert [raw for raw, _ in sample] == pytest.approx(expected, rel=1e-5, abs=1e-4)
 
 
+@pytest.mark.usefixtures("fd_built")
+def test_a_model_file_with_broken_local_weights_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    """A model file is untrusted: local weights that do not describe the layer end the run with
+    one line that names the file and the weight (a search input error), before the search; the
+    same file runs with ``native=false`` (its TorchScript ``layer_terms``)."""
+    from symt.model_routed import RoutedSymTE
+
+    def local_weights(self) -> dict[str, torch.Tensor]:  # the name TorchScript compiles it under
+        return {"n_heads": torch.tensor(4.0), "n_layers": torch.tensor(2.0), "k": torch.tensor(16.0),
+                "atom_readout": torch.tensor(0.0), "log_length": torch.tensor(0.0)}
+
+    monkeypatch.setattr(RoutedSymTE, "local_weights", local_weights)
+    model = random_model("visitall", tmp_path / "broken.pt", context=True, attention="objects",
+                         object_links=True, global_tokens=0)
+    problem = write_task(tmp_path, "visitall", 16)
+    outputs = {}
+    for native, code in (("true", 33), ("false", 0)):  # 33: SEARCH_INPUT_ERROR
+        result = fast_downward(tmp_path, str(domain_file("visitall")), str(problem), "--search",
+                               f"eager_greedy([symt(model={model}, native={native})])")
+        assert result.returncode == code, result.stdout[-3000:] + result.stderr
+        outputs[native] = [line for line in (result.stdout + result.stderr).splitlines()
+                           if "cannot use its local weights" in line]
+    assert len(outputs["true"]) == 1 and outputs["false"] == []
+    assert "broken.pt" in outputs["true"][0] and "layer.atom_qkv.weight" in outputs["true"][0], outputs
+
+
 def statistics_words(output: str) -> list[str]:
     """symt()'s last statistics line, in words: "symt: N states in P forward passes, S s in the
     model (CPU time, R states/s), A atoms per state"."""

@@ -194,3 +194,28 @@ def test_an_exported_local_model_keeps_its_terms_methods(tmp_path) -> None:
     assert hasattr(local, "layer_terms")
     routed, _ = load_exported(random_model("visitall", tmp_path / "routed.pt", context=True, attention="objects"))
     assert routed.symt_local_hops == 0 and not hasattr(routed, "atom_terms")
+
+
+def test_the_native_pass_refuses_weights_and_passes_that_do_not_fit() -> None:
+    """A model file is untrusted: ``LocalNet`` names the weight that is missing or misshapen, and
+    refuses a pass whose indices point outside it, instead of reading out of bounds."""
+    from symt import _core
+
+    net = local_model()
+    with torch.no_grad():
+        weights = {name: w.numpy() for name, w in net.local_weights().items()}
+    native = _core.LocalNet(weights)
+    for broken, message in (({k: v for k, v in weights.items() if k != "layer.atom_out.bias"}, "layer.atom_out.bias"),
+                            ({**weights, "layer.slot_out": weights["layer.slot_out"][:1]}, "layer.slot_out is 1x2x16"),
+                            ({**weights, "n_heads": weights["n_heads"] + 0.5}, "n_heads is not a whole number")):
+        with pytest.raises(ValueError, match=message):
+            _core.LocalNet(broken)
+    native.set_context(torch.zeros(2, 2, 3, 16).numpy())
+    start = torch.zeros(1, 16).numpy()
+    no_links = torch.zeros(0, 3, dtype=torch.int32).numpy()
+    for slots, context_row, message in (([[1, -1]], [0], "naming no object"), ([[0, -1]], [3], "context row")):
+        with pytest.raises(ValueError, match=message):
+            native.run(start, slots, start, context_row, no_links, [], [], torch.zeros(0).numpy(), torch.zeros(0).numpy())
+    terms, atom_layers, object_layers = native.run(start, [[0, -1]], start, [0], no_links, [], [],
+                                                   torch.zeros(0).numpy(), torch.zeros(0).numpy())
+    assert terms.shape == (1, 8) and atom_layers.shape == (2, 1, 16) and object_layers.shape == (2, 1, 16)

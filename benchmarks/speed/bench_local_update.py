@@ -11,7 +11,9 @@ that all agree and prints, per stretch of the walk, the fluent atoms, the atoms 
 the milliseconds of each in Python (eager passes and bookkeeping; one thread, process CPU time).
 With ``--exported FILE`` (the checkpoint exported) it also times the plugin's passes (TorchScript):
 ``forward_states`` over the whole state, ``atom_terms`` over the update's atoms and ``layer_terms``
-over the step's, each with ``value_of_terms``.
+over the step's, each with ``value_of_terms``; and the plugin's own C++ pass of the step
+(``symt._core.LocalNet``, what ``symt(native=true)`` runs; its inputs prepared beforehand, as the
+plugin keeps them).
 
 Usage (from the repository root; ``--visitall N``: an N×N grid of the generator's)::
 
@@ -99,12 +101,31 @@ def main() -> None:
             module.value_of_terms(terms.sum(1), cache[3])
         return time.process_time() - began
 
+    native = LocalValues(net, pred[0], context_args[0], native=True) if module is not None else None
+    native_seconds = [0.0]
+
+    class TimedRun:
+        """The C++ pass with its CPU time counted (the Python that prepares its inputs is not)."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def run(self, *inputs):
+            began = time.process_time()
+            out = self.inner.run(*inputs)
+            native_seconds[0] += time.process_time() - began
+            return out
+
+    if native is not None:
+        native.native = TimedRun(native.native)
+        stepped = native.evaluate(atoms(random_walk(task, 1, args.seed)[0]), layers=True)
+
     states = random_walk(task, args.walk + 1, args.seed)
     print(f"checkpoint {args.checkpoint}, task {args.problem.name}, {net.n_layers} layers, torch "
           f"{torch.__version__}, one thread, {len(states) - 1} steps")
     print("| steps | fluent atoms (last) | atoms read: update | from layers | ms whole pass | ms update | "
-          "ms from layers | largest |h| difference | TorchScript ms whole | update | from layers |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "ms from layers | largest |h| difference | TorchScript ms whole | update | from layers | C++ ms from layers |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     evaluated = values.evaluate(atoms(states[0]))
     layered = values.evaluate(atoms(states[0]), layers=True)
     start = 1
@@ -113,6 +134,7 @@ def main() -> None:
         whole_s = update_s = step_s = scripted_whole = scripted_update = scripted_step = 0.0
         read = read_step = 0
         worst = 0.0
+        native_seconds[0] = 0.0
         for state in stretch:
             current = atoms(state)
             began = time.process_time()
@@ -126,6 +148,9 @@ def main() -> None:
             layered, step_read = values.step(layered, current)
             h_step = values.value(layered)
             step_s += time.process_time() - began
+            if native is not None:
+                stepped, _ = native.step(stepped, current)
+                worst = max(worst, abs(native.value(stepped) - h_step))
             read_step += len(step_read)
             began = time.process_time()
             whole = values.value(values.evaluate(current))
@@ -137,9 +162,9 @@ def main() -> None:
                f"{whole_s / n * 1e3:.2f} | {update_s / n * 1e3:.2f} | {step_s / n * 1e3:.2f} | {worst:.1e} |")
         if module is not None:
             row += (f" {scripted_whole / n * 1e3:.2f} | {scripted_update / n * 1e3:.2f} | "
-                    f"{scripted_step / n * 1e3:.2f} |")
+                    f"{scripted_step / n * 1e3:.2f} | {native_seconds[0] / n * 1e3:.2f} |")
         else:
-            row += " – | – | – |"
+            row += " – | – | – | – |"
         print(row)
         start += n
 
