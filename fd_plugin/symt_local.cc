@@ -101,19 +101,41 @@ const LocalEntry *LocalStates::parent_of(const vector<int> &child) const {
 unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before, const vector<int> &after,
                                                        const vector<int> &changed, int64_t limit,
                                                        bool earlier) const {
-    // The object graph of both states together, read where the search reaches: an object's
-    // rows from the table's index, kept where either state has them.
-    auto in_state = [&](int row) {
-        return binary_search(before.begin(), before.end(), row) || binary_search(after.begin(), after.end(), row);
-    };
-    static const vector<int> none;
-    auto rows_naming = [&](int64_t object) -> const vector<int> & {
-        auto found = naming.find(object);
-        return found == naming.end() ? none : found->second;
+    // The object graph of both states together, read where the search reaches: an object's rows
+    // of either state from the table's index, which costs the change's surroundings, not the
+    // state. An object that many table rows name (a Logistics city's location: every package
+    // could be there) is looked up in a map of both states' rows, built once when first needed.
+    auto in = [](const vector<int> &rows, int row) { return binary_search(rows.begin(), rows.end(), row); };
+    unique_ptr<unordered_map<int64_t, vector<int>>> named;
+    vector<int> found_rows;
+    auto present_rows = [&](int64_t object) -> const vector<int> & {
+        found_rows.clear();
+        auto index = naming.find(object);
+        if (index == naming.end())
+            return found_rows;
+        if (index->second.size() <= MANY_ROWS) {
+            for (int row : index->second)
+                if (in(before, row) || in(after, row))
+                    found_rows.push_back(row);
+            return found_rows;
+        }
+        if (!named) {
+            named = make_unique<unordered_map<int64_t, vector<int>>>();
+            vector<int> all;
+            set_union(before.begin(), before.end(), after.begin(), after.end(), back_inserter(all));
+            vector<int64_t> tokens;
+            for (int row : all) {
+                objects_of(row, tokens);
+                for (int64_t token : tokens)
+                    (*named)[token].push_back(row);
+            }
+        }
+        auto rows = named->find(object);
+        return rows == named->end() ? found_rows : rows->second;
     };
     auto named_in = [&](int64_t object, const vector<int> &rows) {
-        for (int row : rows_naming(object))
-            if (binary_search(rows.begin(), rows.end(), row))
+        for (int row : present_rows(object))
+            if (in(rows, row))
                 return true;
         return false;
     };
@@ -129,7 +151,6 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
                 if (named_in(object, before) != named_in(object, after) && distance.emplace(object, -1).second)
                     queue.push_back(object);
         }
-        sort(queue.begin(), queue.end());
     }
     for (int row : changed) {
         objects_of(row, objects);
@@ -137,6 +158,7 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
             if (distance.emplace(object, 0).second)
                 queue.push_back(object);
     }
+    vector<int> rows;
     while (!queue.empty()) {
         int64_t object = queue.front();
         queue.pop_front();
@@ -147,9 +169,8 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
             if (distance.emplace(other, next).second)
                 queue.push_back(other);
         };
-        for (int row : rows_naming(object)) {
-            if (!in_state(row))
-                continue;
+        rows = present_rows(object);
+        for (int row : rows) {
             objects_of(row, others);
             for (int64_t other : others)
                 visit(other);
@@ -157,7 +178,7 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
         auto links = linked.find(object);
         if (links != linked.end())
             for (int64_t other : links->second)
-                if (named_in(other, before) || named_in(other, after))
+                if (!present_rows(other).empty())
                     visit(other);
     }
     return distance;
@@ -230,10 +251,22 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
     // The rows to look at: the changed ones and those naming an object within reach (from the
     // table's index), of either state; sorted, so that the plan lists them in the states' order.
     vector<int> near_rows(changed);
+    bool many = false;   // an object many rows name: the states' rows are scanned instead
     for (const auto &[object, steps] : distance) {
         auto found = naming.find(object);
-        if (found != naming.end())
+        if (found != naming.end() && found->second.size() > MANY_ROWS)
+            many = true;
+        else if (found != naming.end())
             near_rows.insert(near_rows.end(), found->second.begin(), found->second.end());
+    }
+    if (many) {
+        vector<int64_t> objects;
+        for (const vector<int> *rows : {&before, &child})
+            for (int row : *rows) {
+                objects_of(row, objects);
+                if (any_of(objects.begin(), objects.end(), [&](int64_t o) { return distance.count(o) > 0; }))
+                    near_rows.push_back(row);
+            }
     }
     sort(near_rows.begin(), near_rows.end());
     near_rows.erase(unique(near_rows.begin(), near_rows.end()), near_rows.end());

@@ -97,6 +97,7 @@ class LocalStates {
     // object -> the table's rows that name it: a plan explores the change's surroundings from
     // here, in time that grows with the surroundings, not with the state.
     std::unordered_map<int64_t, std::vector<int>> naming;
+    static constexpr size_t MANY_ROWS = 8;   // (Visitall: 2 or 3; a Logistics location: every package)
     size_t layer_bytes = 0;                  // live LayerStates' (declared before the entries they count)
     std::unordered_map<std::vector<int>, LocalEntry, RowsHash> entries;
     std::deque<std::vector<int>> order;      // evaluated states, oldest first
