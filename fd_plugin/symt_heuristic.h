@@ -36,6 +36,7 @@
 
 #include "batched_heuristic.h"
 #include "plugin_support.h"
+#include "state_id.h"
 #include "symt_local.h"
 
 #include "symt/local_net.hpp"
@@ -92,6 +93,10 @@ class SymtHeuristic : public BatchedHeuristic {
     std::vector<float> native_object_starts;   // [native_tokens, d]
     std::vector<int64_t> context_tokens;       // context_cache[0]: the context's objects, sorted
     std::vector<int64_t> context_links;        // context_cache[4] [3, L]: receiving, sending, type
+    std::vector<float> context_share;          // context_cache[3]: the context's share of the readout
+    // The last parent announced (announce_transition) and its rows.
+    StateID announced_parent = StateID::no_state;
+    std::vector<int> announced_parent_rows;
     int64_t num_states_updated = 0;
 
     // Format-4 context-attention models: the cached atoms' keys and values at every layer and

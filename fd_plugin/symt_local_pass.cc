@@ -25,9 +25,14 @@ void SymtHeuristic::notify_state_transition(const GlobalState &parent_state, Ope
 }
 
 void SymtHeuristic::announce_transition(const GlobalState &parent, const GlobalState &state) {
-    if (local)
-        local->note_transition(state_rows(variable_values(convert_global_state(parent))),
-                               state_rows(variable_values(convert_global_state(state))));
+    if (!local)
+        return;
+    // An expansion announces all its successors with the same parent: its rows once.
+    if (parent.get_id() != announced_parent) {
+        announced_parent_rows = state_rows(variable_values(convert_global_state(parent)));
+        announced_parent = parent.get_id();
+    }
+    local->note_transition(announced_parent_rows, state_rows(variable_values(convert_global_state(state))));
 }
 
 vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
@@ -96,7 +101,18 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
             total_data[i * t + j] = static_cast<float>(children[i].total[j]);
     }
     vector<int> result;
-    try {
+    if (native && native->has_value()) {
+        // The readout in C++ too: no TorchScript call per evaluation.
+        double start = process_cpu_seconds();
+        vector<double> values(count);
+        for (size_t i = 0; i < count; ++i)
+            values[i] = native->value(children[i].total.data(), context_share.data());
+        model_seconds += process_cpu_seconds() - start;
+        for (double value : values)
+            result.push_back(to_heuristic_value(value));
+        if (trace)
+            write_trace(states, 0, count, values.data());
+    } else try {
         c10::InferenceMode guard;
         double start = process_cpu_seconds();
         at::Tensor out = run_model("value_of_terms", {totals, context_cache[3]});
@@ -282,6 +298,9 @@ void SymtHeuristic::load_native() {
             throw invalid_argument("its context cache does not match its local weights");
         native->set_context(context.data_ptr<float>(), context.size(2));
         context_tokens = int64_values(context_cache[0].toTensor());
+        context_share = float_values(context_cache[3].toTensor());
+        if (static_cast<int64_t>(context_share.size()) != native->term_width())
+            throw invalid_argument("its context's share of the readout does not match its local weights");
         context_links = int64_values(context_cache[4].toTensor());
         // Every row's and every object's states before the first layer, in one call each.
         int64_t rows = static_cast<int64_t>(local_table.size()) / width;

@@ -173,11 +173,27 @@ LocalNet::LocalNet(const std::map<std::string, WeightView>& weights)
   link_offsets_ = values_of(weight(weights, "layer.link_offsets", {2, num_link_types_, d_}));
   if (log_length_)
     object_length_scale_ = values_of(weight(weights, "layer.object_length_scale", {n_heads_}));
-  if (atom_readout_) {
-    readout_hidden_ = shape_of(weights, "readout.0.weight")[0];
-    readout_first_ = dense_layer(weights, "readout.0", k_, readout_hidden_);
-    readout_last_ = dense_layer(weights, "readout.2", readout_hidden_, 1);
+  readout_hidden_ = shape_of(weights, "readout.0.weight")[0];
+  readout_first_ = dense_layer(weights, "readout.0", k_, readout_hidden_);
+  readout_last_ = dense_layer(weights, "readout.2", readout_hidden_, 1);
+  if (weights.count("target_scale")) {
+    target_scale_ = *weight(weights, "target_scale", {}).data;
+    has_target_scale_ = true;
   }
+}
+
+double LocalNet::value(const double* total, const float* share) const {
+  if (!has_target_scale_) throw std::logic_error("the model's local weights have no target_scale");
+  if (atom_readout_) return static_cast<double>((static_cast<float>(total[0]) + share[0]) * target_scale_);
+  Scratch& s = scratch_;
+  s.mixed.resize(static_cast<size_t>(k_));
+  s.hidden.resize(static_cast<size_t>(std::max(d_ff_, readout_hidden_)));
+  for (int64_t j = 0; j < k_; ++j) s.mixed[static_cast<size_t>(j)] = static_cast<float>(total[j]) + share[j];
+  readout_first_.apply(s.mixed.data(), s.hidden.data());
+  gelu(s.hidden.data(), readout_hidden_);
+  float h = 0.0f;
+  readout_last_.apply(s.hidden.data(), &h);
+  return static_cast<double>(h * target_scale_);
 }
 
 void LocalNet::set_context(const float* data, int64_t rows) {

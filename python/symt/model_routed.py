@@ -476,8 +476,9 @@ class RoutedSymTE(SymTE):
         return self.pool_and_read_out(x, mask, share)
 
     def local_weights(self) -> dict[str, Tensor]:
-        """The weights a state pass of a local model reads, by their parameter names, and its
-        shape (``n_heads``, ``n_layers``, ``k``, ``atom_readout``, ``log_length``, as 0-d tensors):
+        """The weights a state pass of a local model reads, by their parameter names, its shape
+        (``n_heads``, ``n_layers``, ``k``, ``atom_readout``, ``log_length``, as 0-d tensors) and
+        the readout's ``target_scale`` (:meth:`value_of_terms`):
         what the plugin's own pass (``cpp/src/local_net.cc``) computes with instead of
         :meth:`layer_terms`."""
         layer = self.layer
@@ -498,6 +499,7 @@ class RoutedSymTE(SymTE):
         weights["k"] = torch.tensor(float(self.k))
         weights["atom_readout"] = torch.tensor(1.0 if self.atom_readout else 0.0)
         weights["log_length"] = torch.tensor(1.0 if layer.log_length else 0.0)
+        weights["target_scale"] = self.target_scale.reshape(())
         return {name: tensor.float() for name, tensor in weights.items()}
 
     def atom_starts(self, pred: Tensor, args: Tensor) -> Tensor:

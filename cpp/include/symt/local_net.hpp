@@ -69,6 +69,12 @@ class LocalNet {
   // Throws std::invalid_argument on an inconsistent pass (an index out of range, a kept token
   // without its parent's states). Not reentrant: one pass at a time per LocalNet.
   void run(const LocalPass& pass, float* atom_layers, float* object_layers, float* terms) const;
+  // h of a state whose atoms' terms sum to total[term_width] (float64), with the context's
+  // share[term_width] of the sum: the readout as `value_of_terms` computes it (in float32).
+  // Only where the weights have target_scale (files exported since the fifty-third session).
+  bool has_value() const { return has_target_scale_; }
+  double value(const double* total, const float* share) const;
+
   // The number of tokens the last run computed, over all layers (a measure of its work).
   int64_t last_tokens_computed() const { return last_computed_; }
 
@@ -83,7 +89,8 @@ class LocalNet {
  private:
   int64_t d_ = 0, n_heads_ = 0, head_dim_ = 0, n_layers_ = 0, k_ = 0, max_arity_ = 0, d_ff_ = 0;
   int64_t num_link_types_ = 0, readout_hidden_ = 0;
-  bool atom_readout_ = false, log_length_ = false;
+  bool atom_readout_ = false, log_length_ = false, has_target_scale_ = false;
+  float target_scale_ = 1.0f;
   float scale_ = 1.0f;
   DenseLayer atom_qkv_, object_qkv_, atom_out_, object_out_, atom_up_, atom_down_, object_up_, object_down_;
   DenseLayer readout_first_, readout_last_;
