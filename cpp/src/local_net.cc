@@ -244,9 +244,6 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
   const int64_t d = d_, m = max_arity_, n_atoms = p.atoms, n_objects = p.objects;
   const size_t sd = static_cast<size_t>(d), atoms = static_cast<size_t>(n_atoms),
                objects = static_cast<size_t>(n_objects);
-  auto keeps = [](const std::vector<int32_t>& keep, int64_t i, int64_t layer) {
-    return !keep.empty() && keep[static_cast<size_t>(i)] > layer;
-  };
   Scratch& s = scratch_;
   s.x.resize(atoms * sd);
   s.y.resize(objects * sd);
@@ -260,19 +257,24 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
   s.object_qkv.resize(objects * 3 * sd);
   s.atom_fresh.assign(atoms, 0);
   s.object_fresh.assign(objects, 0);
-  auto atom_kv = [&](int64_t a) {
-    if (!s.atom_fresh[static_cast<size_t>(a)]) {
-      atom_qkv_.apply(&s.x[a * sd], &s.atom_qkv[a * 3 * sd]);
-      s.atom_fresh[static_cast<size_t>(a)] = 1;
+  // The qkv rows of token i of one kind (its states, its projection), computed when first read.
+  auto qkv_of = [&](const DenseLayer& projection, const std::vector<float>& states, std::vector<float>& qkv,
+                    std::vector<char>& fresh, int64_t i) {
+    if (!fresh[static_cast<size_t>(i)]) {
+      projection.apply(&states[i * sd], &qkv[i * 3 * sd]);
+      fresh[static_cast<size_t>(i)] = 1;
     }
-    return &s.atom_qkv[a * 3 * sd];
+    return &qkv[i * 3 * sd];
   };
-  auto object_kv = [&](int64_t o) {
-    if (!s.object_fresh[static_cast<size_t>(o)]) {
-      object_qkv_.apply(&s.y[o * sd], &s.object_qkv[o * 3 * sd]);
-      s.object_fresh[static_cast<size_t>(o)] = 1;
-    }
-    return &s.object_qkv[o * 3 * sd];
+  auto atom_kv = [&](int64_t a) { return qkv_of(atom_qkv_, s.x, s.atom_qkv, s.atom_fresh, a); };
+  auto object_kv = [&](int64_t o) { return qkv_of(object_qkv_, s.y, s.object_qkv, s.object_fresh, o); };
+  // Whether token i keeps its parent's states after this layer; if so, copies them into out.
+  auto kept = [&](const std::vector<int32_t>& keep, const std::vector<std::pair<const float*, int64_t>>& parents,
+                  int64_t i, int64_t layer, float* out) {
+    if (keep.empty() || keep[static_cast<size_t>(i)] <= layer) return false;
+    const auto& parent = parents[static_cast<size_t>(i)];
+    std::copy_n(parent.first + layer * parent.second, d, out);
+    return true;
   };
   // Each object's edges (atom * m + slot) and received links (index into p.links / 3), by
   // counting sort: object o's are [start[o], start[o + 1]).
@@ -296,11 +298,7 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
     const float* context = context_.data() + layer * 2 * context_rows_ * d;
     for (int64_t o = 0; o < n_objects; ++o) {
       float* out = &s.next_y[o * sd];
-      if (keeps(p.object_keep, o, layer)) {
-        const auto& parent = p.object_parent[static_cast<size_t>(o)];
-        std::copy_n(parent.first + layer * parent.second, d, out);
-        continue;
-      }
+      if (kept(p.object_keep, p.object_parent, o, layer, out)) continue;
       ++computed;
       s.keys.clear();
       for (int32_t e = s.edge_start[static_cast<size_t>(o)]; e < s.edge_start[static_cast<size_t>(o) + 1]; ++e) {
@@ -328,11 +326,7 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
     std::fill(s.object_fresh.begin(), s.object_fresh.end(), 0);
     for (int64_t a = 0; a < n_atoms; ++a) {
       float* out = &s.next_x[a * sd];
-      if (keeps(p.atom_keep, a, layer)) {
-        const auto& parent = p.atom_parent[static_cast<size_t>(a)];
-        std::copy_n(parent.first + layer * parent.second, d, out);
-        continue;
-      }
+      if (kept(p.atom_keep, p.atom_parent, a, layer, out)) continue;
       ++computed;
       s.keys.clear();
       const float* self = atom_kv(a);
