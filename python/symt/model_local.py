@@ -126,10 +126,12 @@ class LocalValues:
                     ) -> tuple[list[int], Tensor, Tensor, Tensor]:
         """What :meth:`layer_pass` computes, by the C++ pass (``native``) from the inputs the plugin
         gives it: the pass's object tokens, the atoms' terms [N,t], their states [L,N,d] and the
-        objects' [L,O,d]. A token keeps the parent's states for its first ``distance`` layers."""
+        objects' [L,O,d]."""
         assert self.native is not None
-        net, hops = self.net, self.hops
-        tokens = sorted({o for a in atoms for o in self.objects(a)})
+        net = self.net
+        # The keep rule has one home (layer_inputs): its masks [L,...] hold for a token's first
+        # layers, so their count is how many layers the token keeps.
+        tokens, inputs = self.layer_inputs(atoms, keep, new, parent)
         index = {o: i for i, o in enumerate(tokens)}
         pred, args, _ = atom_inputs(atoms)
         keys, _, _, _, links = self.cache
@@ -143,14 +145,10 @@ class LocalValues:
         atom_keep: list[int] = []
         object_keep: list[int] = []
         parent_atoms = parent_objects = torch.zeros(0)
-        if parent is not None and parent.atom_layers is not None and parent.object_layers is not None:
-            far = hops + 1
-            zero = torch.zeros(hops, net.layer.n_heads * net.layer.head_dim)
-            atom_keep = [0 if a in new else max(0, min(min((keep.get(o, far) for o in self.objects(a)), default=far), hops))
-                         for a in atoms]
-            object_keep = [max(0, min(keep.get(o, far), hops)) for o in tokens]
-            parent_atoms = torch.stack([parent.atom_layers.get(a, zero) for a in atoms], dim=1)
-            parent_objects = torch.stack([parent.object_layers.get(o, zero) for o in tokens], dim=1)
+        if inputs:
+            parent_atoms, parent_objects = inputs[0][:, 0], inputs[2]
+            atom_keep = inputs[1][:, 0].sum(dim=0).tolist()
+            object_keep = inputs[3].sum(dim=0).tolist()
         terms, atom_layers, object_layers = self.native.run(
             atom_start, slots, object_start, context_row, pairs or torch.zeros(0, 3, dtype=torch.int32).numpy(),
             atom_keep, object_keep, parent_atoms.float().numpy(), parent_objects.float().numpy())
