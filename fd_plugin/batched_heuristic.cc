@@ -35,12 +35,12 @@ int BatchedHeuristic::compute_heuristic(const GlobalState &global_state) {
     State state = convert_global_state(global_state);
     if (task_properties::is_goal_state(task_proxy, state))
         return 0;
-    return evaluate({variable_values(state)})[0];
+    return evaluate({variable_values(state)}, {global_state})[0];
 }
 
 void BatchedHeuristic::evaluate_batch(const vector<GlobalState> &states) {
     vector<vector<int>> to_model;
-    vector<const GlobalState *> model_states;
+    vector<GlobalState> model_states;
     for (const GlobalState &global_state : states) {
         if (batch_values[global_state] != NO_BATCH_VALUE)
             continue;
@@ -51,13 +51,13 @@ void BatchedHeuristic::evaluate_batch(const vector<GlobalState> &states) {
         }
         // A placeholder until the pass below, so that a state listed twice is sent once.
         batch_values[global_state] = 0;
-        model_states.push_back(&global_state);
+        model_states.push_back(global_state);
         to_model.push_back(variable_values(state));
     }
     if (!to_model.empty()) {
-        vector<int> h = evaluate(to_model);
+        vector<int> h = evaluate(to_model, model_states);
         for (size_t i = 0; i < h.size(); ++i)
-            batch_values[*model_states[i]] = h[i];
+            batch_values[model_states[i]] = h[i];
     }
 }
 }

@@ -43,8 +43,11 @@ class BatchedHeuristic : public Heuristic, public BatchEvaluator {
     PerStateInformation<int> batch_values;
 
 protected:
-    // The heuristic values of `states`, each given as its variables' values (no goal states).
-    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) = 0;
+    // The heuristic values of `states`, each given as its variables' values (no goal states);
+    // `registered` holds the same states as the search registered them, or is empty (a state
+    // before search, as the constructor's check).
+    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states,
+                                      const std::vector<GlobalState> &registered) = 0;
     // The variables' values of `state`, as evaluate() takes them.
     static std::vector<int> variable_values(const State &state);
 

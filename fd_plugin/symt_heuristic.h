@@ -36,7 +36,7 @@
 
 #include "batched_heuristic.h"
 #include "plugin_support.h"
-#include "state_id.h"
+#include "per_state_information.h"
 #include "symt_local.h"
 
 #include "symt/local_net.hpp"
@@ -81,7 +81,7 @@ class SymtHeuristic : public BatchedHeuristic {
     // A model file with layer_terms: every layer's token states kept for the newest states,
     // within LOCAL_LAYER_BUDGET_BYTES, so that their successors' passes read half the border.
     bool local_layers = false;
-    static constexpr size_t LOCAL_LAYER_BUDGET_BYTES = size_t(768) << 20;
+    static constexpr size_t LOCAL_LAYER_BUDGET_BYTES = size_t(1280) << 20;
     // symt(native=true) with a file that has local_weights: those passes by the plugin's own C++
     // pass (cpp/src/local_net.cc; fp32) instead of TorchScript's layer_terms, whose ~1,000
     // operators cost more than their arithmetic at the 20-70 atoms such a pass reads. The
@@ -94,9 +94,10 @@ class SymtHeuristic : public BatchedHeuristic {
     std::vector<int64_t> context_tokens;       // context_cache[0]: the context's objects, sorted
     std::vector<int64_t> context_links;        // context_cache[4] [3, L]: receiving, sending, type
     std::vector<float> context_share;          // context_cache[3]: the context's share of the readout
-    // The last parent announced (announce_transition) and its rows.
-    StateID announced_parent = StateID::no_state;
-    std::vector<int> announced_parent_rows;
+    // Each registered state's key in `local` (-1: none yet), given when first met.
+    PerStateInformation<StateKey> state_keys;
+    StateKey next_state_key = 0;
+    StateKey key_of(const GlobalState &state);
     int64_t num_states_updated = 0;
 
     // Format-4 context-attention models: the cached atoms' keys and values at every layer and
@@ -166,7 +167,8 @@ class SymtHeuristic : public BatchedHeuristic {
     // the caller retries in smaller passes); any other error ends the search.
     bool pass_failed(const std::exception &error);
     // Runs the model on `states` (their variable values); returns the rounded h values.
-    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) override;
+    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states,
+                                      const std::vector<GlobalState> &registered) override;
     // One forward pass over states[begin, end) padded to `n` atoms; appends their h values to
     // `result`. False when libtorch could not allocate the pass's memory (nothing appended).
     bool forward_pass(const std::vector<std::vector<int>> &states, size_t begin, size_t end, int64_t n,
@@ -175,7 +177,8 @@ class SymtHeuristic : public BatchedHeuristic {
     // A local model's path: the sorted rows of a state in local_table, and the evaluation of
     // states from their announced parents' (a whole pass where there is none).
     std::vector<int> state_rows(const std::vector<int> &values) const;
-    std::vector<int> evaluate_local(const std::vector<std::vector<int>> &states);
+    std::vector<int> evaluate_local(const std::vector<std::vector<int>> &states,
+                                    const std::vector<GlobalState> &registered);
     // One atom_terms pass over plans[begin, end)'s rows padded to `n`; fills their terms. False
     // when libtorch could not allocate the pass's memory.
     bool terms_pass(const std::vector<LocalPlan> &plans, size_t begin, size_t end, int64_t n,

@@ -8,16 +8,6 @@
 using namespace std;
 
 namespace symt {
-size_t RowsHash::operator()(const vector<int> &rows) const {
-    // FNV-1a over the row ids: states of one task differ in few rows, and this mixes every one.
-    uint64_t hash = 1469598103934665603ULL;
-    for (int row : rows) {
-        hash ^= static_cast<uint64_t>(static_cast<uint32_t>(row));
-        hash *= 1099511628211ULL;
-    }
-    return static_cast<size_t>(hash);
-}
-
 size_t LayerStates::bytes() const {
     return rows.size() * sizeof(int) + objects.size() * sizeof(int64_t) + terms.size() * sizeof(float) +
         static_cast<size_t>(atoms.numel() + object_states.numel()) * sizeof(float);
@@ -82,15 +72,15 @@ void LocalStates::objects_of(int row, vector<int64_t> &objects) const {
             objects.push_back(tokens[slot]);
 }
 
-void LocalStates::note_transition(vector<int> parent, vector<int> child) {
-    pending[move(child)] = move(parent);
+void LocalStates::note_transition(StateKey parent, StateKey child) {
+    pending[child] = parent;
 }
 
 void LocalStates::clear_transitions() {
     pending.clear();
 }
 
-const LocalEntry *LocalStates::parent_of(const vector<int> &child) const {
+const LocalEntry *LocalStates::parent_of(StateKey child) const {
     auto announced = pending.find(child);
     if (announced == pending.end())
         return nullptr;
@@ -297,10 +287,14 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
     size_t t = static_cast<size_t>(term_width);
     auto layers = make_shared<LayerStates>();
     const LayerStates *base = parent ? parent->layers.get() : nullptr;
-    if (base && base->generation + 1 < LayerStates::COMPLETE_EVERY) {
+    int64_t tokens = static_cast<int64_t>(plan.read.size() + plan.objects.size());
+    if (base && base->generation + 1 < LayerStates::MAX_GENERATIONS &&
+        base->since_complete + tokens < base->complete_tokens) {
         // A difference: what the pass computed, the rest through the parent's.
         layers->base = parent->layers;
         layers->generation = base->generation + 1;
+        layers->since_complete = base->since_complete + tokens;
+        layers->complete_tokens = base->complete_tokens;
         layers->rows = plan.read;
         layers->atoms = atoms;
         layers->terms.assign(read_terms, read_terms + plan.read.size() * t);
@@ -311,6 +305,7 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
         // parent's (which hold it: a token the pass did not read is not new).
         layers->rows = child;
         layers->objects = objects_of_rows(child);
+        layers->complete_tokens = static_cast<int64_t>(child.size() + layers->objects.size());
         int64_t depth = atoms.size(0), d = atoms.size(2);
         auto fill = [&](at::Tensor &into, size_t count,
                         const function<pair<const at::Tensor *, int64_t>(size_t)> &source) {
@@ -414,10 +409,11 @@ LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &chi
     return entry;
 }
 
-void LocalStates::store(LocalEntry entry) {
-    size_t bytes = entry.rows.size() * 2 * sizeof(int) + entry.terms.size() * sizeof(float) +
-        entry.total.size() * sizeof(double);
-    auto known = entries.find(entry.rows);
+void LocalStates::store(StateKey key, LocalEntry entry) {
+    auto entry_bytes = [](const LocalEntry &e) {
+        return e.rows.size() * sizeof(int) + e.terms.size() * sizeof(float) + e.total.size() * sizeof(double);
+    };
+    auto known = entries.find(key);
     if (known != entries.end()) {
         // The same state evaluated again: same size, same place; its layers (counted in
         // layer_bytes or dropped) kept as they were.
@@ -425,14 +421,15 @@ void LocalStates::store(LocalEntry entry) {
         known->second = move(entry);
         return;
     }
-    vector<int> key = entry.rows;
     order.push_back(key);
     if (entry.layers)
         layered.push_back(key);
-    entries.emplace(move(key), move(entry));
-    stored_bytes += bytes;
+    stored_bytes += entry_bytes(entry);
+    entries.emplace(key, move(entry));
     // The layers are many times a state's terms: the oldest states lose theirs first (a
-    // successor of such a state is passed whole). A state's layers free their memory once no
+    // successor of such a state is passed whole; dropping the highest heuristic values first
+    // instead passed 8 times as many states whole on a 3,600-cell Visitall grid: the h^FF
+    // queues of symt-first-lazy expand those too). A state's layers free their memory once no
     // newer state's differences read them, so the newest states keep theirs whatever the count.
     while (layer_bytes > layer_budget_bytes && layered.size() > KEEP_NEWEST_LAYERS) {
         auto oldest = entries.find(layered.front());
@@ -442,8 +439,7 @@ void LocalStates::store(LocalEntry entry) {
     }
     while (stored_bytes > budget_bytes && order.size() > 1) {
         auto oldest = entries.find(order.front());
-        stored_bytes -= oldest->second.rows.size() * 2 * sizeof(int) +
-            oldest->second.terms.size() * sizeof(float) + oldest->second.total.size() * sizeof(double);
+        stored_bytes -= entry_bytes(oldest->second);
         entries.erase(oldest);
         order.pop_front();
     }

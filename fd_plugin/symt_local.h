@@ -24,7 +24,9 @@
   This class keeps the evaluated states (their rows, terms and sum, oldest dropped beyond a
   memory budget; their layers within a budget of their own) and the parents the search
   announced, and plans each update; the heuristic runs the passes (symt_local_pass.cc). A state
-  is its sorted row ids into the heuristic's table of token rows (pred, args...).
+  is its sorted row ids into the heuristic's table of token rows (pred, args...), known by a key
+  the heuristic gives each state the search registered (keys by rows cost a state's size in every
+  lookup and copy: most of the bookkeeping's time at thousands of atoms).
 */
 
 #include <torch/script.h>
@@ -36,19 +38,23 @@
 #include <vector>
 
 namespace symt {
-struct RowsHash {
-    size_t operator()(const std::vector<int> &rows) const;
-};
+using StateKey = int64_t;
 
 // A state's token states after every layer, float32 [L, tokens, d], held as a difference: the
 // rows (sorted) and objects (sorted) whose states this state's pass computed, and the parent's
-// LayerStates for every other token (a state passed whole holds all its tokens; so does every
-// COMPLETE_EVERY-th generation, which bounds a lookup's walk and what a state keeps alive).
+// LayerStates for every other token. A state passed whole holds all its tokens, and so does a
+// state whose differences since the last complete states (its own included) reach that one's
+// tokens, or the MAX_GENERATIONS-th: a complete copy then costs at most the differences it
+// follows, whatever the state's size (a fixed period of 16 copied 10 MB every 16 states on a
+// 3,600-cell Visitall grid, and the budget then kept a thousand states' layers), and a lookup
+// walks at most MAX_GENERATIONS states.
 // Live bytes of all of them are counted in *live (LocalStates' budget).
 struct LayerStates {
-    static constexpr int64_t COMPLETE_EVERY = 16;
+    static constexpr int64_t MAX_GENERATIONS = 64;
     std::shared_ptr<const LayerStates> base;
     int64_t generation = 0;             // differences since the last complete states
+    int64_t since_complete = 0;         // their tokens (rows and objects), this state's included
+    int64_t complete_tokens = 0;        // the tokens of the last complete states
     std::vector<int> rows;
     at::Tensor atoms;
     std::vector<float> terms;           // [rows, term width]: each row's readout term
@@ -99,16 +105,16 @@ class LocalStates {
     std::unordered_map<int64_t, std::vector<int>> naming;
     static constexpr size_t MANY_ROWS = 8;   // (Visitall: 2 or 3; a Logistics location: every package)
     size_t layer_bytes = 0;                  // live LayerStates' (declared before the entries they count)
-    std::unordered_map<std::vector<int>, LocalEntry, RowsHash> entries;
-    std::deque<std::vector<int>> order;      // evaluated states, oldest first
+    std::unordered_map<StateKey, LocalEntry> entries;
+    std::deque<StateKey> order;              // evaluated states, oldest first
     size_t stored_bytes = 0;
     size_t budget_bytes;
     // Child -> parent, as the search announced them since the last evaluation.
-    std::unordered_map<std::vector<int>, std::vector<int>, RowsHash> pending;
+    std::unordered_map<StateKey, StateKey> pending;
 
     size_t layer_budget_bytes;
     static constexpr size_t KEEP_NEWEST_LAYERS = 64;
-    std::deque<std::vector<int>> layered;    // states whose layers are kept, oldest first
+    std::deque<StateKey> layered;            // states whose layers are kept, oldest first
 
     void objects_of(int row, std::vector<int64_t> &objects) const;
     // Steps from the changed rows' objects (rows in one of `before`, `after` and not the other;
@@ -128,10 +134,10 @@ public:
     LocalStates(int64_t hops, int64_t width, int64_t pad_token, const std::vector<int64_t> &table,
                 const at::Tensor &links, int64_t term_width, size_t budget_bytes, size_t layer_budget_bytes);
 
-    void note_transition(std::vector<int> parent, std::vector<int> child);
+    void note_transition(StateKey parent, StateKey child);
     void clear_transitions();
     // The evaluated parent the search announced for `child`, or null.
-    const LocalEntry *parent_of(const std::vector<int> &child) const;
+    const LocalEntry *parent_of(StateKey child) const;
     LocalPlan plan(const LocalEntry &parent, const std::vector<int> &child) const;
     // A pass from the parent's layers (parent.layers set), or over the whole child (parent null).
     LocalPlan plan_layers(const LocalEntry *parent, const std::vector<int> &child) const;
@@ -146,7 +152,10 @@ public:
     // none: the work is the change's, not the state's.
     LocalEntry combine(const LocalEntry *parent, const std::vector<int> &child, const LocalPlan &plan,
                        const float *read_terms, bool layers) const;
-    void store(LocalEntry entry);
+    void store(StateKey key, LocalEntry entry);
+    // Live bytes of the kept layers and of the entries (for the statistics line).
+    size_t layer_memory() const {return layer_bytes;}
+    size_t entry_memory() const {return stored_bytes;}
 };
 }
 

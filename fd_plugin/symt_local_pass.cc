@@ -25,14 +25,15 @@ void SymtHeuristic::notify_state_transition(const GlobalState &parent_state, Ope
 }
 
 void SymtHeuristic::announce_transition(const GlobalState &parent, const GlobalState &state) {
-    if (!local)
-        return;
-    // An expansion announces all its successors with the same parent: its rows once.
-    if (parent.get_id() != announced_parent) {
-        announced_parent_rows = state_rows(variable_values(convert_global_state(parent)));
-        announced_parent = parent.get_id();
-    }
-    local->note_transition(announced_parent_rows, state_rows(variable_values(convert_global_state(state))));
+    if (local)
+        local->note_transition(key_of(parent), key_of(state));
+}
+
+StateKey SymtHeuristic::key_of(const GlobalState &state) {
+    StateKey &key = state_keys[state];
+    if (key < 0)
+        key = next_state_key++;
+    return key;
 }
 
 vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
@@ -45,19 +46,26 @@ vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
     int fluent = static_cast<int>(fluent_rows.size() / width);
     for (int64_t i = 0; i < num_state_fixed; ++i)
         rows.push_back(fluent + static_cast<int>(i));
-    sort(rows.begin(), rows.end());
+    // The table lists fluent atoms by variable where the translator's order allows: then the
+    // rows come sorted, and checking costs less than sorting.
+    if (!is_sorted(rows.begin(), rows.end()))
+        sort(rows.begin(), rows.end());
     return rows;
 }
 
-vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
+vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, const vector<GlobalState> &registered) {
     size_t count = states.size();
     vector<vector<int>> rows(count);
     vector<const LocalEntry *> parents(count);
     vector<LocalPlan> plans(count);
     vector<int64_t> atoms(count);
+    // A state the search did not register (the constructor's check) is passed whole, not kept.
+    vector<StateKey> keys(count, -1);
     for (size_t i = 0; i < count; ++i) {
         rows[i] = state_rows(states[i]);
-        parents[i] = local->parent_of(rows[i]);
+        if (!registered.empty())
+            keys[i] = key_of(registered[i]);
+        parents[i] = keys[i] < 0 ? nullptr : local->parent_of(keys[i]);
         if (local_layers) {
             // A parent whose layers were dropped (the memory budget) is as none: the child is
             // passed whole, and its own layers are kept for its successors.
@@ -130,8 +138,9 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states) {
         fail("evaluating " + model_path + " failed: " + first_sentence(error.what()),
              utils::ExitCode::SEARCH_CRITICAL_ERROR);
     }
-    for (LocalEntry &child : children)
-        local->store(move(child));
+    for (size_t i = 0; i < count; ++i)
+        if (keys[i] >= 0)
+            local->store(keys[i], move(children[i]));
     local->clear_transitions();
     num_states_evaluated += static_cast<int64_t>(count);
     report_statistics();

@@ -101,7 +101,7 @@ WlHeuristic::WlHeuristic(const Options &opts)
       python(make_unique<Python>()) {
     load(opts.get<string>("model"), opts.get<double>("scale"));
     State initial_state = task_proxy.get_initial_state();
-    int h = evaluate({variable_values(initial_state)})[0];
+    int h = evaluate({variable_values(initial_state)}, {})[0];
     // The statistics printed at the end cover the search only.
     num_calls = num_states_evaluated = 0;
     python_seconds = 0.0;
@@ -177,7 +177,7 @@ int WlHeuristic::to_heuristic_value(double raw) const {
     return value >= MAX_H ? MAX_H : static_cast<int>(value);
 }
 
-vector<int> WlHeuristic::evaluate(const vector<vector<int>> &states) {
+vector<int> WlHeuristic::evaluate(const vector<vector<int>> &states, const vector<GlobalState> &) {
     vector<vector<int>> facts(states.size());
     for (size_t i = 0; i < states.size(); ++i) {
         facts[i].reserve(states[i].size());

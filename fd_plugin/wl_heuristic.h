@@ -54,7 +54,8 @@ class WlHeuristic : public BatchedHeuristic {
 
     void load(const std::string &model_option, double scale_option);
     // The model's values of `states` (their variable values), rounded to heuristic values.
-    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states) override;
+    virtual std::vector<int> evaluate(const std::vector<std::vector<int>> &states,
+                                      const std::vector<GlobalState> &registered) override;
     int to_heuristic_value(double raw) const;
 
 public:
