@@ -94,6 +94,7 @@ class SymtHeuristic : public BatchedHeuristic {
     std::vector<int64_t> context_tokens;       // context_cache[0]: the context's objects, sorted
     std::vector<int64_t> context_links;        // context_cache[4] [3, L]: receiving, sending, type
     std::vector<float> context_share;          // context_cache[3]: the context's share of the readout
+    LocalPass native_scratch;                  // native_pass's lists, kept between passes
     // Each registered state's key in `local` (-1: none yet), given when first met.
     PerStateInformation<StateKey> state_keys;
     StateKey next_state_key = 0;

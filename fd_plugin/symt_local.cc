@@ -49,7 +49,8 @@ LocalStates::LocalStates(int64_t hops, int64_t width, int64_t pad_token, const v
                          const at::Tensor &links, int64_t term_width, size_t budget_bytes,
                          size_t layer_budget_bytes)
     : hops(hops), width(width), pad_token(pad_token), table(table), budget_bytes(budget_bytes),
-      layer_budget_bytes(layer_budget_bytes), term_width(term_width) {
+      layer_budget_bytes(layer_budget_bytes),
+      steps_table(static_cast<size_t>(pad_token) + 1, ObjectSteps::NONE), term_width(term_width) {
     at::Tensor pairs = links.to(torch::kInt64).contiguous();
     int64_t count = pairs.dim() == 2 ? pairs.size(1) : 0;
     const int64_t *data = pairs.data_ptr<int64_t>();
@@ -88,9 +89,8 @@ const LocalEntry *LocalStates::parent_of(StateKey child) const {
     return entry == entries.end() ? nullptr : &entry->second;
 }
 
-unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before, const vector<int> &after,
-                                                       const vector<int> &changed, int64_t limit,
-                                                       bool earlier) const {
+ObjectSteps LocalStates::distances(const vector<int> &before, const vector<int> &after,
+                                   const vector<int> &changed, int64_t limit, bool earlier) const {
     // The object graph of both states together, read where the search reaches: an object's rows
     // of either state from the table's index, which costs the change's surroundings, not the
     // state. An object that many table rows name (a Logistics city's location: every package
@@ -129,7 +129,7 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
                 return true;
         return false;
     };
-    unordered_map<int64_t, int64_t> distance;
+    ObjectSteps distance(steps_table);
     deque<int64_t> queue;
     vector<int64_t> objects, others;
     if (earlier) {
@@ -138,25 +138,25 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
         for (int row : changed) {
             objects_of(row, objects);
             for (int64_t object : objects)
-                if (named_in(object, before) != named_in(object, after) && distance.emplace(object, -1).second)
+                if (named_in(object, before) != named_in(object, after) && distance.add(object, -1))
                     queue.push_back(object);
         }
     }
     for (int row : changed) {
         objects_of(row, objects);
         for (int64_t object : objects)
-            if (distance.emplace(object, 0).second)
+            if (distance.add(object, 0))
                 queue.push_back(object);
     }
     vector<int> rows;
     while (!queue.empty()) {
         int64_t object = queue.front();
         queue.pop_front();
-        int64_t next = distance[object] + 1;
+        int64_t next = distance.at(object) + 1;
         if (next > limit)
             continue;
         auto visit = [&](int64_t other) {
-            if (distance.emplace(other, next).second)
+            if (distance.add(other, next))
                 queue.push_back(other);
         };
         rows = present_rows(object);
@@ -174,15 +174,12 @@ unordered_map<int64_t, int64_t> LocalStates::distances(const vector<int> &before
     return distance;
 }
 
-int64_t LocalStates::row_distance(int row, const unordered_map<int64_t, int64_t> &distance, int64_t far) const {
-    vector<int64_t> objects;
-    objects_of(row, objects);
+int64_t LocalStates::row_distance(int row, const ObjectSteps &distance, int64_t far) const {
+    const int64_t *tokens = &table[static_cast<size_t>(row) * width];
     int64_t least = far;
-    for (int64_t object : objects) {
-        auto found = distance.find(object);
-        if (found != distance.end())
-            least = min(least, found->second);
-    }
+    for (int64_t slot = 1; slot < width; ++slot)
+        if (tokens[slot] < pad_token && distance.has(tokens[slot]))
+            least = min(least, distance.at(tokens[slot]));
     return least;
 }
 
@@ -202,7 +199,7 @@ LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) 
     vector<int> changed;
     set_symmetric_difference(before.begin(), before.end(), child.begin(), child.end(), back_inserter(changed));
     // Steps from the changed rows' objects, up to the border (2 hops).
-    unordered_map<int64_t, int64_t> distance = distances(before, child, changed, 2 * hops, false);
+    ObjectSteps distance = distances(before, child, changed, 2 * hops, false);
     auto is_changed = [&](int row) { return binary_search(changed.begin(), changed.end(), row); };
     auto near = [&](int row) { return is_changed(row) || row_distance(row, distance, 2 * hops + 1) <= hops; };
     LocalPlan plan;
@@ -235,14 +232,14 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
     set_symmetric_difference(before.begin(), before.end(), child.begin(), child.end(), back_inserter(changed));
     if (changed.empty())
         return plan;
-    unordered_map<int64_t, int64_t> distance = distances(before, child, changed, hops, true);
+    ObjectSteps distance = distances(before, child, changed, hops, true);
     int64_t far = hops + 1;
     auto is_changed = [&](int row) { return binary_search(changed.begin(), changed.end(), row); };
     // The rows to look at: the changed ones and those naming an object within reach (from the
     // table's index), of either state; sorted, so that the plan lists them in the states' order.
     vector<int> near_rows(changed);
     bool many = false;   // an object many rows name: the states' rows are scanned instead
-    for (const auto &[object, steps] : distance) {
+    for (int64_t object : distance.reached()) {
         auto found = naming.find(object);
         if (found != naming.end() && found->second.size() > MANY_ROWS)
             many = true;
@@ -254,7 +251,7 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
         for (const vector<int> *rows : {&before, &child})
             for (int row : *rows) {
                 objects_of(row, objects);
-                if (any_of(objects.begin(), objects.end(), [&](int64_t o) { return distance.count(o) > 0; }))
+                if (any_of(objects.begin(), objects.end(), [&](int64_t o) { return distance.has(o); }))
                     near_rows.push_back(row);
             }
     }
@@ -275,8 +272,7 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
     }
     plan.objects = objects_of_rows(plan.read);
     for (int64_t object : plan.objects) {
-        auto found = distance.find(object);
-        plan.object_distance.push_back(found == distance.end() ? far : found->second);
+        plan.object_distance.push_back(distance.has(object) ? distance.at(object) : far);
     }
     return plan;
 }
@@ -355,8 +351,7 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
 LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &child, const LocalPlan &plan,
                                 const float *read_terms, bool layers) const {
     size_t t = static_cast<size_t>(term_width);
-    LocalEntry entry;
-    entry.rows = child;
+    LocalEntry entry;   // its rows are the caller's to move in
     if (layers) {
         // The sum from the parent's by the differences; every term in the layers.
         entry.total.assign(t, 0.0);

@@ -31,6 +31,7 @@
 
 #include <torch/script.h>
 
+#include <climits>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -80,6 +81,41 @@ struct LocalEntry {
     std::shared_ptr<LayerStates> layers;
 };
 
+// Steps from a change to the objects within reach (LocalStates::distances), in a table by
+// object token that every plan shares, so that a plan's lookups and insertions allocate nothing
+// (a hash map's nodes were most of a plan's allocations); the objects it reached are cleared
+// from the table when it goes. One at a time.
+class ObjectSteps {
+    std::vector<int32_t> *table;
+    std::vector<int64_t> reached_;
+public:
+    static constexpr int32_t NONE = INT32_MIN;
+    explicit ObjectSteps(std::vector<int32_t> &table) : table(&table) {}
+    ObjectSteps(ObjectSteps &&other) noexcept : table(other.table), reached_(std::move(other.reached_)) {
+        other.reached_.clear();
+    }
+    ObjectSteps(const ObjectSteps &) = delete;
+    ObjectSteps &operator=(const ObjectSteps &) = delete;
+    ObjectSteps &operator=(ObjectSteps &&) = delete;
+    ~ObjectSteps() {
+        for (int64_t object : reached_)
+            (*table)[object] = NONE;
+    }
+    // Records `steps` for `object` unless it has some; true where it was new.
+    bool add(int64_t object, int64_t steps) {
+        int32_t &entry = (*table)[object];
+        if (entry != NONE)
+            return false;
+        entry = static_cast<int32_t>(steps);
+        reached_.push_back(object);
+        return true;
+    }
+    bool has(int64_t object) const {return (*table)[object] != NONE;}
+    // The steps of a reached object.
+    int64_t at(int64_t object) const {return (*table)[object];}
+    const std::vector<int64_t> &reached() const {return reached_;}
+};
+
 // What an update computes again: the child's rows one pass reads, whether each of them is near
 // the change (its term is replaced), and which of the parent's rows are near (their terms leave
 // the sum). A pass from the parent's layers also says, per row read, its distance from the
@@ -120,11 +156,11 @@ class LocalStates {
     // Steps from the changed rows' objects (rows in one of `before`, `after` and not the other;
     // with `earlier`, objects named in only one of them start at -1) to every object within
     // `limit` steps in the object graph of both states together.
-    std::unordered_map<int64_t, int64_t> distances(const std::vector<int> &before, const std::vector<int> &after,
-                                                   const std::vector<int> &changed, int64_t limit,
-                                                   bool earlier) const;
+    ObjectSteps distances(const std::vector<int> &before, const std::vector<int> &after,
+                          const std::vector<int> &changed, int64_t limit, bool earlier) const;
+    mutable std::vector<int32_t> steps_table;   // ObjectSteps' table: [pad_token + 1]
     // The least distance of a row's objects (`far` where none is within reach).
-    int64_t row_distance(int row, const std::unordered_map<int64_t, int64_t> &distance, int64_t far) const;
+    int64_t row_distance(int row, const ObjectSteps &distance, int64_t far) const;
     // The sorted objects of `rows`.
     std::vector<int64_t> objects_of_rows(const std::vector<int> &rows) const;
 
@@ -147,7 +183,7 @@ public:
     std::shared_ptr<LayerStates> child_layers(const LocalEntry *parent, const std::vector<int> &child,
                                               const LocalPlan &plan, const at::Tensor &atoms,
                                               const at::Tensor &objects, const float *read_terms);
-    // The child's entry from the parent's and the terms of plan.read computed again. With
+    // The child's entry (without its rows) from the parent's and the terms of plan.read computed again. With
     // `layers` (plan_layers' plans) the parent's terms come from its layers and the entry keeps
     // none: the work is the change's, not the state's.
     LocalEntry combine(const LocalEntry *parent, const std::vector<int> &child, const LocalPlan &plan,

@@ -38,6 +38,7 @@ StateKey SymtHeuristic::key_of(const GlobalState &state) {
 
 vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
     vector<int> rows;
+    rows.reserve(values.size() + static_cast<size_t>(num_state_fixed));
     for (size_t var = 0; var < values.size(); ++var) {
         int row = fact_rows[var][values[var]];
         if (row >= 0)
@@ -100,6 +101,7 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
     for (size_t i = 0; i < count; ++i) {
         try {
             children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data(), local_layers);
+            children[i].rows = move(rows[i]);   // not read after this
             children[i].layers = move(layers[i]);
         } catch (const logic_error &error) {
             fail(string("valuing a state from its parent's failed: ") + error.what() +
@@ -361,7 +363,8 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
         for (size_t i = begin; i < end; ++i) {
             const LocalPlan &plan = plans[i];
             const LocalEntry *parent = parents[i];
-            LocalPass pass;
+            LocalPass &pass = native_scratch;
+            pass.clear();
             pass.atoms = static_cast<int64_t>(plan.read.size());
             pass.objects = static_cast<int64_t>(plan.objects.size());
             for (size_t a = 0; a < plan.read.size(); ++a) {

@@ -91,6 +91,17 @@ void attend(const float* q, const float* head_scale, const std::vector<LocalNet:
   }
 }
 
+}  // namespace
+
+void LocalPass::clear() {
+  atoms = objects = 0;
+  for (auto* list : {&atom_start, &object_start}) list->clear();
+  for (auto* list : {&slots, &context_row, &links, &atom_keep, &object_keep}) list->clear();
+  for (auto* list : {&atom_parent, &object_parent}) list->clear();
+}
+
+namespace {
+
 const WeightView& weight(const std::map<std::string, WeightView>& weights, const std::string& name,
                          const std::vector<int64_t>& shape) {
   auto found = weights.find(name);

@@ -45,6 +45,8 @@ struct LocalPass {
   // the state after layer l is parent.first + l * parent.second. Both empty: no parent.
   std::vector<int32_t> atom_keep, object_keep;
   std::vector<std::pair<const float*, int64_t>> atom_parent, object_parent;
+  // Empties every list and keeps its memory (a caller making one pass after another).
+  void clear();
 };
 
 class LocalNet {
