@@ -178,8 +178,12 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
         local_table = fluent_rows;
         local_table.insert(local_table.end(), state_fixed_rows.begin(), state_fixed_rows.end());
         // The term width is known after the first pass.
-        local = make_unique<LocalStates>(hops, width, pad_token, local_table, context_cache[4].toTensor(), 0,
-                                         LOCAL_BUDGET_BYTES, LOCAL_LAYER_BUDGET_BYTES);
+        try {
+            local = make_unique<LocalStates>(hops, width, pad_token, local_table, context_cache[4].toTensor(), 0,
+                                             LOCAL_BUDGET_BYTES, LOCAL_LAYER_BUDGET_BYTES);
+        } catch (const invalid_argument &error) {
+            input_error(model_path + ": " + error.what());
+        }
         local_layers = module.find_method("layer_terms").has_value();
         if (local_layers && use_native && module.find_method("local_weights").has_value())
             load_native();

@@ -52,8 +52,14 @@ LocalStates::LocalStates(int64_t hops, int64_t width, int64_t pad_token, const v
       layer_budget_bytes(layer_budget_bytes),
       steps_table(static_cast<size_t>(pad_token) + 1, ObjectSteps::NONE), term_width(term_width) {
     at::Tensor pairs = links.to(torch::kInt64).contiguous();
-    int64_t count = pairs.dim() == 2 ? pairs.size(1) : 0;
+    int64_t count = pairs.dim() == 2 && pairs.size(0) >= 2 ? pairs.size(1) : 0;
     const int64_t *data = pairs.data_ptr<int64_t>();
+    // The links come from the model file's code: an object outside the vocabulary would index
+    // outside the steps table.
+    for (int64_t i = 0; i < 2 * count; ++i)
+        if (data[i] < 0 || data[i] >= pad_token)
+            throw invalid_argument("its context links name object " + to_string(data[i]) +
+                                   ", outside its vocabulary of " + to_string(pad_token));
     for (int64_t i = 0; i < count; ++i)
         linked[data[i]].push_back(data[count + i]);
     vector<int64_t> objects;

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -334,7 +335,23 @@ def test_a_local_model_updates_values_from_parents(tmp_path: Path, models: dict[
     assert [raw for raw, _ in sample] == pytest.approx(expected, rel=1e-5, abs=1e-4)
 
 
-@pytest.mark.usefixtures("fd_built")
+@pytest.fixture
+def fresh_scripting() -> Iterator[None]:
+    """TorchScript gives every module of one concrete type the methods it compiled first, in the
+    whole process: a test that patches a method (or a function one calls) scripts with a cleared
+    store, and clears it again so that later tests do not get the patched code."""
+    import torch.jit._recursive as recursive
+
+    def clear() -> None:
+        recursive.concrete_type_store.type_store.clear()
+        recursive.concrete_type_store.methods_compiled.clear()
+
+    clear()
+    yield
+    clear()
+
+
+@pytest.mark.usefixtures("fd_built", "fresh_scripting")
 def test_a_model_file_with_broken_local_weights_is_one_line(tmp_path: Path, monkeypatch) -> None:
     """A model file is untrusted: local weights that do not describe the layer end the run with
     one line that names the file and the weight (a search input error), before the search; the
@@ -358,6 +375,30 @@ def test_a_model_file_with_broken_local_weights_is_one_line(tmp_path: Path, monk
                            if "cannot use its local weights" in line]
     assert len(outputs["true"]) == 1 and outputs["false"] == []
     assert "broken.pt" in outputs["true"][0] and "layer.atom_qkv.weight" in outputs["true"][0], outputs
+
+
+@pytest.mark.usefixtures("fd_built", "fresh_scripting")
+def test_a_model_file_whose_context_links_leave_its_vocabulary_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    """The plugin plans a local model's passes in a table indexed by object token, filled from
+    the context links that the file's own code computes: a link to an object outside the
+    vocabulary ends the run with one line naming the file (a search input error), not a write
+    outside the table."""
+    import symt.model_routed as routed
+    from symt.model_objects import context_links as links_of
+
+    def context_links(pred: torch.Tensor, args: torch.Tensor, mask: torch.Tensor, vocab_size: int) -> torch.Tensor:
+        links = links_of(pred, args, mask, vocab_size)
+        return torch.cat([links[:, :1] + torch.tensor([[vocab_size + 7], [0], [0]]), links[:, 1:]], dim=1)
+
+    monkeypatch.setattr(routed, "context_links", context_links)
+    model = random_model("visitall", tmp_path / "far.pt", context=True, attention="objects",
+                         object_links=True, global_tokens=0)
+    problem = write_task(tmp_path, "visitall", 16)
+    result = fast_downward(tmp_path, str(domain_file("visitall")), str(problem), "--search",
+                           f"eager_greedy([symt(model={model})])")
+    assert result.returncode == 33, result.stdout[-3000:] + result.stderr  # SEARCH_INPUT_ERROR
+    lines = [line for line in (result.stdout + result.stderr).splitlines() if "outside its vocabulary" in line]
+    assert len(lines) == 1 and "far.pt" in lines[0], result.stdout[-3000:] + result.stderr
 
 
 def statistics_words(output: str) -> list[str]:
