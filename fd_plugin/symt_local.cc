@@ -79,20 +79,26 @@ void LocalStates::objects_of(int row, vector<int64_t> &objects) const {
             objects.push_back(tokens[slot]);
 }
 
-void LocalStates::note_transition(StateKey parent, StateKey child) {
+void LocalStates::note_transition(StateKey parent, StateKey child, const function<vector<int>()> &parent_rows) {
     pending[child] = parent;
+    if (!pending_rows.count(parent) && entries.count(parent))
+        pending_rows.emplace(parent, parent_rows());
 }
 
 void LocalStates::clear_transitions() {
     pending.clear();
+    pending_rows.clear();
 }
 
-const LocalEntry *LocalStates::parent_of(StateKey child) const {
+pair<const LocalEntry *, const vector<int> *> LocalStates::parent_of(StateKey child) const {
     auto announced = pending.find(child);
     if (announced == pending.end())
-        return nullptr;
+        return {nullptr, nullptr};
     auto entry = entries.find(announced->second);
-    return entry == entries.end() ? nullptr : &entry->second;
+    auto rows = pending_rows.find(announced->second);
+    if (entry == entries.end() || rows == pending_rows.end())
+        return {nullptr, nullptr};
+    return {&entry->second, &rows->second};
 }
 
 ObjectSteps LocalStates::distances(const vector<int> &before, const vector<int> &after,
@@ -200,8 +206,7 @@ vector<int64_t> LocalStates::objects_of_rows(const vector<int> &rows) const {
     return all;
 }
 
-LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) const {
-    const vector<int> &before = parent.rows;
+LocalPlan LocalStates::plan(const vector<int> &before, const vector<int> &child) const {
     vector<int> changed;
     set_symmetric_difference(before.begin(), before.end(), child.begin(), child.end(), back_inserter(changed));
     // Steps from the changed rows' objects, up to the border (2 hops).
@@ -222,7 +227,8 @@ LocalPlan LocalStates::plan(const LocalEntry &parent, const vector<int> &child) 
     return plan;
 }
 
-LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &child) const {
+LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> *parent_rows,
+                                   const vector<int> &child) const {
     LocalPlan plan;
     if (!parent) {
         // The whole child, every token computed at every layer.
@@ -233,7 +239,7 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> &
         plan.object_distance.assign(plan.objects.size(), -1);
         return plan;
     }
-    const vector<int> &before = parent->rows;
+    const vector<int> &before = *parent_rows;
     vector<int> changed;
     set_symmetric_difference(before.begin(), before.end(), child.begin(), child.end(), back_inserter(changed));
     if (changed.empty())
@@ -354,8 +360,8 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
     return layers;
 }
 
-LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &child, const LocalPlan &plan,
-                                const float *read_terms, bool layers) const {
+LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> *before, const vector<int> &child,
+                                const LocalPlan &plan, const float *read_terms, bool layers) const {
     size_t t = static_cast<size_t>(term_width);
     LocalEntry entry;   // its rows are the caller's to move in
     if (layers) {
@@ -366,7 +372,7 @@ LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &chi
                 throw logic_error("a parent without its layers");
             entry.total = parent->total;
             for (size_t i : plan.parent_near) {
-                const float *term = parent->layers->find_term(parent->rows[i], t);
+                const float *term = parent->layers->find_term((*before)[i], t);
                 if (!term)
                     throw logic_error("a row of the parent is not in its layers");
                 for (size_t j = 0; j < t; ++j)
@@ -399,9 +405,9 @@ LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &chi
                 entry.total[j] += term[j];
         } else {
             // Not near the change: the parent has the row, with the same term.
-            while (p < parent->rows.size() && parent->rows[p] < row)
+            while (p < before->size() && (*before)[p] < row)
                 ++p;
-            if (p == parent->rows.size() || parent->rows[p] != row)
+            if (p == before->size() || (*before)[p] != row)
                 throw logic_error("a row far from the change is not the parent's");
             term = &parent->terms[p * t];
         }
@@ -412,7 +418,7 @@ LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> &chi
 
 void LocalStates::store(StateKey key, LocalEntry entry) {
     auto entry_bytes = [](const LocalEntry &e) {
-        return e.rows.size() * sizeof(int) + e.terms.size() * sizeof(float) + e.total.size() * sizeof(double);
+        return sizeof(LocalEntry) + e.terms.size() * sizeof(float) + e.total.size() * sizeof(double);
     };
     auto known = entries.find(key);
     if (known != entries.end()) {

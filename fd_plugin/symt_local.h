@@ -34,6 +34,7 @@
 #include <climits>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -72,10 +73,11 @@ struct LayerStates {
     const float *find_term(int row, size_t width) const;
 };
 
-// One evaluated state: its rows (sorted), their terms' sum, and its layers where they are kept;
-// each row's term [rows x term_width] where the layers do not hold them (the border path).
+// One evaluated state: its rows' terms' sum, and its layers where they are kept; each row's term
+// [rows x term_width] where the layers do not hold them (the border path). Its rows are not
+// kept: a parent's come with the search's announcement (note_transition), which costs a state's
+// size once per announced parent instead of that much memory for every evaluated state.
 struct LocalEntry {
-    std::vector<int> rows;
     std::vector<float> terms;
     std::vector<double> total;
     std::shared_ptr<LayerStates> layers;
@@ -145,8 +147,10 @@ class LocalStates {
     std::deque<StateKey> order;              // evaluated states, oldest first
     size_t stored_bytes = 0;
     size_t budget_bytes;
-    // Child -> parent, as the search announced them since the last evaluation.
+    // Child -> parent, as the search announced them since the last evaluation, and the
+    // announced parents' rows.
     std::unordered_map<StateKey, StateKey> pending;
+    std::unordered_map<StateKey, std::vector<int>> pending_rows;
 
     size_t layer_budget_bytes;
     static constexpr size_t KEEP_NEWEST_LAYERS = 64;
@@ -170,24 +174,27 @@ public:
     LocalStates(int64_t hops, int64_t width, int64_t pad_token, const std::vector<int64_t> &table,
                 const at::Tensor &links, int64_t term_width, size_t budget_bytes, size_t layer_budget_bytes);
 
-    void note_transition(StateKey parent, StateKey child);
+    // The search's transition parent -> child; `parent_rows` gives the parent's rows, called
+    // once per parent until the transitions are cleared.
+    void note_transition(StateKey parent, StateKey child, const std::function<std::vector<int>()> &parent_rows);
     void clear_transitions();
-    // The evaluated parent the search announced for `child`, or null.
-    const LocalEntry *parent_of(StateKey child) const;
-    LocalPlan plan(const LocalEntry &parent, const std::vector<int> &child) const;
+    // The evaluated parent the search announced for `child` and its rows, or {null, null}.
+    std::pair<const LocalEntry *, const std::vector<int> *> parent_of(StateKey child) const;
+    // (`before`: the parent's rows.)
+    LocalPlan plan(const std::vector<int> &before, const std::vector<int> &child) const;
     // A pass from the parent's layers (parent.layers set), or over the whole child (parent null).
-    LocalPlan plan_layers(const LocalEntry *parent, const std::vector<int> &child) const;
+    LocalPlan plan_layers(const LocalEntry *parent, const std::vector<int> *before, const std::vector<int> &child) const;
     // The child's layers: the pass's states (`atoms` [L, read, d], `objects` [L, plan.objects, d])
     // and terms (`read_terms` [read, term width]) for the tokens it read, the parent's for the
     // others (as a difference, or complete).
     std::shared_ptr<LayerStates> child_layers(const LocalEntry *parent, const std::vector<int> &child,
                                               const LocalPlan &plan, const at::Tensor &atoms,
                                               const at::Tensor &objects, const float *read_terms);
-    // The child's entry (without its rows) from the parent's and the terms of plan.read computed again. With
+    // The child's entry from the parent's (its rows `before`) and the terms of plan.read computed again. With
     // `layers` (plan_layers' plans) the parent's terms come from its layers and the entry keeps
     // none: the work is the change's, not the state's.
-    LocalEntry combine(const LocalEntry *parent, const std::vector<int> &child, const LocalPlan &plan,
-                       const float *read_terms, bool layers) const;
+    LocalEntry combine(const LocalEntry *parent, const std::vector<int> *before, const std::vector<int> &child,
+                       const LocalPlan &plan, const float *read_terms, bool layers) const;
     void store(StateKey key, LocalEntry entry);
     // Live bytes of the kept layers and of the entries (for the statistics line).
     size_t layer_memory() const {return layer_bytes;}

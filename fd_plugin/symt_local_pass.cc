@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 using namespace std;
 
@@ -26,7 +27,9 @@ void SymtHeuristic::notify_state_transition(const GlobalState &parent_state, Ope
 
 void SymtHeuristic::announce_transition(const GlobalState &parent, const GlobalState &state) {
     if (local)
-        local->note_transition(key_of(parent), key_of(state));
+        local->note_transition(key_of(parent), key_of(state), [&]() {
+            return state_rows(variable_values(convert_global_state(parent)));
+        });
 }
 
 StateKey SymtHeuristic::key_of(const GlobalState &state) {
@@ -58,6 +61,7 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
     size_t count = states.size();
     vector<vector<int>> rows(count);
     vector<const LocalEntry *> parents(count);
+    vector<const vector<int> *> parent_rows(count, nullptr);
     vector<LocalPlan> plans(count);
     vector<int64_t> atoms(count);
     // A state the search did not register (the constructor's check) is passed whole, not kept.
@@ -66,16 +70,17 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
         rows[i] = state_rows(states[i]);
         if (!registered.empty())
             keys[i] = key_of(registered[i]);
-        parents[i] = keys[i] < 0 ? nullptr : local->parent_of(keys[i]);
+        if (keys[i] >= 0)
+            tie(parents[i], parent_rows[i]) = local->parent_of(keys[i]);
         if (local_layers) {
             // A parent whose layers were dropped (the memory budget) is as none: the child is
             // passed whole, and its own layers are kept for its successors.
             if (parents[i] && !parents[i]->layers)
                 parents[i] = nullptr;
-            plans[i] = local->plan_layers(parents[i], rows[i]);
+            plans[i] = local->plan_layers(parents[i], parent_rows[i], rows[i]);
             num_states_updated += parents[i] != nullptr;
         } else if (parents[i]) {
-            plans[i] = local->plan(*parents[i], rows[i]);
+            plans[i] = local->plan(*parent_rows[i], rows[i]);
             ++num_states_updated;
         } else {
             plans[i].read = rows[i];
@@ -100,8 +105,8 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
     float *total_data = totals.data_ptr<float>();
     for (size_t i = 0; i < count; ++i) {
         try {
-            children[i] = local->combine(parents[i], rows[i], plans[i], terms[i].data(), local_layers);
-            children[i].rows = move(rows[i]);   // not read after this
+            children[i] = local->combine(parents[i], parent_rows[i], rows[i], plans[i], terms[i].data(),
+                                         local_layers);
             children[i].layers = move(layers[i]);
         } catch (const logic_error &error) {
             fail(string("valuing a state from its parent's failed: ") + error.what() +
