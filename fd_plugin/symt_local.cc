@@ -81,13 +81,23 @@ void LocalStates::objects_of(int row, vector<int64_t> &objects) const {
 
 void LocalStates::note_transition(StateKey parent, StateKey child, const function<vector<int>()> &parent_rows) {
     pending[child] = parent;
+    last_parent = parent;
     if (!pending_rows.count(parent) && entries.count(parent))
         pending_rows.emplace(parent, parent_rows());
 }
 
 void LocalStates::clear_transitions() {
     pending.clear();
-    pending_rows.clear();
+    // The last parent's rows stay (a state's rows never change): eager_greedy announces one
+    // successor at a time and evaluates it before it announces the next of the same parent.
+    auto last = pending_rows.find(last_parent);
+    if (last == pending_rows.end()) {
+        pending_rows.clear();
+    } else if (pending_rows.size() > 1) {
+        vector<int> rows = move(last->second);
+        pending_rows.clear();
+        pending_rows.emplace(last_parent, move(rows));
+    }
 }
 
 pair<const LocalEntry *, const vector<int> *> LocalStates::parent_of(StateKey child) const {
@@ -363,7 +373,7 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
 LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> *before, const vector<int> &child,
                                 const LocalPlan &plan, const float *read_terms, bool layers) const {
     size_t t = static_cast<size_t>(term_width);
-    LocalEntry entry;   // its rows are the caller's to move in
+    LocalEntry entry;
     if (layers) {
         // The sum from the parent's by the differences; every term in the layers.
         entry.total.assign(t, 0.0);

@@ -151,6 +151,7 @@ class LocalStates {
     // announced parents' rows.
     std::unordered_map<StateKey, StateKey> pending;
     std::unordered_map<StateKey, std::vector<int>> pending_rows;
+    StateKey last_parent = -1;
 
     size_t layer_budget_bytes;
     static constexpr size_t KEEP_NEWEST_LAYERS = 64;
@@ -175,7 +176,7 @@ public:
                 const at::Tensor &links, int64_t term_width, size_t budget_bytes, size_t layer_budget_bytes);
 
     // The search's transition parent -> child; `parent_rows` gives the parent's rows, called
-    // once per parent until the transitions are cleared.
+    // once per parent until the transitions are cleared (the last parent's are kept).
     void note_transition(StateKey parent, StateKey child, const std::function<std::vector<int>()> &parent_rows);
     void clear_transitions();
     // The evaluated parent the search announced for `child` and its rows, or {null, null}.
