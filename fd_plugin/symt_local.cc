@@ -90,14 +90,8 @@ void LocalStates::clear_transitions() {
     pending.clear();
     // The last parent's rows stay (a state's rows never change): eager_greedy announces one
     // successor at a time and evaluates it before it announces the next of the same parent.
-    auto last = pending_rows.find(last_parent);
-    if (last == pending_rows.end()) {
-        pending_rows.clear();
-    } else if (pending_rows.size() > 1) {
-        vector<int> rows = move(last->second);
-        pending_rows.clear();
-        pending_rows.emplace(last_parent, move(rows));
-    }
+    for (auto it = pending_rows.begin(); it != pending_rows.end();)
+        it = it->first == last_parent ? next(it) : pending_rows.erase(it);
 }
 
 pair<const LocalEntry *, const vector<int> *> LocalStates::parent_of(StateKey child) const {

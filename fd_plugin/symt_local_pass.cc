@@ -99,10 +99,7 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
                             : terms_pass(plans, begin, end, n, terms);
     });
     // Every child's entry before any is stored: storing may drop an old entry, a parent here.
-    int64_t t = local->term_width;
     vector<LocalEntry> children(count);
-    at::Tensor totals = torch::zeros({static_cast<int64_t>(count), t}, torch::kFloat32);
-    float *total_data = totals.data_ptr<float>();
     for (size_t i = 0; i < count; ++i) {
         try {
             children[i] = local->combine(parents[i], parent_rows[i], rows[i], plans[i], terms[i].data(),
@@ -112,39 +109,37 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
             fail(string("valuing a state from its parent's failed: ") + error.what() +
                  " (symt(incremental=false) passes states whole)", utils::ExitCode::SEARCH_CRITICAL_ERROR);
         }
-        for (int64_t j = 0; j < t; ++j)
-            total_data[i * t + j] = static_cast<float>(children[i].total[j]);
     }
-    vector<int> result;
+    vector<double> values(count);
+    double start = process_cpu_seconds();
     if (native && native->has_value()) {
         // The readout in C++ too: no TorchScript call per evaluation.
-        double start = process_cpu_seconds();
-        vector<double> values(count);
         for (size_t i = 0; i < count; ++i)
             values[i] = native->value(children[i].total.data(), context_share.data());
-        model_seconds += process_cpu_seconds() - start;
-        for (double value : values)
-            result.push_back(to_heuristic_value(value));
-        if (trace)
-            write_trace(states, 0, count, values.data());
     } else try {
+        int64_t t = local->term_width;
+        at::Tensor totals = torch::empty({static_cast<int64_t>(count), t}, torch::kFloat32);
+        float *total_data = totals.data_ptr<float>();
+        for (size_t i = 0; i < count; ++i)
+            for (int64_t j = 0; j < t; ++j)
+                total_data[i * t + j] = static_cast<float>(children[i].total[j]);
         c10::InferenceMode guard;
-        double start = process_cpu_seconds();
         at::Tensor out = run_model("value_of_terms", {totals, context_cache[3]});
         out = out.to(torch::kFloat64).contiguous().reshape({-1});
-        model_seconds += process_cpu_seconds() - start;
         if (out.numel() != static_cast<int64_t>(count))
             fail("the model returned " + to_string(out.numel()) + " values for " + to_string(count) +
                  " states", utils::ExitCode::SEARCH_CRITICAL_ERROR);
-        const double *values = out.data_ptr<double>();
-        for (size_t i = 0; i < count; ++i)
-            result.push_back(to_heuristic_value(values[i]));
-        if (trace)
-            write_trace(states, 0, count, values);
+        copy_n(out.data_ptr<double>(), count, values.begin());
     } catch (const std::exception &error) {
         fail("evaluating " + model_path + " failed: " + first_sentence(error.what()),
              utils::ExitCode::SEARCH_CRITICAL_ERROR);
     }
+    model_seconds += process_cpu_seconds() - start;
+    vector<int> result;
+    for (double value : values)
+        result.push_back(to_heuristic_value(value));
+    if (trace)
+        write_trace(states, 0, count, values.data());
     for (size_t i = 0; i < count; ++i)
         if (keys[i] >= 0)
             local->store(keys[i], move(children[i]));
