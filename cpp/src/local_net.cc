@@ -42,6 +42,42 @@ SYMT_CLONES void dense(int64_t in, int64_t out, const float* __restrict weight_t
   }
 }
 
+// The same for four rows at once (x[t], y[t]): each weight row loaded once for the four, so the
+// loop is bound by its multiply-adds instead of its loads (twice dense's rate at d = 64). Each
+// row's sums run in dense's order: the results are dense's, bit for bit.
+SYMT_CLONES void dense4(int64_t in, int64_t out, const float* __restrict weight_t, const float* __restrict bias,
+                        const float* const* x, float* const* y) {
+  constexpr int64_t block = 64, rows = 4;
+  const float* __restrict x0 = x[0];
+  const float* __restrict x1 = x[1];
+  const float* __restrict x2 = x[2];
+  const float* __restrict x3 = x[3];
+  int64_t first = 0;
+  for (; first + block <= out; first += block) {
+    float sum[rows][block];
+    for (int64_t t = 0; t < rows; ++t)
+      for (int64_t j = 0; j < block; ++j) sum[t][j] = bias[first + j];
+    for (int64_t i = 0; i < in; ++i) {
+      const float* row = weight_t + i * out + first;
+      const float a0 = x0[i], a1 = x1[i], a2 = x2[i], a3 = x3[i];
+      for (int64_t j = 0; j < block; ++j) {
+        sum[0][j] += a0 * row[j];
+        sum[1][j] += a1 * row[j];
+        sum[2][j] += a2 * row[j];
+        sum[3][j] += a3 * row[j];
+      }
+    }
+    for (int64_t t = 0; t < rows; ++t)
+      for (int64_t j = 0; j < block; ++j) y[t][first + j] = sum[t][j];
+  }
+  for (int64_t t = 0; t < rows; ++t)
+    for (int64_t j = first; j < out; ++j) {
+      float sum = bias[j];
+      for (int64_t i = 0; i < in; ++i) sum += x[t][i] * weight_t[i * out + j];
+      y[t][j] = sum;
+    }
+}
+
 // GELU (erf form, as torch's default) over v[0..n): erf by Abramowitz and Stegun 7.1.28,
 // 1 - (1 + a1 t + ... + a6 t^6)^-16 for t = |x| / sqrt(2) (absolute error below 3e-7, float32's
 // rounding at 1), which the compiler vectorizes; libm's erff per element was a tenth of a pass.
@@ -154,6 +190,12 @@ std::vector<float> values_of(const WeightView& view) {
 
 void DenseLayer::apply(const float* x, float* y) const { dense(in, out, weight_t.data(), bias.data(), x, y); }
 
+void DenseLayer::apply_rows(int64_t n, const float* const* x, float* const* y) const {
+  int64_t t = 0;
+  for (; t + 4 <= n; t += 4) dense4(in, out, weight_t.data(), bias.data(), x + t, y + t);
+  for (; t < n; ++t) dense(in, out, weight_t.data(), bias.data(), x[t], y[t]);
+}
+
 LocalNet::LocalNet(const std::map<std::string, WeightView>& weights)
     : n_heads_(count(weights, "n_heads")), n_layers_(count(weights, "n_layers")), k_(count(weights, "k")),
       atom_readout_(count(weights, "atom_readout") != 0), log_length_(count(weights, "log_length") != 0) {
@@ -237,17 +279,33 @@ void LocalNet::check_pass(const LocalPass& p) const {
     if (p.object_keep[i] > 0 && !p.object_parent[i].first) bad("a kept object without its parent's states");
 }
 
-void LocalNet::finish_token(const DenseLayer& out, const DenseLayer& up, const DenseLayer& down,
-                            const float* mixed, float* state) const {
+void LocalNet::finish_rows(const DenseLayer& out, const DenseLayer& up, const DenseLayer& down, int64_t n,
+                           const float* mixed, float* const* states) const {
   Scratch& s = scratch_;
-  s.delta.resize(static_cast<size_t>(d_));
-  s.hidden.resize(static_cast<size_t>(std::max(d_ff_, readout_hidden_)));
-  out.apply(mixed, s.delta.data());
-  for (int64_t j = 0; j < d_; ++j) state[j] += s.delta[static_cast<size_t>(j)];
-  up.apply(state, s.hidden.data());
-  gelu(s.hidden.data(), d_ff_);
-  down.apply(s.hidden.data(), s.delta.data());
-  for (int64_t j = 0; j < d_; ++j) state[j] += s.delta[static_cast<size_t>(j)];
+  const size_t rows = static_cast<size_t>(n), sd = static_cast<size_t>(d_), sff = static_cast<size_t>(d_ff_);
+  s.delta.resize(rows * sd);
+  s.hidden.resize(rows * std::max(sff, static_cast<size_t>(readout_hidden_)));
+  s.in_rows.resize(rows);
+  s.out_rows.resize(rows);
+  auto add_delta = [&]() {
+    for (size_t t = 0; t < rows; ++t)
+      for (size_t j = 0; j < sd; ++j) states[t][j] += s.delta[t * sd + j];
+  };
+  for (size_t t = 0; t < rows; ++t) {
+    s.in_rows[t] = mixed + t * sd;
+    s.out_rows[t] = &s.delta[t * sd];
+  }
+  out.apply_rows(n, s.in_rows.data(), s.out_rows.data());
+  add_delta();
+  for (size_t t = 0; t < rows; ++t) s.out_rows[t] = &s.hidden[t * sff];
+  up.apply_rows(n, states, s.out_rows.data());
+  gelu(s.hidden.data(), n * d_ff_);
+  for (size_t t = 0; t < rows; ++t) {
+    s.in_rows[t] = &s.hidden[t * sff];
+    s.out_rows[t] = &s.delta[t * sd];
+  }
+  down.apply_rows(n, s.in_rows.data(), s.out_rows.data());
+  add_delta();
 }
 
 void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers, float* terms) const {
@@ -262,23 +320,31 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
   s.next_y.resize(objects * sd);
   for (size_t a = 0; a < atoms; ++a) std::copy_n(p.atom_start[a], d, &s.x[a * sd]);
   for (size_t o = 0; o < objects; ++o) std::copy_n(p.object_start[o], d, &s.y[o * sd]);
-  // Queries, keys and values of each token's current state, computed when first read (a token
-  // far from the change is read by no token that is computed).
+  // Queries, keys and values of each token's current state, computed for the tokens that a
+  // computed token reads (a token far from the change is read by none), four at a time.
   s.atom_qkv.resize(atoms * 3 * sd);
   s.object_qkv.resize(objects * 3 * sd);
   s.atom_fresh.assign(atoms, 0);
   s.object_fresh.assign(objects, 0);
-  // The qkv rows of token i of one kind (its states, its projection), computed when first read.
-  auto qkv_of = [&](const DenseLayer& projection, const std::vector<float>& states, std::vector<float>& qkv,
-                    std::vector<char>& fresh, int64_t i) {
+  // Token i of one kind needs its qkv rows (queued once per layer).
+  auto need = [&](std::vector<char>& fresh, std::vector<int32_t>& queue, int64_t i) {
     if (!fresh[static_cast<size_t>(i)]) {
-      projection.apply(&states[i * sd], &qkv[i * 3 * sd]);
       fresh[static_cast<size_t>(i)] = 1;
+      queue.push_back(static_cast<int32_t>(i));
     }
-    return &qkv[i * 3 * sd];
   };
-  auto atom_kv = [&](int64_t a) { return qkv_of(atom_qkv_, s.x, s.atom_qkv, s.atom_fresh, a); };
-  auto object_kv = [&](int64_t o) { return qkv_of(object_qkv_, s.y, s.object_qkv, s.object_fresh, o); };
+  // The queued tokens' qkv rows from their states.
+  auto project = [&](const DenseLayer& projection, const std::vector<float>& states, std::vector<float>& qkv,
+                     std::vector<int32_t>& queue) {
+    s.in_rows.resize(queue.size());
+    s.out_rows.resize(queue.size());
+    for (size_t t = 0; t < queue.size(); ++t) {
+      s.in_rows[t] = &states[static_cast<size_t>(queue[t]) * sd];
+      s.out_rows[t] = &qkv[static_cast<size_t>(queue[t]) * 3 * sd];
+    }
+    projection.apply_rows(static_cast<int64_t>(queue.size()), s.in_rows.data(), s.out_rows.data());
+    queue.clear();
+  };
   // Whether token i keeps its parent's states after this layer; if so, copies them into out.
   auto kept = [&](const std::vector<int32_t>& keep, const std::vector<std::pair<const float*, int64_t>>& parents,
                   int64_t i, int64_t layer, float* out) {
@@ -286,6 +352,18 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
     const auto& parent = parents[static_cast<size_t>(i)];
     std::copy_n(parent.first + layer * parent.second, d, out);
     return true;
+  };
+  // The computed tokens' updates from their attention's mix (one row each in s.mixed, in the
+  // order of s.todo), into the next states (`next`), starting from the current ones.
+  auto finish = [&](const DenseLayer& out, const DenseLayer& up, const DenseLayer& down,
+                    const std::vector<float>& current, std::vector<float>& next) {
+    s.state_rows.resize(s.todo.size());
+    for (size_t t = 0; t < s.todo.size(); ++t) {
+      const size_t i = static_cast<size_t>(s.todo[t]);
+      std::copy_n(&current[i * sd], d, &next[i * sd]);
+      s.state_rows[t] = &next[i * sd];
+    }
+    finish_rows(out, up, down, static_cast<int64_t>(s.todo.size()), s.mixed.data(), s.state_rows.data());
   };
   // Each object's edges (atom * m + slot) and received links (index into p.links / 3), by
   // counting sort: object o's are [start[o], start[o + 1]).
@@ -303,24 +381,36 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
   group(s.link_start, s.received, p.links.size() / 3, [&](size_t i) { return p.links[3 * i]; });
   s.head_scale.assign(static_cast<size_t>(n_heads_), scale_);
   s.object_scale.resize(static_cast<size_t>(n_heads_));
-  s.mixed.resize(sd);
   int64_t computed = 0;
   for (int64_t layer = 0; layer < n_layers_; ++layer) {
     const float* context = context_.data() + layer * 2 * context_rows_ * d;
-    for (int64_t o = 0; o < n_objects; ++o) {
-      float* out = &s.next_y[o * sd];
-      if (kept(p.object_keep, p.object_parent, o, layer, out)) continue;
-      ++computed;
+    // Objects: which are computed, the qkv rows they read, then each one's attention and the
+    // products for all of them.
+    s.todo.clear();
+    for (int64_t o = 0; o < n_objects; ++o)
+      if (!kept(p.object_keep, p.object_parent, o, layer, &s.next_y[o * sd])) s.todo.push_back(static_cast<int32_t>(o));
+    for (int32_t o : s.todo) {
+      need(s.object_fresh, s.object_queue, o);
+      for (int32_t e = s.edge_start[static_cast<size_t>(o)]; e < s.edge_start[static_cast<size_t>(o) + 1]; ++e)
+        need(s.atom_fresh, s.atom_queue, s.edges[static_cast<size_t>(e)] / m);
+      for (int32_t e = s.link_start[static_cast<size_t>(o)]; e < s.link_start[static_cast<size_t>(o) + 1]; ++e)
+        need(s.object_fresh, s.object_queue, p.links[3 * static_cast<size_t>(s.received[static_cast<size_t>(e)]) + 1]);
+    }
+    project(atom_qkv_, s.x, s.atom_qkv, s.atom_queue);
+    project(object_qkv_, s.y, s.object_qkv, s.object_queue);
+    s.mixed.resize(s.todo.size() * sd);
+    for (size_t t = 0; t < s.todo.size(); ++t) {
+      const int64_t o = s.todo[t];
       s.keys.clear();
       for (int32_t e = s.edge_start[static_cast<size_t>(o)]; e < s.edge_start[static_cast<size_t>(o) + 1]; ++e) {
         const int64_t edge = s.edges[static_cast<size_t>(e)], slot = edge % m;
-        const float* kv = atom_kv(edge / m);
+        const float* kv = &s.atom_qkv[static_cast<size_t>(edge / m) * 3 * sd];
         s.keys.push_back({kv + d, &slot_in_[slot * sd], kv + 2 * d, &slot_in_[(m + slot) * sd]});
       }
       for (int32_t e = s.link_start[static_cast<size_t>(o)]; e < s.link_start[static_cast<size_t>(o) + 1]; ++e) {
         const size_t link = 3 * static_cast<size_t>(s.received[static_cast<size_t>(e)]);
         const int64_t type = p.links[link + 2];
-        const float* kv = object_kv(p.links[link + 1]);
+        const float* kv = &s.object_qkv[static_cast<size_t>(p.links[link + 1]) * 3 * sd];
         s.keys.push_back({kv + d, &link_offsets_[type * sd], kv + 2 * d,
                           &link_offsets_[(num_link_types_ + type) * sd]});
       }
@@ -329,28 +419,39 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
       for (size_t h = 0; h < static_cast<size_t>(n_heads_); ++h)
         s.object_scale[h] = log_length_ ? object_length_scale_[h] * std::log(static_cast<float>(s.keys.size())) * scale_
                                         : scale_;
-      attend(object_kv(o), s.object_scale.data(), s.keys, n_heads_, head_dim_, s.scores, s.mixed.data());
-      std::copy_n(&s.y[o * sd], d, out);
-      finish_token(object_out_, object_up_, object_down_, s.mixed.data(), out);
+      attend(&s.object_qkv[static_cast<size_t>(o) * 3 * sd], s.object_scale.data(), s.keys, n_heads_, head_dim_,
+             s.scores, &s.mixed[t * sd]);
     }
+    finish(object_out_, object_up_, object_down_, s.y, s.next_y);
+    computed += static_cast<int64_t>(s.todo.size());
     s.y.swap(s.next_y);
     std::fill(s.object_fresh.begin(), s.object_fresh.end(), 0);
-    for (int64_t a = 0; a < n_atoms; ++a) {
-      float* out = &s.next_x[a * sd];
-      if (kept(p.atom_keep, p.atom_parent, a, layer, out)) continue;
-      ++computed;
+    // Atoms alike, reading the objects' new states.
+    s.todo.clear();
+    for (int64_t a = 0; a < n_atoms; ++a)
+      if (!kept(p.atom_keep, p.atom_parent, a, layer, &s.next_x[a * sd])) s.todo.push_back(static_cast<int32_t>(a));
+    for (int32_t a : s.todo) {
+      need(s.atom_fresh, s.atom_queue, a);
+      for (int64_t slot = 0; slot < m; ++slot)
+        if (int32_t o = p.slots[static_cast<size_t>(a * m + slot)]; o >= 0) need(s.object_fresh, s.object_queue, o);
+    }
+    project(atom_qkv_, s.x, s.atom_qkv, s.atom_queue);
+    project(object_qkv_, s.y, s.object_qkv, s.object_queue);
+    s.mixed.resize(s.todo.size() * sd);
+    for (size_t t = 0; t < s.todo.size(); ++t) {
+      const int64_t a = s.todo[t];
       s.keys.clear();
-      const float* self = atom_kv(a);
+      const float* self = &s.atom_qkv[static_cast<size_t>(a) * 3 * sd];
       for (int64_t slot = 0; slot < m; ++slot)
         if (int32_t o = p.slots[static_cast<size_t>(a * m + slot)]; o >= 0) {
-          const float* kv = object_kv(o);
+          const float* kv = &s.object_qkv[static_cast<size_t>(o) * 3 * sd];
           s.keys.push_back({kv + d, &slot_out_[slot * sd], kv + 2 * d, &slot_out_[(m + slot) * sd]});
         }
       s.keys.push_back({self + d, nullptr, self + 2 * d, nullptr});
-      attend(self, s.head_scale.data(), s.keys, n_heads_, head_dim_, s.scores, s.mixed.data());
-      std::copy_n(&s.x[a * sd], d, out);
-      finish_token(atom_out_, atom_up_, atom_down_, s.mixed.data(), out);
+      attend(self, s.head_scale.data(), s.keys, n_heads_, head_dim_, s.scores, &s.mixed[t * sd]);
     }
+    finish(atom_out_, atom_up_, atom_down_, s.x, s.next_x);
+    computed += static_cast<int64_t>(s.todo.size());
     s.x.swap(s.next_x);
     std::fill(s.atom_fresh.begin(), s.atom_fresh.end(), 0);
     std::copy(s.x.begin(), s.x.end(), atom_layers + layer * n_atoms * d);

@@ -32,6 +32,8 @@ struct DenseLayer {
   int64_t in = 0, out = 0;
   std::vector<float> weight_t, bias;
   void apply(const float* x, float* y) const;
+  // y[t] = W x[t] + b for t < n (four rows at a time: the weights loaded once for the four).
+  void apply_rows(int64_t n, const float* const* x, float* const* y) const;
 };
 
 // One state's pass. Objects are indexed 0..objects-1 (the pass's order), atoms 0..atoms-1.
@@ -109,14 +111,17 @@ class LocalNet {
         object_scale;
     std::vector<char> atom_fresh, object_fresh;
     std::vector<int32_t> edge_start, edges, link_start, received, fill;
+    std::vector<int32_t> todo, atom_queue, object_queue;  // a layer's computed tokens; qkv rows to compute
+    std::vector<const float*> in_rows;
+    std::vector<float*> out_rows, state_rows;
     std::vector<Key> keys;
   };
   mutable Scratch scratch_;
 
   void check_pass(const LocalPass& pass) const;
-  // One token's update: state += out(attention over the keys); state += ff(state).
-  void finish_token(const DenseLayer& out, const DenseLayer& up, const DenseLayer& down, const float* mixed,
-                    float* state) const;
+  // n tokens' updates: state += out(mixed, their attention's mix, rows of d); state += ff(state).
+  void finish_rows(const DenseLayer& out, const DenseLayer& up, const DenseLayer& down, int64_t n,
+                   const float* mixed, float* const* states) const;
 };
 
 }  // namespace symt
