@@ -300,68 +300,90 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
     auto layers = make_shared<LayerStates>();
     const LayerStates *base = parent ? parent->layers.get() : nullptr;
     int64_t tokens = static_cast<int64_t>(plan.read.size() + plan.objects.size());
-    if (base && base->generation + 1 < LayerStates::MAX_GENERATIONS &&
-        base->since_complete + tokens < base->complete_tokens) {
-        // A difference: what the pass computed, the rest through the parent's.
+    layers->rows = plan.read;
+    layers->atoms = atoms;
+    layers->terms.assign(read_terms, read_terms + plan.read.size() * t);
+    layers->objects = plan.objects;
+    layers->object_states = objects;
+    if (base) {
+        // A difference: what the pass computed, the rest through the parent's. Where the
+        // differences since the last complete states reach that one's tokens (or the
+        // MAX_GENERATIONS-th), the state is made complete, but only if the search expands it
+        // (complete_parent): most evaluated states never are, and a copy is the state's size.
         layers->base = parent->layers;
         layers->generation = base->generation + 1;
         layers->since_complete = base->since_complete + tokens;
         layers->complete_tokens = base->complete_tokens;
-        layers->rows = plan.read;
-        layers->atoms = atoms;
-        layers->terms.assign(read_terms, read_terms + plan.read.size() * t);
-        layers->objects = plan.objects;
-        layers->object_states = objects;
+        layers->complete_pending = layers->generation + 1 >= LayerStates::MAX_GENERATIONS ||
+            layers->since_complete >= layers->complete_tokens;
     } else {
-        // Complete: every token of the child, from the pass where it read it, else through the
-        // parent's (which hold it: a token the pass did not read is not new).
-        layers->rows = child;
-        layers->objects = objects_of_rows(child);
-        layers->complete_tokens = static_cast<int64_t>(child.size() + layers->objects.size());
-        int64_t depth = atoms.size(0), d = atoms.size(2);
-        auto fill = [&](at::Tensor &into, size_t count,
-                        const function<pair<const at::Tensor *, int64_t>(size_t)> &source) {
-            into = torch::empty({depth, static_cast<int64_t>(count), d}, torch::kFloat32);
-            float *out = into.data_ptr<float>();
-            for (size_t i = 0; i < count; ++i) {
-                auto [from, index] = source(i);
-                if (!from)
-                    throw logic_error("a token the pass did not read is not the parent's");
-                const float *in = from->data_ptr<float>();
-                int64_t columns = from->size(1);
-                for (int64_t l = 0; l < depth; ++l)
-                    copy_n(in + (l * columns + index) * d, d, out + (l * static_cast<int64_t>(count) + static_cast<int64_t>(i)) * d);
-            }
-        };
-        layers->terms.resize(child.size() * t);
-        for (size_t c = 0, r = 0; c < child.size(); ++c) {
-            while (r < plan.read.size() && plan.read[r] < child[c])
-                ++r;
-            const float *term = r < plan.read.size() && plan.read[r] == child[c] ? read_terms + r * t
-                : base ? base->find_term(child[c], t) : nullptr;
-            if (!term)
-                throw logic_error("a row the pass did not read is not the parent's");
-            copy(term, term + t, layers->terms.begin() + static_cast<ptrdiff_t>(c * t));
-        }
-        size_t r = 0;
-        fill(layers->atoms, child.size(), [&](size_t c) -> pair<const at::Tensor *, int64_t> {
-            while (r < plan.read.size() && plan.read[r] < child[c])
-                ++r;
-            if (r < plan.read.size() && plan.read[r] == child[c])
-                return {&atoms, static_cast<int64_t>(r)};
-            return base ? base->find_row(child[c]) : pair<const at::Tensor *, int64_t>{nullptr, -1};
-        });
-        fill(layers->object_states, layers->objects.size(), [&](size_t o) -> pair<const at::Tensor *, int64_t> {
-            int64_t object = layers->objects[o];
-            auto it = lower_bound(plan.objects.begin(), plan.objects.end(), object);
-            if (it != plan.objects.end() && *it == object)
-                return {&objects, it - plan.objects.begin()};
-            return base ? base->find_object(object) : pair<const at::Tensor *, int64_t>{nullptr, -1};
-        });
+        // A whole pass: complete as it is (the pass read every row of the child).
+        if (plan.read != child)
+            throw logic_error("a state passed whole did not read all its rows");
+        layers->complete_tokens = tokens;
     }
     layers->live = &layer_bytes;
     layer_bytes += layers->bytes();
     return layers;
+}
+
+void LocalStates::complete_parent(const LocalEntry &parent, const vector<int> &rows) {
+    LayerStates &layers = *parent.layers;
+    if (!layers.complete_pending)
+        return;
+    // Every token of the state, each from the newest states that hold it: walking the chain once,
+    // newest first, each holder's rows looked up among the state's (a lookup per token through the
+    // chain cost the chain's length for every one of thousands of tokens).
+    vector<int64_t> objects = objects_of_rows(rows);
+    int64_t depth = layers.atoms.size(0), d = layers.atoms.size(2);
+    size_t t = static_cast<size_t>(term_width);
+    at::Tensor atoms = torch::empty({depth, static_cast<int64_t>(rows.size()), d}, torch::kFloat32);
+    at::Tensor object_states = torch::empty({depth, static_cast<int64_t>(objects.size()), d}, torch::kFloat32);
+    vector<float> terms(rows.size() * t);
+    vector<char> row_done(rows.size(), 0), object_done(objects.size(), 0);
+    size_t rows_left = rows.size(), objects_left = objects.size();
+    auto copy_layers = [&](const at::Tensor &from, int64_t index, at::Tensor &into, size_t position) {
+        const float *in = from.data_ptr<float>();
+        float *out = into.data_ptr<float>();
+        int64_t columns = from.size(1), count = into.size(1);
+        for (int64_t l = 0; l < depth; ++l)
+            copy_n(in + (l * columns + index) * d, d, out + (l * count + static_cast<int64_t>(position)) * d);
+    };
+    for (const LayerStates *holder = &layers; holder && (rows_left || objects_left); holder = holder->base.get()) {
+        for (size_t k = 0; k < holder->rows.size() && rows_left; ++k) {
+            auto it = lower_bound(rows.begin(), rows.end(), holder->rows[k]);
+            size_t position = static_cast<size_t>(it - rows.begin());
+            if (it == rows.end() || *it != holder->rows[k] || row_done[position])
+                continue;
+            copy_layers(holder->atoms, static_cast<int64_t>(k), atoms, position);
+            copy_n(holder->terms.data() + k * t, t, terms.data() + position * t);
+            row_done[position] = 1;
+            --rows_left;
+        }
+        for (size_t k = 0; k < holder->objects.size() && objects_left; ++k) {
+            auto it = lower_bound(objects.begin(), objects.end(), holder->objects[k]);
+            size_t position = static_cast<size_t>(it - objects.begin());
+            if (it == objects.end() || *it != holder->objects[k] || object_done[position])
+                continue;
+            copy_layers(holder->object_states, static_cast<int64_t>(k), object_states, position);
+            object_done[position] = 1;
+            --objects_left;
+        }
+    }
+    if (rows_left || objects_left)
+        throw logic_error("a token of an evaluated state is in none of its layers");
+    // The same states, complete: the chain it read may go (other states may still hold it).
+    *layers.live -= layers.bytes();
+    layers.base.reset();
+    layers.generation = layers.since_complete = 0;
+    layers.complete_tokens = static_cast<int64_t>(rows.size() + objects.size());
+    layers.complete_pending = false;
+    layers.rows = rows;
+    layers.atoms = move(atoms);
+    layers.terms = move(terms);
+    layers.objects = move(objects);
+    layers.object_states = move(object_states);
+    *layers.live += layers.bytes();
 }
 
 LocalEntry LocalStates::combine(const LocalEntry *parent, const vector<int> *before, const vector<int> &child,

@@ -46,10 +46,12 @@ using StateKey = int64_t;
 // rows (sorted) and objects (sorted) whose states this state's pass computed, and the parent's
 // LayerStates for every other token. A state passed whole holds all its tokens, and so does a
 // state whose differences since the last complete states (its own included) reach that one's
-// tokens, or the MAX_GENERATIONS-th: a complete copy then costs at most the differences it
-// follows, whatever the state's size (a fixed period of 16 copied 10 MB every 16 states on a
-// 3,600-cell Visitall grid, and the budget then kept a thousand states' layers), and a lookup
-// walks at most MAX_GENERATIONS states.
+// tokens, or the MAX_GENERATIONS-th, once the search expands it (complete_pending until then;
+// LocalStates::complete_parent): a complete copy then costs at most the differences it follows,
+// whatever the state's size (a fixed period of 16 copied 10 MB every 16 states on a 3,600-cell
+// Visitall grid, and the budget then kept a thousand states' layers), a lookup walks at most
+// MAX_GENERATIONS states, and the states never expanded (half of those an eager search
+// evaluates) are never copied.
 // Live bytes of all of them are counted in *live (LocalStates' budget).
 struct LayerStates {
     static constexpr int64_t MAX_GENERATIONS = 64;
@@ -57,6 +59,7 @@ struct LayerStates {
     int64_t generation = 0;             // differences since the last complete states
     int64_t since_complete = 0;         // their tokens (rows and objects), this state's included
     int64_t complete_tokens = 0;        // the tokens of the last complete states
+    bool complete_pending = false;      // to be made complete before its successors' passes
     std::vector<int> rows;
     at::Tensor atoms;
     std::vector<float> terms;           // [rows, term width]: each row's readout term
@@ -185,9 +188,12 @@ public:
     LocalPlan plan(const std::vector<int> &before, const std::vector<int> &child) const;
     // A pass from the parent's layers (parent.layers set), or over the whole child (parent null).
     LocalPlan plan_layers(const LocalEntry *parent, const std::vector<int> *before, const std::vector<int> &child) const;
+    // Makes the parent's layers complete where they wait for it (complete_pending); `rows` are the
+    // parent's. Before its successors' passes: they then read its tokens from one LayerStates.
+    void complete_parent(const LocalEntry &parent, const std::vector<int> &rows);
     // The child's layers: the pass's states (`atoms` [L, read, d], `objects` [L, plan.objects, d])
     // and terms (`read_terms` [read, term width]) for the tokens it read, the parent's for the
-    // others (as a difference, or complete).
+    // others (as a difference; complete where the state was passed whole).
     std::shared_ptr<LayerStates> child_layers(const LocalEntry *parent, const std::vector<int> &child,
                                               const LocalPlan &plan, const at::Tensor &atoms,
                                               const at::Tensor &objects, const float *read_terms);

@@ -77,6 +77,8 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
             // passed whole, and its own layers are kept for its successors.
             if (parents[i] && !parents[i]->layers)
                 parents[i] = nullptr;
+            if (parents[i])
+                local->complete_parent(*parents[i], *parent_rows[i]);
             plans[i] = local->plan_layers(parents[i], parent_rows[i], rows[i]);
             num_states_updated += parents[i] != nullptr;
         } else if (parents[i]) {
