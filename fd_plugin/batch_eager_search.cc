@@ -133,11 +133,18 @@ SearchStatus BatchEagerSearch::step() {
         successor_generator.generate_applicable_ops(s, applicable_ops);
         pruning_method->prune_operators(s, applicable_ops);
 
-        // This evaluates the expanded state (again) to get preferred ops.
-        EvaluationContext eval_context(s, node.get_g(), false, &statistics, true);
-        for (const shared_ptr<Evaluator> &preferred_operator_evaluator : preferred_operator_evaluators)
-            collect_preferred_operators(eval_context, preferred_operator_evaluator.get(),
-                                        expansions[e].preferred_operators);
+        KeptPreferred &kept = kept_preferred[s];
+        if (kept.known) {
+            for (OperatorID op_id : kept.operators)
+                expansions[e].preferred_operators.insert(op_id);
+            kept = KeptPreferred();
+        } else {
+            // This evaluates the expanded state (again) to get preferred ops.
+            EvaluationContext eval_context(s, node.get_g(), false, &statistics, true);
+            for (const shared_ptr<Evaluator> &preferred_operator_evaluator : preferred_operator_evaluators)
+                collect_preferred_operators(eval_context, preferred_operator_evaluator.get(),
+                                            expansions[e].preferred_operators);
+        }
         for (OperatorID op_id : applicable_ops) {
             OperatorProxy op = task_proxy.get_operators()[op_id];
             if ((node.get_real_g() + op.get_cost()) >= bound)
@@ -161,6 +168,27 @@ SearchStatus BatchEagerSearch::step() {
         insert_successors(expanded[e], expansions[e].ops, expansions[e].successors,
                           expansions[e].preferred_operators);
     return IN_PROGRESS;
+}
+
+void BatchEagerSearch::keep_preferred(EvaluationContext &eval_context, const GlobalState &state) {
+    if (preferred_operator_evaluators.empty())
+        return;
+    for (const shared_ptr<Evaluator> &evaluator : preferred_operator_evaluators) {
+        bool evaluated = false;
+        eval_context.get_cache().for_each_evaluator_result(
+            [&](const Evaluator *eval, const EvaluationResult &result) {
+                if (eval == evaluator.get() && !result.is_uninitialized())
+                    evaluated = true;
+            });
+        if (!evaluated)
+            return;
+    }
+    ordered_set::OrderedSet<OperatorID> operators;
+    for (const shared_ptr<Evaluator> &evaluator : preferred_operator_evaluators)
+        collect_preferred_operators(eval_context, evaluator.get(), operators);
+    KeptPreferred &kept = kept_preferred[state];
+    kept.known = true;
+    kept.operators = operators.pop_as_vector();
 }
 
 void BatchEagerSearch::insert_successors(
@@ -196,6 +224,7 @@ void BatchEagerSearch::insert_successors(
             succ_node.open(node, op, get_adjusted_cost(op));
 
             open_list->insert(succ_eval_context, succ_state.get_id());
+            keep_preferred(succ_eval_context, succ_state);
             if (search_progress.check_progress(succ_eval_context)) {
                 statistics.print_checkpoint_line(succ_node.get_g());
                 reward_progress();
