@@ -174,6 +174,10 @@ void BatchEagerSearch::keep_preferred(EvaluationContext &eval_context, const Glo
     if (preferred_operator_evaluators.empty())
         return;
     for (const shared_ptr<Evaluator> &evaluator : preferred_operator_evaluators) {
+        // A path-dependent evaluator (lmcount) may see the state otherwise by its expansion.
+        if (find(path_dependent_evaluators.begin(), path_dependent_evaluators.end(), evaluator.get()) !=
+            path_dependent_evaluators.end())
+            return;
         bool evaluated = false;
         eval_context.get_cache().for_each_evaluator_result(
             [&](const Evaluator *eval, const EvaluationResult &result) {

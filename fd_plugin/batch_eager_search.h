@@ -11,9 +11,10 @@
   rounding to integers absorbs).
 
   Also unlike eager_greedy, a state's preferred operators are kept from the evaluation that put
-  it into the open list (where every preferred-operator evaluator was evaluated there, as h^FF
-  in symt-first), instead of evaluated again when it is expanded: the same operators (a
-  heuristic's are a function of the state), one h^FF computation less per expansion.
+  it into the open list (where every preferred-operator evaluator was evaluated there and none
+  is path-dependent, as h^FF in symt-first), instead of evaluated again when it is expanded: the
+  same operators (such a heuristic's are a function of the state), one h^FF computation less per
+  expansion.
 
   expansions_per_batch=K > 1 expands the K best open states together and evaluates all their new
   successors in one pass (K-best-first search): larger batches for the model, at the price of a
@@ -60,7 +61,8 @@ class BatchEagerSearch : public SearchEngine {
     // list runs empty.
     tl::optional<SearchNode> pop_open_node();
     // Keeps the preferred operators of a state just inserted, if every preferred-operator
-    // evaluator was evaluated for it (a value the open list asked for: nothing computed here).
+    // evaluator was evaluated for it (a value the open list asked for: nothing computed here)
+    // and none is path-dependent.
     void keep_preferred(EvaluationContext &eval_context, const GlobalState &state);
     void insert_successors(const SearchNode &node, const std::vector<OperatorID> &ops,
                            const std::vector<GlobalState> &successors,
