@@ -349,26 +349,27 @@ void LocalStates::complete_parent(const LocalEntry &parent, const vector<int> &r
         for (int64_t l = 0; l < depth; ++l)
             copy_n(in + (l * columns + index) * d, d, out + (l * count + static_cast<int64_t>(position)) * d);
     };
-    for (const LayerStates *holder = &layers; holder && (rows_left || objects_left); holder = holder->base.get()) {
-        for (size_t k = 0; k < holder->rows.size() && rows_left; ++k) {
-            auto it = lower_bound(rows.begin(), rows.end(), holder->rows[k]);
-            size_t position = static_cast<size_t>(it - rows.begin());
-            if (it == rows.end() || *it != holder->rows[k] || row_done[position])
+    // The tokens of one kind a holder has (`held`, sorted) that the state has (`wanted`, sorted)
+    // and no newer holder gave: take(k, position) copies the k-th to its place.
+    auto take_from = [](const auto &held, const auto &wanted, vector<char> &done, size_t &left, auto &&take) {
+        for (size_t k = 0; k < held.size() && left; ++k) {
+            auto it = lower_bound(wanted.begin(), wanted.end(), held[k]);
+            size_t position = static_cast<size_t>(it - wanted.begin());
+            if (it == wanted.end() || *it != held[k] || done[position])
                 continue;
+            take(k, position);
+            done[position] = 1;
+            --left;
+        }
+    };
+    for (const LayerStates *holder = &layers; holder && (rows_left || objects_left); holder = holder->base.get()) {
+        take_from(holder->rows, rows, row_done, rows_left, [&](size_t k, size_t position) {
             copy_layers(holder->atoms, static_cast<int64_t>(k), atoms, position);
             copy_n(holder->terms.data() + k * t, t, terms.data() + position * t);
-            row_done[position] = 1;
-            --rows_left;
-        }
-        for (size_t k = 0; k < holder->objects.size() && objects_left; ++k) {
-            auto it = lower_bound(objects.begin(), objects.end(), holder->objects[k]);
-            size_t position = static_cast<size_t>(it - objects.begin());
-            if (it == objects.end() || *it != holder->objects[k] || object_done[position])
-                continue;
+        });
+        take_from(holder->objects, objects, object_done, objects_left, [&](size_t k, size_t position) {
             copy_layers(holder->object_states, static_cast<int64_t>(k), object_states, position);
-            object_done[position] = 1;
-            --objects_left;
-        }
+        });
     }
     if (rows_left || objects_left)
         throw logic_error("a token of an evaluated state is in none of its layers");
