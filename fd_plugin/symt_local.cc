@@ -294,17 +294,20 @@ LocalPlan LocalStates::plan_layers(const LocalEntry *parent, const vector<int> *
 }
 
 shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, const vector<int> &child,
-                                                  const LocalPlan &plan, const at::Tensor &atoms,
-                                                  const at::Tensor &objects, const float *read_terms) {
+                                                  vector<int> rows, vector<int64_t> objects, const at::Tensor &atoms,
+                                                  const at::Tensor &object_states, vector<float> terms) {
     size_t t = static_cast<size_t>(term_width);
+    if (terms.size() != rows.size() * t || atoms.size(1) != static_cast<int64_t>(rows.size()) ||
+        object_states.size(1) != static_cast<int64_t>(objects.size()))
+        throw logic_error("a pass's layers do not match its tokens");
     auto layers = make_shared<LayerStates>();
     const LayerStates *base = parent ? parent->layers.get() : nullptr;
-    int64_t tokens = static_cast<int64_t>(plan.read.size() + plan.objects.size());
-    layers->rows = plan.read;
+    int64_t tokens = static_cast<int64_t>(rows.size() + objects.size());
+    layers->rows = move(rows);
     layers->atoms = atoms;
-    layers->terms.assign(read_terms, read_terms + plan.read.size() * t);
-    layers->objects = plan.objects;
-    layers->object_states = objects;
+    layers->terms = move(terms);
+    layers->objects = move(objects);
+    layers->object_states = object_states;
     if (base) {
         // A difference: what the pass computed, the rest through the parent's. Where the
         // differences since the last complete states reach that one's tokens (or the
@@ -318,7 +321,7 @@ shared_ptr<LayerStates> LocalStates::child_layers(const LocalEntry *parent, cons
             layers->since_complete >= layers->complete_tokens;
     } else {
         // A whole pass: complete as it is (the pass read every row of the child).
-        if (plan.read != child)
+        if (layers->rows != child)
             throw logic_error("a state passed whole did not read all its rows");
         layers->complete_tokens = tokens;
     }

@@ -191,12 +191,14 @@ public:
     // Makes the parent's layers complete where they wait for it (complete_pending); `rows` are the
     // parent's. Before its successors' passes: they then read its tokens from one LayerStates.
     void complete_parent(const LocalEntry &parent, const std::vector<int> &rows);
-    // The child's layers: the pass's states (`atoms` [L, read, d], `objects` [L, plan.objects, d])
-    // and terms (`read_terms` [read, term width]) for the tokens it read, the parent's for the
-    // others (as a difference; complete where the state was passed whole).
+    // The child's layers: the pass's states (`atoms` [L, rows, d], `object_states` [L, objects, d])
+    // and terms ([rows, term width]) for the tokens it wrote (`rows`, `objects`: sorted; a pass
+    // from the parent's need not write a token it keeps after every layer), the parent's for the
+    // others (as a difference; complete where the state was passed whole: then `rows` is `child`).
     std::shared_ptr<LayerStates> child_layers(const LocalEntry *parent, const std::vector<int> &child,
-                                              const LocalPlan &plan, const at::Tensor &atoms,
-                                              const at::Tensor &objects, const float *read_terms);
+                                              std::vector<int> rows, std::vector<int64_t> objects,
+                                              const at::Tensor &atoms, const at::Tensor &object_states,
+                                              std::vector<float> terms);
     // The child's entry from the parent's (its rows `before`) and the terms of plan.read computed again. With
     // `layers` (plan_layers' plans) the parent's terms come from its layers and the entry keeps
     // none: the work is the change's, not the state's.

@@ -267,9 +267,9 @@ bool SymtHeuristic::layers_pass(const vector<LocalPlan> &plans, const vector<con
             terms[begin + b].assign(first, first + used);
             int64_t read = static_cast<int64_t>(plan.read.size()), count = static_cast<int64_t>(plan.objects.size());
             layers[begin + b] = local->child_layers(
-                parents[begin + b], rows[begin + b], plan,
+                parents[begin + b], rows[begin + b], plan.read, plan.objects,
                 atom_layers.select(1, b).narrow(1, 0, read).contiguous(),
-                object_layers.narrow(1, offset, count).contiguous(), terms[begin + b].data());
+                object_layers.narrow(1, offset, count).contiguous(), terms[begin + b]);
             offset += count;
         }
     } catch (const logic_error &error) {
@@ -402,11 +402,29 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
                     pass.object_parent.push_back(parent_states(parent->layers->find_object(token), distance));
                 }
             }
-            at::Tensor atom_layers = torch::empty({depth, pass.atoms, d}, torch::kFloat32);
-            at::Tensor object_layers = torch::empty({depth, pass.objects, d}, torch::kFloat32);
-            terms[i].resize(static_cast<size_t>(pass.atoms * native->term_width()));
+            // The pass writes the tokens it does not keep from the parent after every layer; the
+            // others are the parent's, found through it.
+            size_t t = static_cast<size_t>(native->term_width());
+            vector<int> written_rows;
+            vector<int64_t> written_objects;
+            for (size_t a = 0; a < plan.read.size(); ++a)
+                if (native->writes(pass.atom_keep, a))
+                    written_rows.push_back(plan.read[a]);
+            for (size_t o = 0; o < plan.objects.size(); ++o)
+                if (native->writes(pass.object_keep, o))
+                    written_objects.push_back(plan.objects[o]);
+            at::Tensor atom_layers = torch::empty({depth, static_cast<int64_t>(written_rows.size()), d}, torch::kFloat32);
+            at::Tensor object_layers =
+                torch::empty({depth, static_cast<int64_t>(written_objects.size()), d}, torch::kFloat32);
+            terms[i].resize(plan.read.size() * t);
             native->run(pass, atom_layers.data_ptr<float>(), object_layers.data_ptr<float>(), terms[i].data());
-            layers[i] = local->child_layers(parent, rows[i], plan, atom_layers, object_layers, terms[i].data());
+            vector<float> written_terms;
+            written_terms.reserve(written_rows.size() * t);
+            for (size_t a = 0; a < plan.read.size(); ++a)
+                if (native->writes(pass.atom_keep, a))
+                    written_terms.insert(written_terms.end(), &terms[i][a * t], &terms[i][a * t] + t);
+            layers[i] = local->child_layers(parent, rows[i], move(written_rows), move(written_objects), atom_layers,
+                                            object_layers, move(written_terms));
         }
     } catch (const exception &error) {
         fail(string("valuing a state from its parent's layers failed: ") + error.what() +

@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -100,10 +101,37 @@ py::tuple run_local_net(const symt::LocalNet& net, FloatArray atom_start, IntArr
     for (py::ssize_t a = 0; a < n; ++a) pass.atom_parent.emplace_back(parent_atoms.data() + a * d, n * d);
     for (py::ssize_t i = 0; i < o; ++i) pass.object_parent.emplace_back(parent_objects.data() + i * d, o * d);
   }
-  py::array_t<float> atom_layers({layers, n, d}), object_layers({layers, o, d});
+  // The pass writes only the tokens it does not keep from the parent after every layer; the
+  // arrays returned hold every token (the others' states are the parent's), as the Python pass's.
+  auto written = [&](const std::vector<int32_t>& keep, py::ssize_t count) {
+    std::vector<int32_t> column(static_cast<size_t>(count), -1);
+    int32_t next = 0;
+    for (size_t i = 0; i < column.size(); ++i)
+      if (net.writes(keep, i)) column[i] = next++;
+    return column;
+  };
+  std::vector<int32_t> atom_column = written(pass.atom_keep, n), object_column = written(pass.object_keep, o);
+  auto count = [](const std::vector<int32_t>& column) {
+    return static_cast<py::ssize_t>(std::count_if(column.begin(), column.end(), [](int32_t c) { return c >= 0; }));
+  };
+  std::vector<float> atom_out(static_cast<size_t>(layers * count(atom_column) * d)),
+      object_out(static_cast<size_t>(layers * count(object_column) * d));
   py::array_t<float> terms({n, static_cast<py::ssize_t>(net.term_width())});
-  net.run(pass, atom_layers.mutable_data(), object_layers.mutable_data(), terms.mutable_data());
-  return py::make_tuple(terms, atom_layers, object_layers);
+  net.run(pass, atom_out.data(), object_out.data(), terms.mutable_data());
+  auto expand = [&](const std::vector<int32_t>& column, const std::vector<float>& out, const float* parent,
+                    py::ssize_t tokens) {
+    py::array_t<float> full({layers, tokens, d});
+    const py::ssize_t columns = count(column);
+    for (py::ssize_t l = 0; l < layers; ++l)
+      for (py::ssize_t i = 0; i < tokens; ++i) {
+        const int32_t c = column[static_cast<size_t>(i)];
+        const float* from = c >= 0 ? &out[static_cast<size_t>((l * columns + c) * d)] : parent + (l * tokens + i) * d;
+        std::copy_n(from, d, full.mutable_data() + (l * tokens + i) * d);
+      }
+    return full;
+  };
+  return py::make_tuple(terms, expand(atom_column, atom_out, parent_atoms.data(), n),
+                        expand(object_column, object_out, parent_objects.data(), o));
 }
 
 }  // namespace

@@ -314,12 +314,25 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
   const size_t sd = static_cast<size_t>(d), atoms = static_cast<size_t>(n_atoms),
                objects = static_cast<size_t>(n_objects);
   Scratch& s = scratch_;
-  s.x.resize(atoms * sd);
-  s.y.resize(objects * sd);
-  s.next_x.resize(atoms * sd);
-  s.next_y.resize(objects * sd);
-  for (size_t a = 0; a < atoms; ++a) std::copy_n(p.atom_start[a], d, &s.x[a * sd]);
-  for (size_t o = 0; o < objects; ++o) std::copy_n(p.object_start[o], d, &s.y[o * sd]);
+  // Where each token's current state is (its start, its parent's states or this pass's output):
+  // a token's states are read in place, never copied into a buffer of the pass's own.
+  s.atom_at.assign(p.atom_start.begin(), p.atom_start.end());
+  s.object_at.assign(p.object_start.begin(), p.object_start.end());
+  s.next_atom_at.resize(atoms);
+  s.next_object_at.resize(objects);
+  // Each written token's column in the output (-1: a token kept after every layer, not written).
+  auto columns = [&](const std::vector<int32_t>& keep, size_t n, std::vector<int32_t>& column) {
+    column.resize(n);
+    int32_t written = 0;
+    for (size_t i = 0; i < n; ++i) column[i] = writes(keep, i) ? written++ : -1;
+    return static_cast<int64_t>(written);
+  };
+  const int64_t written_atoms = columns(p.atom_keep, atoms, s.atom_column);
+  const int64_t written_objects = columns(p.object_keep, objects, s.object_column);
+  // Token i's row in the output after `layer` (null where it is not written).
+  auto output = [&](float* layers, int64_t written, const std::vector<int32_t>& column, size_t i, int64_t layer) {
+    return column[i] < 0 ? nullptr : layers + (layer * written + column[i]) * d;
+  };
   // Queries, keys and values of each token's current state, computed for the tokens that a
   // computed token reads (a token far from the change is read by none), four at a time.
   s.atom_qkv.resize(atoms * 3 * sd);
@@ -333,35 +346,40 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
       queue.push_back(static_cast<int32_t>(i));
     }
   };
-  // The queued tokens' qkv rows from their states.
-  auto project = [&](const DenseLayer& projection, const std::vector<float>& states, std::vector<float>& qkv,
+  // The queued tokens' qkv rows from their current states.
+  auto project = [&](const DenseLayer& projection, const std::vector<const float*>& at, std::vector<float>& qkv,
                      std::vector<int32_t>& queue) {
     s.in_rows.resize(queue.size());
     s.out_rows.resize(queue.size());
     for (size_t t = 0; t < queue.size(); ++t) {
-      s.in_rows[t] = &states[static_cast<size_t>(queue[t]) * sd];
+      s.in_rows[t] = at[static_cast<size_t>(queue[t])];
       s.out_rows[t] = &qkv[static_cast<size_t>(queue[t]) * 3 * sd];
     }
     projection.apply_rows(static_cast<int64_t>(queue.size()), s.in_rows.data(), s.out_rows.data());
     queue.clear();
   };
-  // Whether token i keeps its parent's states after this layer; if so, copies them into out.
+  // Whether token i keeps its parent's states after this layer; if so, its next state is there
+  // (copied into `out`, its output row, where it is written).
   auto kept = [&](const std::vector<int32_t>& keep, const std::vector<std::pair<const float*, int64_t>>& parents,
-                  int64_t i, int64_t layer, float* out) {
+                  int64_t i, int64_t layer, const float*& next, float* out) {
     if (keep.empty() || keep[static_cast<size_t>(i)] <= layer) return false;
     const auto& parent = parents[static_cast<size_t>(i)];
-    std::copy_n(parent.first + layer * parent.second, d, out);
+    next = parent.first + layer * parent.second;
+    if (out) std::copy_n(next, d, out);
     return true;
   };
   // The computed tokens' updates from their attention's mix (one row each in s.mixed, in the
-  // order of s.todo), into the next states (`next`), starting from the current ones.
+  // order of s.todo), into their output rows, starting from their current states.
   auto finish = [&](const DenseLayer& out, const DenseLayer& up, const DenseLayer& down,
-                    const std::vector<float>& current, std::vector<float>& next) {
+                    const std::vector<const float*>& at, std::vector<const float*>& next, float* layers,
+                    int64_t written, const std::vector<int32_t>& column, int64_t layer) {
     s.state_rows.resize(s.todo.size());
     for (size_t t = 0; t < s.todo.size(); ++t) {
       const size_t i = static_cast<size_t>(s.todo[t]);
-      std::copy_n(&current[i * sd], d, &next[i * sd]);
-      s.state_rows[t] = &next[i * sd];
+      float* row = output(layers, written, column, i, layer);  // a computed token is written
+      std::copy_n(at[i], d, row);
+      s.state_rows[t] = row;
+      next[i] = row;
     }
     finish_rows(out, up, down, static_cast<int64_t>(s.todo.size()), s.mixed.data(), s.state_rows.data());
   };
@@ -388,7 +406,9 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
     // products for all of them.
     s.todo.clear();
     for (int64_t o = 0; o < n_objects; ++o)
-      if (!kept(p.object_keep, p.object_parent, o, layer, &s.next_y[o * sd])) s.todo.push_back(static_cast<int32_t>(o));
+      if (!kept(p.object_keep, p.object_parent, o, layer, s.next_object_at[static_cast<size_t>(o)],
+                output(object_layers, written_objects, s.object_column, static_cast<size_t>(o), layer)))
+        s.todo.push_back(static_cast<int32_t>(o));
     for (int32_t o : s.todo) {
       need(s.object_fresh, s.object_queue, o);
       for (int32_t e = s.edge_start[static_cast<size_t>(o)]; e < s.edge_start[static_cast<size_t>(o) + 1]; ++e)
@@ -396,8 +416,8 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
       for (int32_t e = s.link_start[static_cast<size_t>(o)]; e < s.link_start[static_cast<size_t>(o) + 1]; ++e)
         need(s.object_fresh, s.object_queue, p.links[3 * static_cast<size_t>(s.received[static_cast<size_t>(e)]) + 1]);
     }
-    project(atom_qkv_, s.x, s.atom_qkv, s.atom_queue);
-    project(object_qkv_, s.y, s.object_qkv, s.object_queue);
+    project(atom_qkv_, s.atom_at, s.atom_qkv, s.atom_queue);
+    project(object_qkv_, s.object_at, s.object_qkv, s.object_queue);
     s.mixed.resize(s.todo.size() * sd);
     for (size_t t = 0; t < s.todo.size(); ++t) {
       const int64_t o = s.todo[t];
@@ -422,21 +442,24 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
       attend(&s.object_qkv[static_cast<size_t>(o) * 3 * sd], s.object_scale.data(), s.keys, n_heads_, head_dim_,
              s.scores, &s.mixed[t * sd]);
     }
-    finish(object_out_, object_up_, object_down_, s.y, s.next_y);
+    finish(object_out_, object_up_, object_down_, s.object_at, s.next_object_at, object_layers, written_objects,
+           s.object_column, layer);
     computed += static_cast<int64_t>(s.todo.size());
-    s.y.swap(s.next_y);
+    s.object_at.swap(s.next_object_at);
     std::fill(s.object_fresh.begin(), s.object_fresh.end(), 0);
     // Atoms alike, reading the objects' new states.
     s.todo.clear();
     for (int64_t a = 0; a < n_atoms; ++a)
-      if (!kept(p.atom_keep, p.atom_parent, a, layer, &s.next_x[a * sd])) s.todo.push_back(static_cast<int32_t>(a));
+      if (!kept(p.atom_keep, p.atom_parent, a, layer, s.next_atom_at[static_cast<size_t>(a)],
+                output(atom_layers, written_atoms, s.atom_column, static_cast<size_t>(a), layer)))
+        s.todo.push_back(static_cast<int32_t>(a));
     for (int32_t a : s.todo) {
       need(s.atom_fresh, s.atom_queue, a);
       for (int64_t slot = 0; slot < m; ++slot)
         if (int32_t o = p.slots[static_cast<size_t>(a * m + slot)]; o >= 0) need(s.object_fresh, s.object_queue, o);
     }
-    project(atom_qkv_, s.x, s.atom_qkv, s.atom_queue);
-    project(object_qkv_, s.y, s.object_qkv, s.object_queue);
+    project(atom_qkv_, s.atom_at, s.atom_qkv, s.atom_queue);
+    project(object_qkv_, s.object_at, s.object_qkv, s.object_queue);
     s.mixed.resize(s.todo.size() * sd);
     for (size_t t = 0; t < s.todo.size(); ++t) {
       const int64_t a = s.todo[t];
@@ -450,22 +473,21 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
       s.keys.push_back({self + d, nullptr, self + 2 * d, nullptr});
       attend(self, s.head_scale.data(), s.keys, n_heads_, head_dim_, s.scores, &s.mixed[t * sd]);
     }
-    finish(atom_out_, atom_up_, atom_down_, s.x, s.next_x);
+    finish(atom_out_, atom_up_, atom_down_, s.atom_at, s.next_atom_at, atom_layers, written_atoms, s.atom_column,
+           layer);
     computed += static_cast<int64_t>(s.todo.size());
-    s.x.swap(s.next_x);
+    s.atom_at.swap(s.next_atom_at);
     std::fill(s.atom_fresh.begin(), s.atom_fresh.end(), 0);
-    std::copy(s.x.begin(), s.x.end(), atom_layers + layer * n_atoms * d);
-    std::copy(s.y.begin(), s.y.end(), object_layers + layer * n_objects * d);
   }
   last_computed_ = computed;
   s.hidden.resize(static_cast<size_t>(std::max(d_ff_, readout_hidden_)));
   for (size_t a = 0; a < atoms; ++a) {
     if (atom_readout_) {
-      readout_first_.apply(&s.x[a * sd], s.hidden.data());
+      readout_first_.apply(s.atom_at[a], s.hidden.data());
       gelu(s.hidden.data(), readout_hidden_);
       readout_last_.apply(s.hidden.data(), terms + a);
     } else {
-      std::copy_n(&s.x[a * sd], k_, terms + a * static_cast<size_t>(k_));
+      std::copy_n(s.atom_at[a], k_, terms + a * static_cast<size_t>(k_));
     }
   }
 }

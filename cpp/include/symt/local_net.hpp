@@ -68,10 +68,15 @@ class LocalNet {
   int64_t num_link_types() const { return num_link_types_; }
   int64_t term_width() const { return atom_readout_ ? 1 : k_; }
 
-  // The pass: every token's states after every layer (atom_layers [n_layers, atoms, d],
-  // object_layers [n_layers, objects, d]) and each atom's readout term (terms [atoms, term_width]).
-  // Throws std::invalid_argument on an inconsistent pass (an index out of range, a kept token
-  // without its parent's states). Not reentrant: one pass at a time per LocalNet.
+  // Whether a pass writes token i's states (keep: the pass's atom_keep or object_keep): not where
+  // the token keeps its parent's states after every layer, for they are the parent's token's (a
+  // quarter of a pass from the parent's on Visitall: read, never computed, no copy needed).
+  bool writes(const std::vector<int32_t>& keep, size_t i) const { return keep.empty() || keep[i] < n_layers_; }
+  // The pass: the written tokens' states after every layer (atom_layers [n_layers, written atoms,
+  // d], object_layers [n_layers, written objects, d], each in the pass's order) and every atom's
+  // readout term (terms [atoms, term_width]). Throws std::invalid_argument on an inconsistent pass
+  // (an index out of range, a kept token without its parent's states). Not reentrant: one pass at
+  // a time per LocalNet.
   void run(const LocalPass& pass, float* atom_layers, float* object_layers, float* terms) const;
   // h of a state whose atoms' terms sum to total[term_width] (float64), with the context's
   // share[term_width] of the sum: the readout as `value_of_terms` computes it (in float32).
@@ -107,8 +112,9 @@ class LocalNet {
   // hundreds of thousands of passes, and fresh buffers for each fragment the heap that the
   // stored layers share (malloc was a fifth of a search's time).
   struct Scratch {
-    std::vector<float> x, y, next_x, next_y, atom_qkv, object_qkv, mixed, scores, delta, hidden, head_scale,
-        object_scale;
+    std::vector<float> atom_qkv, object_qkv, mixed, scores, delta, hidden, head_scale, object_scale;
+    std::vector<const float*> atom_at, object_at, next_atom_at, next_object_at;  // tokens' current states
+    std::vector<int32_t> atom_column, object_column;                              // in the output, -1 none
     std::vector<char> atom_fresh, object_fresh;
     std::vector<int32_t> edge_start, edges, link_start, received, fill;
     std::vector<int32_t> todo, atom_queue, object_queue;  // a layer's computed tokens; qkv rows to compute
