@@ -332,16 +332,32 @@ void SymtHeuristic::load_native() {
             static_cast<int64_t>(native_object_starts.size()) != static_cast<int64_t>(native_tokens.size()) * d ||
             context_links.size() % 3 != 0)
             throw invalid_argument("its start states or links have unexpected shapes");
+        // The table by token; the tokens come from the model's code, so each is checked against
+        // the vocabulary before it indexes the table.
+        auto entry = [&](int64_t token) -> NativeToken & {
+            if (token < 0 || token > pad_token)
+                throw invalid_argument("its context names a token outside its vocabulary");
+            return native_token[static_cast<size_t>(token)];
+        };
+        native_token.assign(static_cast<size_t>(pad_token) + 1, NativeToken());
+        for (size_t i = 0; i < native_tokens.size(); ++i)
+            entry(native_tokens[i]).start = static_cast<int32_t>(i);
+        for (size_t i = 0; i < context_tokens.size(); ++i)
+            entry(context_tokens[i]).context = static_cast<int32_t>(i);
+        size_t links = context_links.size() / 3;
+        if (!is_sorted(context_links.begin(), context_links.begin() + static_cast<ptrdiff_t>(links)))
+            throw invalid_argument("its context links are not sorted by receiving object");
+        for (size_t i = 0; i < links; ++i) {
+            NativeToken &receiving = entry(context_links[i]);
+            if (receiving.links_end == 0)
+                receiving.links_begin = static_cast<int32_t>(i);
+            receiving.links_end = static_cast<int32_t>(i + 1);
+            entry(context_links[links + i]);
+        }
     } catch (const std::exception &error) {
         input_error(model_path + ": cannot use its local weights (" + first_sentence(error.what()) +
                     "; symt(native=false) uses its layer_terms)");
     }
-}
-
-// Index of `token` in the sorted `tokens`, or -1.
-static int32_t index_of(const vector<int64_t> &tokens, int64_t token) {
-    auto found = lower_bound(tokens.begin(), tokens.end(), token);
-    return found != tokens.end() && *found == token ? static_cast<int32_t>(found - tokens.begin()) : -1;
 }
 
 bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<const LocalEntry *> &parents,
@@ -350,7 +366,7 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
     double start = process_cpu_seconds();
     int64_t d = native->d(), depth = native->n_layers(), m = width - 1;
     size_t links = context_links.size() / 3;
-    const int64_t *receiving = context_links.data(), *sending = receiving + links, *types = sending + links;
+    const int64_t *sending = context_links.data() + links, *types = sending + links;
     // A token's parent states (find_row/find_object) as the pass reads them; a token kept for
     // `distance` layers must have them.
     auto parent_states = [&](pair<const at::Tensor *, int64_t> from, int64_t distance) {
@@ -360,6 +376,23 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
             return pair<const float *, int64_t>(nullptr, 0);
         return pair<const float *, int64_t>(from.first->data_ptr<float>() + from.second * d, from.first->size(1) * d);
     };
+    // The pass's objects marked in the token table while it is built (and unmarked however it ends).
+    struct Marks {
+        vector<NativeToken> &table;
+        const vector<int64_t> *objects = nullptr;
+        void set(const vector<int64_t> &list) {
+            objects = &list;
+            for (size_t o = 0; o < list.size(); ++o)
+                table[static_cast<size_t>(list[o])].in_pass = static_cast<int32_t>(o);
+        }
+        void clear() {
+            if (objects)
+                for (int64_t token : *objects)
+                    table[static_cast<size_t>(token)].in_pass = -1;
+            objects = nullptr;
+        }
+        ~Marks() {clear();}
+    } marks{native_token};
     local->term_width = native->term_width();
     try {
         for (size_t i = begin; i < end; ++i) {
@@ -369,12 +402,13 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
             pass.clear();
             pass.atoms = static_cast<int64_t>(plan.read.size());
             pass.objects = static_cast<int64_t>(plan.objects.size());
+            marks.set(plan.objects);
             for (size_t a = 0; a < plan.read.size(); ++a) {
                 int64_t row = plan.read[a];
                 pass.atom_start.push_back(&native_atom_starts[row * d]);
                 for (int64_t s = 1; s <= m; ++s) {
                     int64_t token = local_table[row * width + s];
-                    pass.slots.push_back(token == pad_token ? -1 : index_of(plan.objects, token));
+                    pass.slots.push_back(token == pad_token ? -1 : native_token[static_cast<size_t>(token)].in_pass);
                 }
                 if (parent) {
                     int64_t distance = clamp<int64_t>(plan.read_distance[a], 0, depth);
@@ -384,17 +418,16 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
             }
             for (size_t o = 0; o < plan.objects.size(); ++o) {
                 int64_t token = plan.objects[o];
-                int32_t known = index_of(native_tokens, token);
-                if (known < 0)
+                const NativeToken &known = native_token[static_cast<size_t>(token)];
+                if (known.start < 0)
                     throw logic_error("an object of the pass is not in the task's atoms");
-                pass.object_start.push_back(&native_object_starts[known * d]);
-                pass.context_row.push_back(index_of(context_tokens, token));
-                auto first = lower_bound(receiving, receiving + links, token);
-                for (auto link = first; link != receiving + links && *link == token; ++link) {
-                    int32_t sender = index_of(plan.objects, sending[link - receiving]);
+                pass.object_start.push_back(&native_object_starts[static_cast<size_t>(known.start) * d]);
+                pass.context_row.push_back(known.context);
+                for (int32_t link = known.links_begin; link < known.links_end; ++link) {
+                    int32_t sender = native_token[static_cast<size_t>(sending[link])].in_pass;
                     if (sender >= 0)
                         pass.links.insert(pass.links.end(), {static_cast<int32_t>(o), sender,
-                                                             static_cast<int32_t>(types[link - receiving])});
+                                                             static_cast<int32_t>(types[link])});
                 }
                 if (parent) {
                     int64_t distance = clamp<int64_t>(plan.object_distance[o], 0, depth);
@@ -402,6 +435,7 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
                     pass.object_parent.push_back(parent_states(parent->layers->find_object(token), distance));
                 }
             }
+            marks.clear();
             // The pass writes the tokens it does not keep from the parent after every layer; the
             // others are the parent's, found through it.
             size_t t = static_cast<size_t>(native->term_width());

@@ -42,40 +42,48 @@ SYMT_CLONES void dense(int64_t in, int64_t out, const float* __restrict weight_t
   }
 }
 
-// The same for four rows at once (x[t], y[t]): each weight row loaded once for the four, so the
-// loop is bound by its multiply-adds instead of its loads (twice dense's rate at d = 64). Each
-// row's sums run in dense's order: the results are dense's, bit for bit.
-SYMT_CLONES void dense4(int64_t in, int64_t out, const float* __restrict weight_t, const float* __restrict bias,
-                        const float* const* x, float* const* y) {
-  constexpr int64_t block = 64, rows = 4;
-  const float* __restrict x0 = x[0];
-  const float* __restrict x1 = x[1];
-  const float* __restrict x2 = x[2];
-  const float* __restrict x3 = x[3];
+// The same for R rows at once (x[t], y[t]): each weight row loaded once for the R, so the loop
+// is bound by its multiply-adds instead of its loads (four rows: twice dense's rate at d = 64).
+// Each row's sums run in dense's order: the results are dense's, bit for bit. Inlined into each
+// row count's clones below, so that each is compiled for every target.
+template <int64_t R>
+inline __attribute__((always_inline)) void dense_rows(int64_t in, int64_t out, const float* __restrict weight_t,
+                                                      const float* __restrict bias, const float* const* x,
+                                                      float* const* y) {
+  constexpr int64_t block = 64;
+  const float* xs[R];
+  for (int64_t t = 0; t < R; ++t) xs[t] = x[t];
   int64_t first = 0;
   for (; first + block <= out; first += block) {
-    float sum[rows][block];
-    for (int64_t t = 0; t < rows; ++t)
+    float sum[R][block];
+    for (int64_t t = 0; t < R; ++t)
       for (int64_t j = 0; j < block; ++j) sum[t][j] = bias[first + j];
     for (int64_t i = 0; i < in; ++i) {
       const float* row = weight_t + i * out + first;
-      const float a0 = x0[i], a1 = x1[i], a2 = x2[i], a3 = x3[i];
-      for (int64_t j = 0; j < block; ++j) {
-        sum[0][j] += a0 * row[j];
-        sum[1][j] += a1 * row[j];
-        sum[2][j] += a2 * row[j];
-        sum[3][j] += a3 * row[j];
-      }
+      float a[R];
+      for (int64_t t = 0; t < R; ++t) a[t] = xs[t][i];
+      for (int64_t j = 0; j < block; ++j)
+        for (int64_t t = 0; t < R; ++t) sum[t][j] += a[t] * row[j];
     }
-    for (int64_t t = 0; t < rows; ++t)
+    for (int64_t t = 0; t < R; ++t)
       for (int64_t j = 0; j < block; ++j) y[t][first + j] = sum[t][j];
   }
-  for (int64_t t = 0; t < rows; ++t)
+  for (int64_t t = 0; t < R; ++t)
     for (int64_t j = first; j < out; ++j) {
       float sum = bias[j];
       for (int64_t i = 0; i < in; ++i) sum += x[t][i] * weight_t[i * out + j];
       y[t][j] = sum;
     }
+}
+
+SYMT_CLONES void dense4(int64_t in, int64_t out, const float* __restrict weight_t, const float* __restrict bias,
+                        const float* const* x, float* const* y) {
+  dense_rows<4>(in, out, weight_t, bias, x, y);
+}
+
+SYMT_CLONES void dense2(int64_t in, int64_t out, const float* __restrict weight_t, const float* __restrict bias,
+                        const float* const* x, float* const* y) {
+  dense_rows<2>(in, out, weight_t, bias, x, y);
 }
 
 // GELU (erf form, as torch's default) over v[0..n): erf by Abramowitz and Stegun 7.1.28,
@@ -193,6 +201,10 @@ void DenseLayer::apply(const float* x, float* y) const { dense(in, out, weight_t
 void DenseLayer::apply_rows(int64_t n, const float* const* x, float* const* y) const {
   int64_t t = 0;
   for (; t + 4 <= n; t += 4) dense4(in, out, weight_t.data(), bias.data(), x + t, y + t);
+  if (t + 2 <= n) {
+    dense2(in, out, weight_t.data(), bias.data(), x + t, y + t);
+    t += 2;
+  }
   for (; t < n; ++t) dense(in, out, weight_t.data(), bias.data(), x[t], y[t]);
 }
 
