@@ -32,7 +32,7 @@ fi
 torch_version="$("$py" -c 'import torch; print(torch.__version__)')"
 fingerprint="$( (echo "$fd_version $fd_sha256 $torch_version"; cat "$0";
                  find fd_plugin -type f -not -path '*/__pycache__/*' | LC_ALL=C sort | xargs cat
-                 cat cpp/include/symt/local_net.hpp cpp/src/local_net.cc) |
+                 cat cpp/include/symt/local_net.hpp cpp/src/local_net.cc cpp/src/local_kernels.hpp cpp/src/local_kernels.cc) |
                sha256sum | cut -c1-16)"
 if [ "$force" = 0 ] && [ -x "$binary" ] && [ -f "$out/build.json" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$fingerprint" ]; then
     echo "[build_fd] Fast Downward is up to date: $binary"
