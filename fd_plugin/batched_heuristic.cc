@@ -21,10 +21,25 @@ BatchedHeuristic::BatchedHeuristic(const options::Options &opts)
 BatchedHeuristic::~BatchedHeuristic() {
 }
 
+vector<int> IntVectorPool::take() {
+    if (free_.empty())
+        return {};
+    vector<int> v = move(free_.back());
+    free_.pop_back();
+    v.clear();
+    return v;
+}
+
+void IntVectorPool::give_all(vector<vector<int>> &vectors) {
+    for (vector<int> &v : vectors)
+        free_.push_back(move(v));
+    vectors.clear();
+}
+
 vector<int> BatchedHeuristic::variable_values(const State &state) {
-    vector<int> values(state.size());
-    for (size_t var = 0; var < state.size(); ++var)
-        values[var] = state[var].get_value();
+    vector<int> values = vector_pool.take();
+    const vector<int> &all = state.get_values();
+    values.assign(all.begin(), all.end());
     return values;
 }
 
@@ -58,6 +73,7 @@ void BatchedHeuristic::evaluate_batch(const vector<GlobalState> &states) {
         vector<int> h = evaluate(to_model, model_states);
         for (size_t i = 0; i < h.size(); ++i)
             batch_values[model_states[i]] = h[i];
+        vector_pool.give_all(to_model);
     }
 }
 }

@@ -185,7 +185,7 @@ class SymtHeuristic : public BatchedHeuristic {
     int to_heuristic_value(double raw) const;
     // A local model's path: the sorted rows of a state in local_table, and the evaluation of
     // states from their announced parents' (a whole pass where there is none).
-    std::vector<int> state_rows(const std::vector<int> &values) const;
+    std::vector<int> state_rows(const std::vector<int> &values);
     std::vector<int> evaluate_local(const std::vector<std::vector<int>> &states,
                                     const std::vector<GlobalState> &registered);
     // One atom_terms pass over plans[begin, end)'s rows padded to `n`; fills their terms. False

@@ -39,8 +39,8 @@ StateKey SymtHeuristic::key_of(const GlobalState &state) {
     return key;
 }
 
-vector<int> SymtHeuristic::state_rows(const vector<int> &values) const {
-    vector<int> rows;
+vector<int> SymtHeuristic::state_rows(const vector<int> &values) {
+    vector<int> rows = vector_pool.take();
     rows.reserve(values.size() + static_cast<size_t>(num_state_fixed));
     for (size_t var = 0; var < values.size(); ++var) {
         int row = fact_rows[var][values[var]];
@@ -146,6 +146,7 @@ vector<int> SymtHeuristic::evaluate_local(const vector<vector<int>> &states, con
         if (keys[i] >= 0)
             local->store(keys[i], move(children[i]));
     local->clear_transitions();
+    vector_pool.give_all(rows);
     num_states_evaluated += static_cast<int64_t>(count);
     report_statistics();
     return result;
