@@ -53,6 +53,9 @@ void BatchEagerSearch::initialize() {
     for (const shared_ptr<Evaluator> &evaluator : preferred_operator_evaluators)
         evaluator->get_path_dependent_evaluators(evals);
     path_dependent_evaluators.assign(evals.begin(), evals.end());
+    may_keep_preferred = !preferred_operator_evaluators.empty() &&
+        none_of(preferred_operator_evaluators.begin(), preferred_operator_evaluators.end(),
+                [&](const shared_ptr<Evaluator> &evaluator) {return evals.count(evaluator.get()) > 0;});
 
     const GlobalState &initial_state = state_registry.get_initial_state();
     for (Evaluator *evaluator : path_dependent_evaluators)
@@ -171,13 +174,9 @@ SearchStatus BatchEagerSearch::step() {
 }
 
 void BatchEagerSearch::keep_preferred(EvaluationContext &eval_context, const GlobalState &state) {
-    if (preferred_operator_evaluators.empty())
+    if (!may_keep_preferred)
         return;
     for (const shared_ptr<Evaluator> &evaluator : preferred_operator_evaluators) {
-        // A path-dependent evaluator (lmcount) may see the state otherwise by its expansion.
-        if (find(path_dependent_evaluators.begin(), path_dependent_evaluators.end(), evaluator.get()) !=
-            path_dependent_evaluators.end())
-            return;
         bool evaluated = false;
         eval_context.get_cache().for_each_evaluator_result(
             [&](const Evaluator *eval, const EvaluationResult &result) {

@@ -55,14 +55,17 @@ class BatchEagerSearch : public SearchEngine {
         std::vector<OperatorID> operators;
     };
     PerStateInformation<KeptPreferred> kept_preferred;
+    // Whether any may be kept: there are preferred-operator evaluators and none is path-dependent
+    // (lmcount may see a state otherwise by its expansion). Set by initialize().
+    bool may_keep_preferred = false;
 
     void reward_progress();
     // The best open state not yet closed, closed now and counted as expanded; none if the open
     // list runs empty.
     tl::optional<SearchNode> pop_open_node();
-    // Keeps the preferred operators of a state just inserted, if every preferred-operator
-    // evaluator was evaluated for it (a value the open list asked for: nothing computed here)
-    // and none is path-dependent.
+    // Keeps the preferred operators of a state just inserted, if they may be kept
+    // (may_keep_preferred) and every preferred-operator evaluator was evaluated for it (a value
+    // the open list asked for: nothing computed here).
     void keep_preferred(EvaluationContext &eval_context, const GlobalState &state);
     void insert_successors(const SearchNode &node, const std::vector<OperatorID> &ops,
                            const std::vector<GlobalState> &successors,

@@ -103,6 +103,7 @@ class SymtHeuristic : public BatchedHeuristic {
     };
     std::vector<NativeToken> native_token;     // [pad_token + 1]
     LocalPass native_scratch;                  // native_pass's lists, kept between passes
+    std::vector<int32_t> native_columns[2];    // its atoms' and objects' output columns (LocalNet::columns)
     // Each registered state's key in `local` (-1: none yet), given when first met.
     PerStateInformation<StateKey> state_keys;
     StateKey next_state_key = 0;

@@ -440,13 +440,17 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
             // The pass writes the tokens it does not keep from the parent after every layer; the
             // others are the parent's, found through it.
             size_t t = static_cast<size_t>(native->term_width());
+            vector<int32_t> &atom_column = native_columns[0], &object_column = native_columns[1];
             vector<int> written_rows;
             vector<int64_t> written_objects;
+            written_rows.reserve(static_cast<size_t>(native->columns(pass.atom_keep, plan.read.size(), atom_column)));
+            written_objects.reserve(
+                static_cast<size_t>(native->columns(pass.object_keep, plan.objects.size(), object_column)));
             for (size_t a = 0; a < plan.read.size(); ++a)
-                if (native->writes(pass.atom_keep, a))
+                if (atom_column[a] >= 0)
                     written_rows.push_back(plan.read[a]);
             for (size_t o = 0; o < plan.objects.size(); ++o)
-                if (native->writes(pass.object_keep, o))
+                if (object_column[o] >= 0)
                     written_objects.push_back(plan.objects[o]);
             at::Tensor atom_layers = torch::empty({depth, static_cast<int64_t>(written_rows.size()), d}, torch::kFloat32);
             at::Tensor object_layers =
@@ -456,7 +460,7 @@ bool SymtHeuristic::native_pass(const vector<LocalPlan> &plans, const vector<con
             vector<float> written_terms;
             written_terms.reserve(written_rows.size() * t);
             for (size_t a = 0; a < plan.read.size(); ++a)
-                if (native->writes(pass.atom_keep, a))
+                if (atom_column[a] >= 0)
                     written_terms.insert(written_terms.end(), &terms[i][a * t], &terms[i][a * t] + t);
             layers[i] = local->child_layers(parent, rows[i], move(written_rows), move(written_objects), atom_layers,
                                             object_layers, move(written_terms));

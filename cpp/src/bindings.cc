@@ -103,25 +103,16 @@ py::tuple run_local_net(const symt::LocalNet& net, FloatArray atom_start, IntArr
   }
   // The pass writes only the tokens it does not keep from the parent after every layer; the
   // arrays returned hold every token (the others' states are the parent's), as the Python pass's.
-  auto written = [&](const std::vector<int32_t>& keep, py::ssize_t count) {
-    std::vector<int32_t> column(static_cast<size_t>(count), -1);
-    int32_t next = 0;
-    for (size_t i = 0; i < column.size(); ++i)
-      if (net.writes(keep, i)) column[i] = next++;
-    return column;
-  };
-  std::vector<int32_t> atom_column = written(pass.atom_keep, n), object_column = written(pass.object_keep, o);
-  auto count = [](const std::vector<int32_t>& column) {
-    return static_cast<py::ssize_t>(std::count_if(column.begin(), column.end(), [](int32_t c) { return c >= 0; }));
-  };
-  std::vector<float> atom_out(static_cast<size_t>(layers * count(atom_column) * d)),
-      object_out(static_cast<size_t>(layers * count(object_column) * d));
+  std::vector<int32_t> atom_column, object_column;
+  const py::ssize_t atoms_written = net.columns(pass.atom_keep, static_cast<size_t>(n), atom_column),
+                    objects_written = net.columns(pass.object_keep, static_cast<size_t>(o), object_column);
+  std::vector<float> atom_out(static_cast<size_t>(layers * atoms_written * d)),
+      object_out(static_cast<size_t>(layers * objects_written * d));
   py::array_t<float> terms({n, static_cast<py::ssize_t>(net.term_width())});
   net.run(pass, atom_out.data(), object_out.data(), terms.mutable_data());
-  auto expand = [&](const std::vector<int32_t>& column, const std::vector<float>& out, const float* parent,
-                    py::ssize_t tokens) {
+  auto expand = [&](const std::vector<int32_t>& column, py::ssize_t columns, const std::vector<float>& out,
+                    const float* parent, py::ssize_t tokens) {
     py::array_t<float> full({layers, tokens, d});
-    const py::ssize_t columns = count(column);
     for (py::ssize_t l = 0; l < layers; ++l)
       for (py::ssize_t i = 0; i < tokens; ++i) {
         const int32_t c = column[static_cast<size_t>(i)];
@@ -130,8 +121,8 @@ py::tuple run_local_net(const symt::LocalNet& net, FloatArray atom_start, IntArr
       }
     return full;
   };
-  return py::make_tuple(terms, expand(atom_column, atom_out, parent_atoms.data(), n),
-                        expand(object_column, object_out, parent_objects.data(), o));
+  return py::make_tuple(terms, expand(atom_column, atoms_written, atom_out, parent_atoms.data(), n),
+                        expand(object_column, objects_written, object_out, parent_objects.data(), o));
 }
 
 }  // namespace

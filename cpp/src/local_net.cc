@@ -201,6 +201,13 @@ void LocalNet::finish_rows(const DenseLayer& out, const DenseLayer& up, const De
   add_delta();
 }
 
+int64_t LocalNet::columns(const std::vector<int32_t>& keep, size_t n, std::vector<int32_t>& column) const {
+  column.resize(n);
+  int32_t written = 0;
+  for (size_t i = 0; i < n; ++i) column[i] = writes(keep, i) ? written++ : -1;
+  return written;
+}
+
 void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers, float* terms) const {
   check_pass(p);
   const int64_t d = d_, m = max_arity_, n_atoms = p.atoms, n_objects = p.objects;
@@ -213,13 +220,6 @@ void LocalNet::run(const LocalPass& p, float* atom_layers, float* object_layers,
   s.object_at.assign(p.object_start.begin(), p.object_start.end());
   s.next_atom_at.resize(atoms);
   s.next_object_at.resize(objects);
-  // Each written token's column in the output (-1: a token kept after every layer, not written).
-  auto columns = [&](const std::vector<int32_t>& keep, size_t n, std::vector<int32_t>& column) {
-    column.resize(n);
-    int32_t written = 0;
-    for (size_t i = 0; i < n; ++i) column[i] = writes(keep, i) ? written++ : -1;
-    return static_cast<int64_t>(written);
-  };
   const int64_t written_atoms = columns(p.atom_keep, atoms, s.atom_column);
   const int64_t written_objects = columns(p.object_keep, objects, s.object_column);
   // Token i's row in the output after `layer` (null where it is not written).

@@ -72,6 +72,9 @@ class LocalNet {
   // the token keeps its parent's states after every layer, for they are the parent's token's (a
   // quarter of a pass from the parent's on Visitall: read, never computed, no copy needed).
   bool writes(const std::vector<int32_t>& keep, size_t i) const { return keep.empty() || keep[i] < n_layers_; }
+  // Each of n tokens' column in the pass's output (-1 where it is not written) into `column`;
+  // returns how many are written.
+  int64_t columns(const std::vector<int32_t>& keep, size_t n, std::vector<int32_t>& column) const;
   // The pass: the written tokens' states after every layer (atom_layers [n_layers, written atoms,
   // d], object_layers [n_layers, written objects, d], each in the pass's order) and every atom's
   // readout term (terms [atoms, term_width]). Throws std::invalid_argument on an inconsistent pass
