@@ -31,6 +31,7 @@ from symt.tokens import (
     domain_signature,
     encode_task,
     graph_predicate_ids,
+    graph_slot_ids,
     identity_assignment,
     rename,
 )
@@ -182,7 +183,8 @@ def test_a_task_without_static_relations_has_an_empty_graph():
     """No graph predicate (Blocksworld has none): no objects, and every pair of atoms with no
     object in common reads no path; atoms sharing an object read distance 0."""
     pred, args = torch.tensor([0, 1, 1]), torch.tensor([[3, 4], [5, 9], [6, 9]])  # 9 pads
-    edges = graph_edges(pred, args, torch.ones(3, dtype=torch.bool), torch.tensor([False, False]))
+    edges = graph_edges(pred, args, torch.ones(3, dtype=torch.bool), torch.tensor([False, False]),
+                        torch.ones(2, 2, dtype=torch.bool), 9)
     assert edges.shape == (0, 3)
     objects, distances = object_distances(edges, 9, 64)
     assert objects.numel() == 0 and distances.shape == (0, 0)
@@ -207,3 +209,52 @@ def test_a_damaged_checkpoint_config_is_refused_in_one_line(tmp_path: Path, dama
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "best.pt: damaged checkpoint" in lines[0], result.stderr
     assert not (tmp_path / "out.pt").exists()
+
+
+def test_sokoban_links_cells_not_the_direction_constant():
+    """IPC 2023 Sokoban's ``adjacent(?l1 ?l2 - location ?d - direction)``: the graph links the two
+    cells only (``graph_slots``), so its distances are the maze's shortest walks, counted here by
+    a breadth-first search over the problem file's own ``adjacent`` facts; linking every slot
+    (files written before ``graph_slots``) puts every cell within two edges of every other,
+    through the four direction constants."""
+    folder = Path(__file__).resolve().parents[1] / ".." / "shared" / "benchmarks" / "ipc2023-learning" / "sokoban"
+    domain = parse_domain(folder / "domain.pddl")
+    problem = folder / "training" / "easy" / "p05.pddl"
+    task = ground(domain, parse_problem(problem, domain))
+    signature = domain_signature(domain)
+    graph = graph_predicate_ids(signature, domain, "object-distance")
+    assert [signature.predicates[i][0] for i in graph] == ["adjacent"]
+    assert graph_slot_ids(signature, domain, graph) == [[0, 1]]
+    encoded = encode_task(task, signature, domain)
+    rows = rename(encoded.state_rows(list(task.init)), identity_assignment(len(task.objects)), 200)
+    pred, args, mask = collate([rows], 200)
+    neighbours: dict[str, set[str]] = {}
+    for a, b in re.findall(r"\(adjacent\s+(\S+)\s+(\S+)\s+\S+\)", problem.read_text().lower()):
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    start = sorted(neighbours)[0]
+    walk, frontier = {start: 0}, [start]
+    while frontier:
+        reached = []
+        for cell in frontier:
+            for n in neighbours[cell] - walk.keys():
+                walk[n] = walk[cell] + 1
+                reached.append(n)
+        frontier = reached
+    cells = sorted(task.objects.index(c) for c in neighbours)
+    net = model(0, signature, graph, "object-distance", graph_slots=[[0, 1]])
+    objects, distances = net.object_distances(pred[0], args[0], mask[0])
+    assert objects.tolist() == cells  # the directions are no nodes of the graph
+    row = distances[objects.tolist().index(task.objects.index(start))]
+    truth = [float(walk[task.objects[o]]) for o in objects.tolist()]
+    assert row.tolist() == truth and max(truth) > 2
+    everything = model(0, signature, graph, "object-distance")  # graph_slots None: every slot
+    assert everything.object_distances(pred[0], args[0], mask[0])[1].max() == 2
+
+
+def test_graph_slots_that_do_not_fit_the_predicates_are_refused(visitall):
+    _, signature, graph, _ = visitall
+    with pytest.raises(ValueError, match="graph slots"):
+        model(0, signature, graph, "object-distance", graph_slots=[[0, 7]])
+    with pytest.raises(ValueError, match="graph slots"):
+        model(0, signature, graph, "object-distance", graph_slots=[[0], [1]])

@@ -102,6 +102,8 @@ class AtomEncoder(nn.Module):
         self.register_buffer("is_type", predicate_mask(config.type_predicates, num_ids, "type"), persistent=False)
         self.register_buffer("is_graph", predicate_mask(config.graph_predicates, num_ids, "graph"),
                              persistent=False)
+        self.register_buffer("graph_links", slot_mask(config.graph_predicates, config.graph_slots, num_ids,
+                                                      config.max_arity), persistent=False)
         self.max_distance = config.max_distance
 
     def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
@@ -115,7 +117,8 @@ class AtomEncoder(nn.Module):
     def object_distances(self, pred: Tensor, args: Tensor, mask: Tensor) -> tuple[Tensor, Tensor]:
         """One task's object graph over ``graph_predicates``: its object tokens [O] and their
         distances [O,O] (:func:`symt.model_objects.object_distances`)."""
-        return object_distances(graph_edges(pred, args, mask, self.is_graph), self.vocab_size, self.max_distance)
+        edges = graph_edges(pred, args, mask, self.is_graph, self.graph_links, self.vocab_size)
+        return object_distances(edges, self.vocab_size, self.max_distance)
 
     def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor,
                              key_args: Tensor | None = None) -> Tensor | None:
@@ -127,12 +130,13 @@ class AtomEncoder(nn.Module):
         if not self.layer.object_distance:
             return self.shared_object_logits(args, key_args, log_n)
         parts: list[Tensor] = []
-        edges = graph_edges(pred[0], args[0], mask[0], self.is_graph)
+        edges = graph_edges(pred[0], args[0], mask[0], self.is_graph, self.graph_links, self.vocab_size)
         objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
         for b in range(args.shape[0]):
             # The states of one task (the plugin's batches) share their graph: searched once.
             if b > 0:
-                other = graph_edges(pred[b], args[b], mask[b], self.is_graph)
+                other = graph_edges(pred[b], args[b], mask[b], self.is_graph, self.graph_links,
+                                        self.vocab_size)
                 if not torch.equal(other, edges):
                     edges = other
                     objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
@@ -246,6 +250,25 @@ def predicate_mask(ids: list[int] | None, num_ids: int, what: str) -> Tensor:
         if not isinstance(i, int) or not 0 <= i < num_ids:
             raise ValueError(f"{what} predicate id {i!r} is not one of the model's 0..{num_ids - 1}")
         mask[i] = True
+    return mask
+
+
+def slot_mask(graph_predicates: list[int] | None, graph_slots: list[list[int]] | None, num_ids: int,
+              max_arity: int) -> Tensor:
+    """[num_ids, max(1, max_arity)] bool: the argument slots whose objects each graph predicate's
+    atoms link (``ModelConfig.graph_slots``; every slot where it is None, as files written
+    before it); a ``ValueError`` for slots that do not fit the predicates (a damaged file's config)."""
+    mask = torch.ones(num_ids, max(1, max_arity), dtype=torch.bool)
+    if graph_slots is None:
+        return mask
+    if graph_predicates is None or len(graph_slots) != len(graph_predicates):
+        raise ValueError("graph slots given for other predicates than the graph's")
+    for i, slots in zip(graph_predicates, graph_slots, strict=True):
+        if not all(isinstance(k, int) and 0 <= k < max_arity for k in slots):
+            raise ValueError(f"graph slots {slots!r} of predicate id {i} are not among the model's "
+                             f"0..{max_arity - 1}")
+        mask[i] = False
+        mask[i, slots] = True
     return mask
 
 

@@ -99,6 +99,11 @@ class ModelConfig:
     """With ``object-distance``: the predicate ids (``0..P-1``) of the static predicates of arity
     2 or more (``symt.tokens.graph_predicate_ids``), whose atoms link their objects in the object
     graph (in both directions)."""
+    graph_slots: list[list[int]] | None = None
+    """With ``object-distance``: for each of ``graph_predicates``, the argument slots whose objects
+    its atoms link (``symt.tokens.graph_slot_ids``: Sokoban's ``adjacent(?l1 ?l2 ?dir)`` links
+    the two cells, not each cell with the direction). None: every slot, as files written before
+    this field read their graph."""
     max_distance: int = 64
     """With ``object-distance``: object-graph distances beyond this many edges read as this many."""
     achieved_goals: bool = False

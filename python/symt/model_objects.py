@@ -113,12 +113,17 @@ def object_indices(objects: Tensor, args: Tensor, vocab_size: int) -> Tensor:
     return torch.where(found, index, torch.full_like(index, o))
 
 
-def graph_edges(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor) -> Tensor:
+def graph_edges(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor, links: Tensor,
+                vocab_size: int) -> Tensor:
     """The atoms of graph predicates (``is_graph`` [predicate ids]) among ``pred`` [N], ``args``
-    [N,m], ``mask`` [N] as sorted rows [E,1+m] of predicate and object tokens: equal for two
-    states exactly when their object graphs are (atom order aside)."""
+    [N,m], ``mask`` [N] as sorted rows [E,1+m] of predicate and object tokens, each slot that its
+    predicate does not link (``links`` [predicate ids, m]: ``ModelConfig.graph_slots``) blanked
+    to ``vocab_size``, which links nothing: equal for two states exactly when their object graphs
+    are (atom order aside)."""
     edges = is_graph[pred] & mask
-    rows = torch.cat([pred[edges].unsqueeze(-1), args[edges]], dim=1)
+    kept = args[edges]
+    kept = torch.where(links[pred[edges]][:, : kept.shape[1]], kept, torch.full_like(kept, vocab_size))
+    rows = torch.cat([pred[edges].unsqueeze(-1), kept], dim=1)
     for column in range(rows.shape[1] - 1, -1, -1):  # a stable sort per column, last first: lexicographic
         rows = rows[torch.sort(rows[:, column], stable=True)[1]]
     return rows

@@ -113,6 +113,32 @@ def graph_predicate_ids(signature: Signature, domain: Domain, attention_bias: st
     return [i for i, (name, arity) in enumerate(signature.predicates) if name in statics and arity >= 2]
 
 
+def graph_slot_ids(signature: Signature, domain: Domain, graph_predicates: list[int] | None) -> list[list[int]] | None:
+    """For each of ``graph_predicates`` (:func:`graph_predicate_ids`), the argument slots whose
+    objects its atoms link (``ModelConfig.graph_slots``): the slots of the type that most of its
+    arguments share when two or more share one, every slot otherwise. Sokoban's
+    ``adjacent(?l1 ?l2 - location ?d - direction)`` links its two cells and not each cell with the
+    direction, a domain constant that every cell's atoms name, which would put every cell two
+    edges from every other; Rovers' ``can_traverse(?r - rover ?x ?y - waypoint)`` links the
+    waypoints; ``in-city(?l - location ?c - city)`` links the location with its city, as before.
+    None without a graph."""
+    if graph_predicates is None:
+        return None
+    slots: list[list[int]] = []
+    for i in graph_predicates:
+        name, arity = signature.predicates[i]
+        parameters = domain.predicates.get(name, ())
+        types = [p.types for p in parameters] if len(parameters) == arity else [()] * arity
+        counts = {t: types.count(t) for t in types}
+        shared = max(counts.values(), default=0)
+        if shared >= 2:
+            common = next(t for t in types if counts[t] == shared)  # the first declared on a tie
+            slots.append([k for k, t in enumerate(types) if t == common])
+        else:
+            slots.append(list(range(arity)))
+    return slots
+
+
 def type_predicate_ids(signature: Signature) -> list[int]:
     """The ids of the ``type:<t>`` predicates, whose atoms a type-folding model
     (``ModelConfig.type_predicates``) adds to their object's embedding instead of reading as tokens."""

@@ -74,6 +74,9 @@ class SymTEDConfig:
     graph_predicates: list[int] | None = None
     """With the ``object-distance`` bias: the static relations whose atoms are the object graph's
     edges (:attr:`ModelConfig.graph_predicates`)."""
+    graph_slots: list[list[int]] | None = None
+    """With the ``object-distance`` bias: the argument slots each of ``graph_predicates`` links
+    (:attr:`ModelConfig.graph_slots`; None: every slot, as files written before it)."""
     max_distance: int = 64
     """With the ``object-distance`` bias: graph distances beyond this read as this
     (:attr:`ModelConfig.max_distance`)."""
@@ -90,7 +93,7 @@ class SymTEDConfig:
                            layer_norm=self.layer_norm, scaled_residual_init=self.scaled_residual_init,
                            attention_bias=self.attention_bias, achieved_goals=self.achieved_goals,
                            attention_scale=self.attention_scale, graph_predicates=self.graph_predicates,
-                           max_distance=self.max_distance)
+                           graph_slots=self.graph_slots, max_distance=self.max_distance)
 
 
 def _heads(x: Tensor, n_heads: int) -> Tensor:

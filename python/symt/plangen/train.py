@@ -34,7 +34,7 @@ from ..folders import open_output_folder
 from ..model import AtomEncoder
 from ..model_config import PRESETS
 from ..pddl import Domain
-from ..tokens import Signature, graph_predicate_ids
+from ..tokens import Signature, graph_predicate_ids, graph_slot_ids
 from ..training.base import CHECKPOINT_VERSION, TrainerBase, pick_device, save_atomic
 from ..training.config import TrainConfig
 from .batches import IGNORE, PlanBatch, PlanSampler, token_loss
@@ -92,11 +92,11 @@ def build_model(config: PlanTrainConfig, signature: Signature, domain: Domain, v
     size = {**PRESETS[config.preset], **config.model_overrides}
     if config.kind == "symt-ed":
         keys = {f.name for f in fields(SymTEDConfig)}
+        graph = graph_predicate_ids(signature, domain, size.get("attention_bias", "none"))
         return SymTED(SymTEDConfig(num_predicates, max_arity, vocab.num_inputs, vocab.num_outputs,
                                    config.vocab_size, num_schemas=vocab.num_schemas,
-                                   achieved_goals=config.achieved_goals,
-                                   graph_predicates=graph_predicate_ids(signature, domain,
-                                                                        size.get("attention_bias", "none")),
+                                   achieved_goals=config.achieved_goals, graph_predicates=graph,
+                                   graph_slots=graph_slot_ids(signature, domain, graph),
                                    **{k: v for k, v in size.items() if k in keys}))
     if config.kind == "plangpt":
         if (config.achieved_goals or size.get("attention_bias", "none") != "none"

@@ -39,6 +39,7 @@ from ..tokens import (
     HASHED_TOKEN_SPACE,
     context_predicate_ids,
     graph_predicate_ids,
+    graph_slot_ids,
     type_predicate_ids,
 )
 from .base import TrainerBase, pick_device, save_atomic
@@ -160,6 +161,8 @@ class Trainer(TrainerBase):
         else:
             options = dict(PRESETS[config.preset])
             options.update(config.model_overrides)
+            graph = graph_predicate_ids(self.dataset.signature, self.dataset.domain,
+                                        options.get("attention_bias", "none"))
             self.model_config = ModelConfig(
                 num_predicates=self.dataset.signature.num_predicates,
                 max_arity=self.dataset.signature.max_arity,
@@ -170,8 +173,8 @@ class Trainer(TrainerBase):
                                                           goals=not config.goals_with_state)
                                     if config.context_attention else None),
                 type_predicates=type_predicate_ids(self.dataset.signature) if config.fold_types else None,
-                graph_predicates=graph_predicate_ids(self.dataset.signature, self.dataset.domain,
-                                                     options.get("attention_bias", "none")),
+                graph_predicates=graph,
+                graph_slots=graph_slot_ids(self.dataset.signature, self.dataset.domain, graph),
                 achieved_goals=config.achieved_goals,
                 **options,
             )
