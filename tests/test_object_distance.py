@@ -232,7 +232,7 @@ def test_sokoban_links_cells_not_the_direction_constant():
     for a, b in re.findall(r"\(adjacent\s+(\S+)\s+(\S+)\s+\S+\)", problem.read_text().lower()):
         neighbours.setdefault(a, set()).add(b)
         neighbours.setdefault(b, set()).add(a)
-    start = sorted(neighbours)[0]
+    (box, start), = [args for name, args in task.goal_atoms if name == "at"]  # walks from the goal cell
     walk, frontier = {start: 0}, [start]
     while frontier:
         reached = []
@@ -250,6 +250,27 @@ def test_sokoban_links_cells_not_the_direction_constant():
     assert row.tolist() == truth and max(truth) > 2
     everything = model(0, signature, graph, "object-distance")  # graph_slots None: every slot
     assert everything.object_distances(pred[0], args[0], mask[0])[1].max() == 2
+    # The box's atom against its goal atom: they share the box, which is no node of the graph.
+    # Read over the graph (distance_over_graph) their distance is the box's walk to its goal cell;
+    # read the old way, the box in common makes it 0.
+    ids = signature.predicate_ids()
+    (at_box,) = [i for i, r in enumerate(rows) if r[0] == ids["at"] and r[1] == task.objects.index(box)]
+    (goal,) = [i for i, r in enumerate(rows) if r[0] == signature.num_predicates + ids["at"]]
+    cell = task.objects[rows[at_box][2]]
+    assert walk[cell] > 0
+    query, key = args[0, [at_box]], args[0, [goal]]
+    shared = shared_objects(query[None], key[None], 200, slots=False)[0][0]
+    for over_graph, truth in ((True, walk[cell]), (False, 0)):
+        channels = distance_channels(objects, distances, query, key, shared, torch.ones(1), 200, over_graph)
+        assert channels[3, 0, 0] == truth
+    # A model reading so values the state otherwise, and its scripted module (Fast Downward's) alike.
+    over = model(0, signature, graph, "object-distance", graph_slots=[[0, 1]], distance_over_graph=True)
+    with torch.no_grad():
+        for m in (net, over):
+            m.layer.distance_bias.normal_(generator=torch.Generator().manual_seed(0))
+        h = over(pred, args, mask)[0]
+        assert not torch.allclose(h, net(pred, args, mask)[0], atol=1e-4)
+        assert torch.allclose(torch.jit.script(ExportedSymTE(over))(pred, args, mask), h, atol=1e-5)
 
 
 def test_graph_slots_that_do_not_fit_the_predicates_are_refused(visitall):

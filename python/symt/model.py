@@ -51,6 +51,7 @@ from .model_objects import (
     shared_context_pairs,
     shared_object_channels,
     shared_objects,
+    slot_mask,
 )
 
 CONTEXT_CHUNK_SCORES = 1 << 22
@@ -105,6 +106,7 @@ class AtomEncoder(nn.Module):
         self.register_buffer("graph_links", slot_mask(config.graph_predicates, config.graph_slots, num_ids,
                                                       config.max_arity), persistent=False)
         self.max_distance = config.max_distance
+        self.distance_over_graph = config.distance_over_graph
 
     def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
         """The shared-object (and object-slots) channels [B,P,Nq,Nk] of query atoms against key
@@ -155,7 +157,8 @@ class AtomEncoder(nn.Module):
             return self.shared_object_logits(query_args, key_args, log_n)
         # The shared-object mask serves both: an object is at 0 from itself in the distances.
         masks = shared_objects(query_args, key_args, self.vocab_size, self.layer.object_slots)
-        distance = distance_channels(objects, distances, query_args, key_args, masks[0], log_n, self.vocab_size)
+        distance = distance_channels(objects, distances, query_args, key_args, masks[0], log_n, self.vocab_size,
+                                     self.distance_over_graph)
         return torch.cat([shared_object_channels(masks, log_n), distance], dim=1)
 
     def token_mask(self, pred: Tensor, mask: Tensor) -> Tensor:
@@ -250,25 +253,6 @@ def predicate_mask(ids: list[int] | None, num_ids: int, what: str) -> Tensor:
         if not isinstance(i, int) or not 0 <= i < num_ids:
             raise ValueError(f"{what} predicate id {i!r} is not one of the model's 0..{num_ids - 1}")
         mask[i] = True
-    return mask
-
-
-def slot_mask(graph_predicates: list[int] | None, graph_slots: list[list[int]] | None, num_ids: int,
-              max_arity: int) -> Tensor:
-    """[num_ids, max(1, max_arity)] bool: the argument slots whose objects each graph predicate's
-    atoms link (``ModelConfig.graph_slots``; every slot where it is None, as files written
-    before it); a ``ValueError`` for slots that do not fit the predicates (a damaged file's config)."""
-    mask = torch.ones(num_ids, max(1, max_arity), dtype=torch.bool)
-    if graph_slots is None:
-        return mask
-    if graph_predicates is None or len(graph_slots) != len(graph_predicates):
-        raise ValueError("graph slots given for other predicates than the graph's")
-    for i, slots in zip(graph_predicates, graph_slots, strict=True):
-        if not all(isinstance(k, int) and 0 <= k < max_arity for k in slots):
-            raise ValueError(f"graph slots {slots!r} of predicate id {i} are not among the model's "
-                             f"0..{max_arity - 1}")
-        mask[i] = False
-        mask[i, slots] = True
     return mask
 
 

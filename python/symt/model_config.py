@@ -104,6 +104,12 @@ class ModelConfig:
     its atoms link (``symt.tokens.graph_slot_ids``: Sokoban's ``adjacent(?l1 ?l2 ?dir)`` links
     the two cells, not each cell with the direction). None: every slot, as files written before
     this field read their graph."""
+    distance_over_graph: bool = False
+    """With ``object-distance``: two atoms' distance is the least over their objects in the graph
+    even where they also share an object outside it (Sokoban's at(box1 l) against the goal
+    at(box1 g) reads the walk from l to g, where an object in common read 0 and hid the one
+    distance that matters). ``symt train`` sets it; files written before it read False. Where
+    every object of an atom is a graph node (Visitall's cells) both read alike."""
     max_distance: int = 64
     """With ``object-distance``: object-graph distances beyond this many edges read as this many."""
     achieved_goals: bool = False

@@ -129,6 +129,25 @@ def graph_edges(pred: Tensor, args: Tensor, mask: Tensor, is_graph: Tensor, link
     return rows
 
 
+def slot_mask(graph_predicates: list[int] | None, graph_slots: list[list[int]] | None, num_ids: int,
+              max_arity: int) -> Tensor:
+    """[num_ids, max(1, max_arity)] bool: the argument slots whose objects each graph predicate's
+    atoms link (``ModelConfig.graph_slots``; every slot where it is None, as files written
+    before it); a ``ValueError`` for slots that do not fit the predicates (a damaged file's config)."""
+    mask = torch.ones(num_ids, max(1, max_arity), dtype=torch.bool)
+    if graph_slots is None:
+        return mask
+    if graph_predicates is None or len(graph_slots) != len(graph_predicates):
+        raise ValueError("graph slots given for other predicates than the graph's")
+    for i, slots in zip(graph_predicates, graph_slots, strict=True):
+        if not all(isinstance(k, int) and 0 <= k < max_arity for k in slots):
+            raise ValueError(f"graph slots {slots!r} of predicate id {i} are not among the model's "
+                             f"0..{max_arity - 1}")
+        mask[i] = False
+        mask[i, slots] = True
+    return mask
+
+
 def object_distances(edges: Tensor, vocab_size: int, max_distance: int) -> tuple[Tensor, Tensor]:
     """A task's object graph from its edges (``edges`` [E,1+m]: the atoms of graph predicates as
     :func:`graph_edges` gives them), which link their objects either way: the object tokens [O]
@@ -180,13 +199,16 @@ def object_distances(edges: Tensor, vocab_size: int, max_distance: int) -> tuple
 
 
 def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, key_args: Tensor,
-                      shared: Tensor, log_n: Tensor, vocab_size: int) -> Tensor:
+                      shared: Tensor, log_n: Tensor, vocab_size: int, over_graph: bool = False) -> Tensor:
     """[..., DISTANCE_CHANNELS, Nq, Nk] for the ``object-distance`` bias between query atoms and
     key atoms of one task (``query_args`` [..., Nq, m], ``key_args`` [..., Nk, m], ``log_n``
     [..., Nq]) in its object graph (:func:`object_distances`), ``shared`` [..., Nq, Nk] where
     they have an object in common (:func:`shared_objects`'s first mask): ln n where the least distance
     between their objects is 1, 2, 3; that distance (capped); 1 where no path joins them
-    (nullary atoms too)."""
+    (nullary atoms too). ``over_graph`` (``ModelConfig.distance_over_graph``): the least over the
+    objects that are in the graph even where the atoms also share one outside it, which reads 0
+    only where they have no path (Sokoban's at(box1 l) against the goal at(box1 g): the walk from
+    l to g, not 0 for box1)."""
     o = objects.shape[0]
     padded = torch.full((o + 1, o + 1), float("inf"), device=distances.device)
     padded[:o, :o] = distances
@@ -199,7 +221,8 @@ def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, ke
         for j in range(key.shape[-1]):
             least = torch.minimum(least, rows.gather(-1, key[..., j].unsqueeze(-2).expand(shape)))
     # An object outside the graph (none of its atoms cached) is still at 0 from itself.
-    least = least.masked_fill(shared, 0.0)
+    least = torch.where(torch.isfinite(least), least, least.masked_fill(shared, 0.0)) if over_graph \
+        else least.masked_fill(shared, 0.0)
     finite = torch.isfinite(least)
     scale = log_n.unsqueeze(-1)
     near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]

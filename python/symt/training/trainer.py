@@ -175,6 +175,7 @@ class Trainer(TrainerBase):
                 type_predicates=type_predicate_ids(self.dataset.signature) if config.fold_types else None,
                 graph_predicates=graph,
                 graph_slots=graph_slot_ids(self.dataset.signature, self.dataset.domain, graph),
+                distance_over_graph=graph is not None,
                 achieved_goals=config.achieved_goals,
                 **options,
             )
