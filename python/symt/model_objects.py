@@ -221,8 +221,7 @@ def distance_channels(objects: Tensor, distances: Tensor, query_args: Tensor, ke
         for j in range(key.shape[-1]):
             least = torch.minimum(least, rows.gather(-1, key[..., j].unsqueeze(-2).expand(shape)))
     # An object outside the graph (none of its atoms cached) is still at 0 from itself.
-    least = torch.where(torch.isfinite(least), least, least.masked_fill(shared, 0.0)) if over_graph \
-        else least.masked_fill(shared, 0.0)
+    least = least.masked_fill(shared & ~torch.isfinite(least) if over_graph else shared, 0.0)
     finite = torch.isfinite(least)
     scale = log_n.unsqueeze(-1)
     near = [(least == float(d)).to(log_n.dtype) * scale for d in (1, 2, 3)]
