@@ -208,6 +208,36 @@ void check_model_against_context(
     }
 }
 
+// A model's integer attribute `name` in 0..max_value, required from format `since` on (0 below it).
+static int64_t format_attribute(const torch::jit::Module &module, const string &model_path,
+                                const string &name, int since, int64_t max_value) {
+    if (!module.hasattr("symt_format_version") || module.attr("symt_format_version").toInt() < since)
+        return 0;
+    if (!module.hasattr(name) || !module.attr(name).isInt())
+        input_error(model_path + ": a format-" + to_string(since) + " model without the integer attribute " +
+                    name + "; re-export it with `symt export`");
+    int64_t value = module.attr(name).toInt();
+    if (value < 0 || value > max_value)
+        input_error(model_path + ": " + name + " " + to_string(value) + " is unknown to this plugin (it knows 0 to " +
+                    to_string(max_value) + "); rebuild it with scripts/setup.sh");
+    return value;
+}
+
+// An optional integer attribute (absent from the files that predate it): `absent` then.
+static int64_t optional_attribute(const torch::jit::Module &module, const string &name, int64_t absent) {
+    return module.hasattr(name) && module.attr(name).isInt() ? module.attr(name).toInt() : absent;
+}
+
+ModelAttributes read_model_attributes(const torch::jit::Module &module, const string &model_path) {
+    ModelAttributes attributes;
+    attributes.cache_mode = format_attribute(module, model_path, "symt_context_cache", CONTEXT_CACHE_SINCE, 2);
+    attributes.achieved_goals =
+        format_attribute(module, model_path, "symt_achieved_goals", ACHIEVED_GOALS_SINCE, 1) == 1;
+    attributes.linear_cost = optional_attribute(module, "symt_linear_cost", 0) == 1;
+    attributes.local_hops = optional_attribute(module, "symt_local_hops", 0);
+    return attributes;
+}
+
 bool read_fact_name(const string &name, string &atom, string &predicate, vector<string> &args) {
     const string prefix = "Atom ";
     if (name.compare(0, prefix.size(), prefix) != 0)

@@ -138,42 +138,15 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
     pad_token = context.vocab_size;
     num_fixed = context.num_fixed;
     map_facts(context);
-    int64_t cache_mode = 0;
-    if (module.hasattr("symt_format_version") &&
-        module.attr("symt_format_version").toInt() >= CONTEXT_CACHE_SINCE) {
-        if (!module.hasattr("symt_context_cache") || !module.attr("symt_context_cache").isInt())
-            input_error(model_path + ": a format-" + to_string(CONTEXT_CACHE_SINCE) +
-                        " model without the integer attribute symt_context_cache; re-export it "
-                        "with `symt export`");
-        cache_mode = module.attr("symt_context_cache").toInt();
-        if (cache_mode < 0 || cache_mode > 2)
-            input_error(model_path + ": symt_context_cache " + to_string(cache_mode) +
-                        " is unknown to this plugin (it knows 0, 1 and 2); rebuild it with "
-                        "scripts/setup.sh");
-    }
-    if (module.hasattr("symt_format_version") &&
-        module.attr("symt_format_version").toInt() >= ACHIEVED_GOALS_SINCE) {
-        if (!module.hasattr("symt_achieved_goals") || !module.attr("symt_achieved_goals").isInt())
-            input_error(model_path + ": a format-" + to_string(ACHIEVED_GOALS_SINCE) +
-                        " model without the integer attribute symt_achieved_goals; re-export it "
-                        "with `symt export`");
-        int64_t achieved_goals = module.attr("symt_achieved_goals").toInt();
-        if (achieved_goals < 0 || achieved_goals > 1)
-            input_error(model_path + ": symt_achieved_goals " + to_string(achieved_goals) +
-                        " is unknown to this plugin (it knows 0 and 1); rebuild it with "
-                        "scripts/setup.sh");
-        if (achieved_goals == 1)
-            mark_achieved_goals(static_cast<int64_t>(context.predicate_names.size()));
-    }
-    // Optional (absent from models that predate it, which all attend over all atoms).
-    if (module.hasattr("symt_linear_cost") && module.attr("symt_linear_cost").isInt())
-        linear_cost = module.attr("symt_linear_cost").toInt() == 1;
-    split_fixed_rows(context.fixed_rows, cache_mode,
-                     static_cast<int64_t>(context.predicate_names.size()));
-    if (cache_mode != 0)
+    ModelAttributes attributes = read_model_attributes(module, model_path);
+    int64_t num_predicates = static_cast<int64_t>(context.predicate_names.size());
+    if (attributes.achieved_goals)
+        mark_achieved_goals(num_predicates);
+    linear_cost = attributes.linear_cost;
+    split_fixed_rows(context.fixed_rows, attributes.cache_mode, num_predicates);
+    if (attributes.cache_mode != 0)
         encode_context();
-    int64_t hops = module.hasattr("symt_local_hops") && module.attr("symt_local_hops").isInt()
-        ? module.attr("symt_local_hops").toInt() : 0;
+    int64_t hops = attributes.local_hops;
     if (incremental && hops > 0 && cache_context && context_cache.size() == 5) {
         local_table = fluent_rows;
         local_table.insert(local_table.end(), state_fixed_rows.begin(), state_fixed_rows.end());

@@ -683,11 +683,15 @@ def bad_models(tmp_path_factory, models: dict[str, Path]) -> dict[str, Path]:
     module.symt_format_version = 7
     future = out / "future.pt"
     torch.jit.save(module, str(future), _extra_files={"symt.json": json.dumps(dict(meta, format_version=7))})
+    module.symt_format_version = meta["format_version"]
+    module.symt_context_cache = 9  # a cache mode no plugin knows (a newer export)
+    cache_9 = out / "cache-9.pt"
+    torch.jit.save(module, str(cache_9), _extra_files={"symt.json": json.dumps(meta)})
     truncated = out / "truncated.pt"
     truncated.write_bytes(models["gripper"].read_bytes()[:30_000])
     checkpoint = out / "best.pt"  # the shape of a training checkpoint (symt.training.trainer)
     torch.save({"version": 1, "model": {}, "model_config": {}, "train_config": {}}, checkpoint)
-    return {"corrupt": corrupt, "no-meta": no_meta, "future": future, "missing": out / "missing.pt",
+    return {"corrupt": corrupt, "no-meta": no_meta, "future": future, "cache-9": cache_9, "missing": out / "missing.pt",
             "truncated": truncated, "checkpoint": checkpoint, "planner": MODEL_DIR / "gripper-ed.pt"}
 
 
@@ -811,6 +815,7 @@ def translated_gripper(tmp_path_factory, models: dict[str, Path]) -> tuple[Path,
     ("corrupt", "context", "not a readable TorchScript model"),
     ("no-meta", "context", "without symt metadata"),
     ("future", "context", "model format version 7 is not supported"),
+    ("cache-9", "context", "cache-9.pt: symt_context_cache 9 is unknown to this plugin (it knows 0 to 2)"),
     ("visitall", "context", "task context was written for a model of domain 'gripper'"),
     ("missing", "context", "model file not found"),
     ("gripper", None, "no task context for symt(model="),
