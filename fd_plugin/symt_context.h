@@ -66,11 +66,12 @@ void check_model_against_context(const torch::jit::Module &module, const SymtCon
                                  const std::string &model_path, const std::string &context_path);
 
 /*
-  What a model file's typed attributes say about its pass, checked: how it caches the task's fixed
-  atoms (symt_context_cache, from format 4: 0 none, 1 all, 2 the context alone), whether it marks
-  achieved goals (symt_achieved_goals, from format 6), whether its cost is linear in the atoms
-  (symt_linear_cost) and how far a local model's tokens read (symt_local_hops). The last two are
-  optional: files that predate them attend over all atoms and are not local.
+  What a model file's typed attributes say about its pass, checked: which of the task's fixed
+  atoms it caches (symt_context_cache, from format 4: 0 none, 1 all, 2 the static atoms, the goal
+  atoms going with each state), whether it marks achieved goals (symt_achieved_goals, from format
+  6), whether its cost is linear in the atoms (symt_linear_cost) and how far a local model's
+  tokens read (symt_local_hops). The last two are optional: files that predate them attend over
+  all atoms and are not local.
 */
 struct ModelAttributes {
     int64_t cache_mode = 0;
