@@ -592,7 +592,7 @@ def test_resume_reaches_the_same_weights(gripper_dataset, tmp_path):
 
 
 @pytest.mark.train
-def test_a_time_budget_cuts_the_run_to_whole_epochs_and_resumes_with_the_cut(gripper_dataset, tmp_path):
+def test_a_time_budget_cuts_the_run_to_whole_epochs_and_resumes_with_the_cut_or_a_new_budget(gripper_dataset, tmp_path):
     trainer = Trainer(config_for(gripper_dataset, tmp_path / "fit", steps=200, time_budget=100.0), progress=False)
     # 20 steps (one epoch, evaluation included) took 30 s: two more epochs fit in the 70 s left.
     trainer.step = 20
@@ -613,6 +613,15 @@ def test_a_time_budget_cuts_the_run_to_whole_epochs_and_resumes_with_the_cut(gri
     resumed.run()
     assert resumed.step == 20
     assert len((out / "log.csv").read_text().splitlines()) == 1 + 1
+    # Resumed with another budget, the old cut goes (the schedule runs towards --steps again, the
+    # learning rate where the uncut run's is) and the new budget cuts after the next epoch.
+    extended = Trainer(config_for(gripper_dataset, out, steps=200, time_budget=2e-6), resume=True, progress=False)
+    assert extended.step == 20 and extended.last_step == 200
+    uncut = Trainer(config_for(gripper_dataset, tmp_path / "uncut", steps=200), progress=False)
+    assert extended.lr(20) == uncut.lr(20) and extended.lr(39) == uncut.lr(39)
+    extended.run()
+    assert extended.step == extended.last_step == 40
+    assert len((out / "log.csv").read_text().splitlines()) == 1 + 2
 
 
 @pytest.mark.train

@@ -129,7 +129,8 @@ class TrainerBase:
       the run is cut to the whole epochs that still fit at the pace measured so far (evaluation
       included), and the cosine schedule ends at the new last step. The cut only ever moves the
       end earlier, so the first epoch (the slowest: it pays for warm-up) sets it, and later
-      epochs rarely change it.
+      epochs rarely change it. Resumed with another budget, the run is given that budget as a
+      whole (the time spent counts) and the old cut goes.
 
     A trainer sets ``config``, ``out``, ``model``, ``device``, ``progress`` and ``is_main``, then
     calls :meth:`start_run`, and implements :meth:`train_step` (one optimisation step, returning
@@ -237,8 +238,12 @@ class TrainerBase:
         self.contrastive_start = state["contrastive_start"]
         if state.get("epoch_progress"):  # absent in checkpoints written at an epoch's end
             self.epoch_progress = EpochProgress(**state["epoch_progress"])
-        self.budget_steps = state.get("budget_steps")
         self.budget_elapsed = state.get("budget_elapsed", 0.0)
+        # A run resumed with another --time-budget is given that budget for the whole run (the
+        # time spent counts): the saved cut, made for the old budget, goes, and the next epoch's
+        # end cuts again. With the same budget the cut stays (a cut never moves the end later).
+        same_budget = checkpoint["train_config"].get("time_budget", 0.0) == config.time_budget
+        self.budget_steps = state.get("budget_steps") if same_budget else None
         self.restore_state(state)
 
     def weight_average(self, decay: float) -> torch.optim.swa_utils.AveragedModel | None:
