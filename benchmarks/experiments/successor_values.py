@@ -19,6 +19,13 @@ values the Fast Downward plugins compute):
   h* one less than the state (ties shared evenly): how often a greedy step on the model is optimal::
 
       python benchmarks/experiments/successor_values.py optimal-steps domain.pddl p04.pddl --model ...
+
+* ``values``: on a task whose state space expands, per model, the span of its values over the
+  states that can reach the goal (a uniform sample of at most ``--states``, fixed seed) and their
+  correlation with h*: whether a model values the state or only the task (a model that fits each
+  task's mean h* ranks siblings at chance; ``benchmarks/results/ipc/readout/`` section 12)::
+
+      python benchmarks/experiments/successor_values.py values domain.pddl p11.pddl --states 256 --model ...
 """
 
 from __future__ import annotations
@@ -103,16 +110,32 @@ def optimal_steps(task: GroundTask, models: dict[str, Values], states: int, max_
     return "\n".join(lines) + "\n"
 
 
+def values_inside(task: GroundTask, models: dict[str, Values], states: int, max_states: int) -> str:
+    """Per model, the span of its values over sampled states that reach the goal and their
+    correlation with h*, as markdown."""
+    space = expand(task, max_states=max_states)
+    hstar = space.hstar
+    finite = np.flatnonzero(np.isfinite(hstar))
+    ids = np.random.default_rng(0).choice(finite, size=min(states, finite.size), replace=False)
+    h = hstar[ids]
+    lines = [f"{finite.size:,} of {space.num_states:,} states reach the goal (h* {h.min():.0f}-{h.max():.0f}); "
+             f"{ids.size} valued.", "", "| model | values | correlation with h* |", "|---|---|--:|"]
+    for name, values in models.items():
+        v = values([space.state_set(int(i)) for i in ids])
+        lines.append(f"| {name} | {v.min():.2f}-{v.max():.2f} | {np.corrcoef(v, h)[0, 1]:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("view", choices=("plateau", "optimal-steps"))
+    parser.add_argument("view", choices=("plateau", "optimal-steps", "values"))
     parser.add_argument("domain", type=Path)
     parser.add_argument("problem", type=Path)
     parser.add_argument("trace", type=Path, nargs="?", help="a SYMT_TRACE file (plateau only)")
     parser.add_argument("--model", action="append", required=True, metavar="NAME=PATH",
                         help="a SymT-E file (.pt) or a WL model (.json), named for the table")
-    parser.add_argument("--states", type=int, default=300, help="states sampled (optimal-steps; 300)")
-    parser.add_argument("--max-states", type=int, default=2_000_000, help="expansion limit (optimal-steps)")
+    parser.add_argument("--states", type=int, default=300, help="states sampled (optimal-steps, values; 300)")
+    parser.add_argument("--max-states", type=int, default=2_000_000, help="expansion limit (optimal-steps, values)")
     args = parser.parse_args(argv)
     if (args.view == "plateau") != (args.trace is not None):
         parser.error("a trace file goes with 'plateau' and only with it")
@@ -128,8 +151,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             models[name] = kind(Path(path), domain, problem, task)
         if args.view == "plateau":
             print(plateau(task, args.trace, models))
-        else:
+        elif args.view == "optimal-steps":
             print(optimal_steps(task, models, args.states, args.max_states))
+        else:
+            print(values_inside(task, models, args.states, args.max_states))
     except SymtError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
