@@ -26,6 +26,14 @@ values the Fast Downward plugins compute):
   task's mean h* ranks siblings at chance; ``benchmarks/results/ipc/readout/`` section 12)::
 
       python benchmarks/experiments/successor_values.py values domain.pddl p11.pddl --states 256 --model ...
+
+* ``dead-ends``: on a task whose state space expands, the states that reach the goal and have both
+  a successor that reaches it and one that does not (a dead end; a uniform sample of at most
+  ``--states``, fixed seed); per model, the share of their (live, dead-end) successor pairs it
+  values live first (ties count half): whether a greedy step on the model walks into a dead end
+  that a sibling avoids (``benchmarks/results/training/ipc_models.md``, Spanner)::
+
+      python benchmarks/experiments/successor_values.py dead-ends domain.pddl p85.pddl --model ...
 """
 
 from __future__ import annotations
@@ -126,16 +134,53 @@ def values_inside(task: GroundTask, models: dict[str, Values], states: int, max_
     return "\n".join(lines) + "\n"
 
 
+def value_span(values: list[float]) -> str:
+    """``values``' least and largest value and median, for a table cell ("-" when empty)."""
+    return f"{np.min(values):.2f}-{np.max(values):.2f} (median {np.median(values):.2f})" if values else "-"
+
+
+def dead_end_pairs(task: GroundTask, models: dict[str, Values], states: int, max_states: int) -> str:
+    """Per model, the share of (live, dead-end) sibling pairs of sampled states that it values live
+    first, as markdown."""
+    space = expand(task, max_states=max_states)
+    hstar = space.hstar
+    forks: list[tuple[list[int], list[int]]] = []  # per state: its live and its dead-end successors
+    for i in np.flatnonzero(np.isfinite(hstar) & (hstar > 0)):
+        targets = sorted({int(t) for t in space.successors(int(i))[1]} - {int(i)})
+        live = [t for t in targets if np.isfinite(hstar[t])]
+        dead = [t for t in targets if not np.isfinite(hstar[t])]
+        if live and dead:
+            forks.append((live, dead))
+    chosen = [forks[int(j)] for j in np.random.default_rng(0).choice(len(forks), size=min(states, len(forks)),
+                                                                     replace=False)] if forks else []
+    pairs = sum(len(live) * len(dead) for live, dead in chosen)
+    lines = [f"{space.num_states:,} states, {int(np.isinf(hstar).sum()):,} of them dead ends; {len(forks):,} states "
+             f"that reach the goal have a live and a dead-end successor, {len(chosen)} sampled ({pairs:,} pairs).",
+             "", "| model | live successor valued first | dead-end successors' values | live successors' values |",
+             "|---|--:|---|---|"]
+    for name, values in models.items():
+        right, dead_values, live_values = [], [], []
+        for live, dead in chosen:
+            v = values([space.state_set(t) for t in live + dead])
+            lv, dv = v[: len(live)], v[len(live):]
+            right += [1.0 if d > a + TIE else 0.5 if abs(d - a) <= TIE else 0.0 for a in lv for d in dv]
+            live_values += list(lv)
+            dead_values += list(dv)
+        share = f"{np.mean(right):.2f}" if right else "-"
+        lines.append(f"| {name} | {share} | {value_span(dead_values)} | {value_span(live_values)} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("view", choices=("plateau", "optimal-steps", "values"))
+    parser.add_argument("view", choices=("plateau", "optimal-steps", "values", "dead-ends"))
     parser.add_argument("domain", type=Path)
     parser.add_argument("problem", type=Path)
     parser.add_argument("trace", type=Path, nargs="?", help="a SYMT_TRACE file (plateau only)")
     parser.add_argument("--model", action="append", required=True, metavar="NAME=PATH",
                         help="a SymT-E file (.pt) or a WL model (.json), named for the table")
-    parser.add_argument("--states", type=int, default=300, help="states sampled (optimal-steps, values; 300)")
-    parser.add_argument("--max-states", type=int, default=2_000_000, help="expansion limit (optimal-steps, values)")
+    parser.add_argument("--states", type=int, default=300, help="states sampled (optimal-steps, values, dead-ends; 300)")
+    parser.add_argument("--max-states", type=int, default=2_000_000, help="expansion limit (optimal-steps, values, dead-ends)")
     args = parser.parse_args(argv)
     if (args.view == "plateau") != (args.trace is not None):
         parser.error("a trace file goes with 'plateau' and only with it")
@@ -153,8 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(plateau(task, args.trace, models))
         elif args.view == "optimal-steps":
             print(optimal_steps(task, models, args.states, args.max_states))
-        else:
+        elif args.view == "values":
             print(values_inside(task, models, args.states, args.max_states))
+        else:
+            print(dead_end_pairs(task, models, args.states, args.max_states))
     except SymtError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
