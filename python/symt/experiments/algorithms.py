@@ -113,6 +113,13 @@ ALGORITHMS: dict[str, Algorithm] = {
                               "a boost is a random open state of a random bucket (issue 65's candidate; on the "
                               "IPC 2023 track's 200 easy + medium tasks 144 against symt-first-lazy's 145 "
                               "in one run, 2026-12-06, so not an alias)"),
+        Algorithm("symt-first-lazy-psf", "fd",
+                  search="lazy(alt([single(hs), single(hff)]), preferred=[hff], preferred_successors_first=true)",
+                  evaluators=("hs=symt(model={model})", "hff=ff()"), model="symt-e",
+                  description="symt-first-lazy without queues of h^FF's preferred successors: its preferred "
+                              "operators only order a state's successors (inserted first, so they win ties); "
+                              "a queue of preferred successors stalls every IPC 2023 Spanner medium task whatever "
+                              "the other queue's heuristic (issue 65's candidate, 2026-12-07)"),
         Algorithm("wl", "fd", search="batch_eager_greedy([wl(model={model})])", model="wl",
                   description="GBFS with the WL baseline (WL-GOOSE: a linear model on WL features of "
                               "the instance learning graph, `symt train-wl`), all new successors of "
