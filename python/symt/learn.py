@@ -49,7 +49,7 @@ RECIPE: dict[str, object] = dict(
     coverage_tasks=8, coverage_search="gbfs", plan_weight=0.0,
 )
 """The training options of ``symt learn`` (:class:`symt.training.config.TrainConfig` fields): the shipped IPC
-models' recipe (issue 35's: the ``ipc2023-spanner.pt`` row of ``benchmarks/training/models.toml``, for
+models' recipe (issue 35's: the ``ipc2023-floortile.pt`` row of ``benchmarks/training/models.toml``, for
 one; exhaustive labels only, ``plan_weight`` 0, as those models were trained) with achieved-goal
 marks, and the
 contrastive terms switched on by half-way at the latest (``contrastive_by``), and the checkpoint
