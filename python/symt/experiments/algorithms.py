@@ -117,9 +117,11 @@ ALGORITHMS: dict[str, Algorithm] = {
                   search="lazy(alt([single(hs), single(hff)]), preferred=[hff], preferred_successors_first=true)",
                   evaluators=("hs=symt(model={model})", "hff=ff()"), model="symt-e",
                   description="symt-first-lazy without queues of h^FF's preferred successors: its preferred "
-                              "operators only order a state's successors (inserted first, so they win ties); "
-                              "a queue of preferred successors stalls every IPC 2023 Spanner medium task whatever "
-                              "the other queue's heuristic (issue 65's candidate, 2026-12-07)"),
+                              "operators only order a state's successors (inserted first, so they win ties). "
+                              "Beside such a queue IPC 2023 Spanner's medium tasks stall with symt() and wl() "
+                              "alike (p01, p07, p28 probed); without it Spanner gains p01-p07, but on the "
+                              "track's first 157 easy + medium tasks it solved 105 against symt-first-lazy's "
+                              "118 (issue 65's candidate, 2026-12-07), so not an alias"),
         Algorithm("wl", "fd", search="batch_eager_greedy([wl(model={model})])", model="wl",
                   description="GBFS with the WL baseline (WL-GOOSE: a linear model on WL features of "
                               "the instance learning graph, `symt train-wl`), all new successors of "
