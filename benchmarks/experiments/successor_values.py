@@ -52,7 +52,7 @@ from symt.guidance import changing_successors
 from symt.pddl.grounding import ground
 from symt.pddl.parser import parse_domain, parse_problem
 from symt.pddl.task import GroundTask
-from symt.statespace import expand
+from symt.statespace import StateSpace, expand
 from trace_goal_count import atom_text
 
 TIE = 1e-6
@@ -98,6 +98,11 @@ def plateau(task: GroundTask, trace: Path, models: dict[str, Values]) -> str:
     return "\n".join(lines)
 
 
+def other_successors(space: StateSpace, state: int) -> list[int]:
+    """The distinct successors of expanded state ``state`` other than itself, in id order."""
+    return sorted({int(t) for t in space.successors(state)[1]} - {state})
+
+
 def optimal_steps(task: GroundTask, models: dict[str, Values], states: int, max_states: int) -> str:
     """Per model, the share of sampled states whose lowest-valued successor is optimal, as markdown."""
     space = expand(task, max_states=max_states)
@@ -110,7 +115,7 @@ def optimal_steps(task: GroundTask, models: dict[str, Values], states: int, max_
     for name, values in models.items():
         shares = []
         for i in ids:
-            targets = sorted({int(t) for t in space.successors(i)[1]} - {i})
+            targets = other_successors(space, i)
             successor_values = values([space.state_set(t) for t in targets])
             chosen = [t for t, v in zip(targets, successor_values) if v <= successor_values.min() + TIE]
             shares.append(np.mean([hstar[t] == hstar[i] - 1 for t in chosen]))
@@ -146,7 +151,7 @@ def dead_end_pairs(task: GroundTask, models: dict[str, Values], states: int, max
     hstar = space.hstar
     forks: list[tuple[list[int], list[int]]] = []  # per state: its live and its dead-end successors
     for i in np.flatnonzero(np.isfinite(hstar) & (hstar > 0)):
-        targets = sorted({int(t) for t in space.successors(int(i))[1]} - {int(i)})
+        targets = other_successors(space, int(i))
         live = [t for t in targets if np.isfinite(hstar[t])]
         dead = [t for t in targets if not np.isfinite(hstar[t])]
         if live and dead:
@@ -158,11 +163,15 @@ def dead_end_pairs(task: GroundTask, models: dict[str, Values], states: int, max
              f"that reach the goal have a live and a dead-end successor, {len(chosen)} sampled ({pairs:,} pairs).",
              "", "| model | live successor valued first | dead-end successors' values | live successors' values |",
              "|---|--:|---|---|"]
+    # Every successor of the sample valued once per model, in one call (batched forward passes).
+    valued = sorted({t for live, dead in chosen for t in live + dead})
+    row = {t: k for k, t in enumerate(valued)}
+    states_valued = [space.state_set(t) for t in valued]
     for name, values in models.items():
+        all_values = values(states_valued)
         right, dead_values, live_values = [], [], []
         for live, dead in chosen:
-            v = values([space.state_set(t) for t in live + dead])
-            lv, dv = v[: len(live)], v[len(live):]
+            lv, dv = all_values[[row[t] for t in live]], all_values[[row[t] for t in dead]]
             right += [1.0 if d > a + TIE else 0.5 if abs(d - a) <= TIE else 0.0 for a in lv for d in dv]
             live_values += list(lv)
             dead_values += list(dv)
