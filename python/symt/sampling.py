@@ -38,6 +38,14 @@ phrasing of its goal with the same reachable goal states (``TaskData.goal_phrasi
 fixed set of phrasings per task; h* and the sibling pairs are unchanged, so the labels stay exact.
 The state, its renamed copy and its siblings share the phrasing.
 
+With ``dead_end_states`` q > 0, a batch slot that drew an exhaustive task with dead ends samples,
+with probability q, one of its dead ends uniformly instead of a state that reaches the goal, under
+the same lower bound as a dead-end sibling (its task's largest finite h* plus one). Siblings alone
+show the model only the dead ends one step from a state that can still reach the goal; a search
+that follows a relaxation's preferred operators past that step meets the dead ends below it
+(Spanner: the man at the gate tightening nuts with too few spanners), whose values then fall as
+the goal count falls, like a live state's (``benchmarks/results/training/ipc_models.md``).
+
 Every batch is a pure function of ``(seed, step)``, which makes ``--resume`` exact.
 """
 
@@ -87,7 +95,7 @@ class Batch:
     """bool per row: the target is only an upper bound on h* (satisficing plans); None: all exact."""
     lower_bound: torch.Tensor | None = None
     """bool per row: the target is only a lower bound on h* (a dead-end sibling under
-    ``dead_end_bound``); None: none is."""
+    ``dead_end_bound``, a sampled dead end under ``dead_end_states``); None: none is."""
 
     @property
     def num_sampled(self) -> int:
@@ -138,7 +146,8 @@ class PairSampler:
 
     def __init__(self, tasks: list[TaskData], vocab_size: int, mode: str, seed: int, ranking: bool = False,
                  plan_weight: float = DEFAULT_PLAN_WEIGHT, task_size_power: float = 0.0,
-                 goal_phrasing: float = 0.0, length_buckets: int = 1, dead_end_bound: bool = False):
+                 goal_phrasing: float = 0.0, length_buckets: int = 1, dead_end_bound: bool = False,
+                 dead_end_states: float = 0.0):
         if mode not in RENAME_MODES:
             raise SymtError(f"unknown rename mode '{mode}' (choose from {', '.join(RENAME_MODES)})")
         self.tasks = [t for t in tasks if t.space is not None and t.space.max_finite_hstar >= 0]
@@ -168,6 +177,11 @@ class PairSampler:
             raise SymtError(f"the goal-phrasing probability must lie in [0, 1] (got {goal_phrasing})")
         self.goal_phrasing = goal_phrasing
         self.dead_end_bound = dead_end_bound
+        if not 0 <= dead_end_states <= 1:
+            raise SymtError(f"the share of dead-end states must lie in [0, 1] (got {dead_end_states})")
+        self.dead_end_states = dead_end_states
+        # Per exhaustive task, its dead ends' state ids (found once, when first drawn).
+        self._dead_ends: dict[int, np.ndarray] = {}
         self.vocab_size = vocab_size
         self.mode = mode
         self.seed = seed
@@ -211,6 +225,14 @@ class PairSampler:
         other = plan.siblings[position][rng.integers(len(plan.siblings[position]))]
         return [(plan.states[position + 1], float(plan.remaining[position + 1])), (other, math.nan)]
 
+    def dead_ends(self, data: TaskData) -> np.ndarray:
+        """The state ids of ``data``'s dead ends (h* = inf), increasing."""
+        found = self._dead_ends.get(id(data))
+        if found is None:
+            assert data.space is not None
+            found = self._dead_ends[id(data)] = np.flatnonzero(~np.isfinite(data.space.hstar))
+        return found
+
     def task_ids(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` indices into the exhaustive tasks: uniform (the paper's draw) or size-weighted."""
         if self.buckets:
@@ -232,7 +254,7 @@ class PairSampler:
             plan_ids = rng.integers(len(self.plan_tasks), size=batch_size)
             ids = self.task_ids(rng, batch_size)
             chosen = [self.plan_tasks[p] if f else self.tasks[i] for f, p, i in zip(from_plan, plan_ids, ids)]
-        rows, rows_renamed, targets, upper = [], [], [], []
+        rows, rows_renamed, targets, upper, lower = [], [], [], [], []
         sibling_rows: list[np.ndarray] = []
         sibling_targets: list[float] = []
         sibling_bounds: list[bool] = []
@@ -245,10 +267,20 @@ class PairSampler:
                     fixed = data.goal_phrasings[which]
                     # A model that marks achieved goals reads them by the goal it is shown.
                     fluent = data.goal_phrasing_fluents[which] if data.goal_phrasing_fluents else None
+            dead_end = False
             if data.plan is None:
                 assert data.space is not None
-                position = data.space.sampler(derive_seed(self.seed, "state", step, slot)).sample_state()
-                facts, target = data.space.state_facts(position), float(data.space.hstar[position])
+                # Drawn only when asked for, so that the batches of runs without it stay as they were.
+                dead_ends = self.dead_ends(data) if self.dead_end_states > 0 else None
+                dead_end = dead_ends is not None and len(dead_ends) > 0 and rng.random() < self.dead_end_states
+                if dead_end:
+                    assert dead_ends is not None
+                    position = int(dead_ends[rng.integers(len(dead_ends))])
+                    target = float(data.space.max_finite_hstar + 1)  # a lower bound: the h* is inf
+                else:
+                    position = data.space.sampler(derive_seed(self.seed, "state", step, slot)).sample_state()
+                    target = float(data.space.hstar[position])
+                facts = data.space.state_facts(position)
             else:  # a plan position uniformly: the plan's analogue of a uniform goal distance
                 position = int(rng.integers(data.plan.length + 1))
                 facts, target = data.plan.states[position], float(data.plan.remaining[position])
@@ -264,7 +296,8 @@ class PairSampler:
                 rows_renamed.append(rename(state_rows, second, self.vocab_size))
             targets.append(target)
             upper.append(data.plan is not None and not data.plan.exact)
-            siblings = self.siblings(data, position, rng)
+            lower.append(dead_end)
+            siblings = [] if dead_end else self.siblings(data, position, rng)
             # Both siblings share one renaming, drawn afresh: with Rename-One's fixed X naming
             # they would double the share of rows in that naming, and a model that leans on it
             # meets unseen tokens on tasks with more objects than any training task.
@@ -290,7 +323,8 @@ class PairSampler:
         target = torch.tensor(targets + sibling_targets, dtype=torch.float32)
         # Siblings are never upper bounds: only optimal plans give them.
         upper_bound = torch.tensor(upper + [False] * len(sibling_rows)) if self.plan_tasks else None
-        lower_bound = torch.tensor([False] * len(rows) + sibling_bounds) if self.dead_end_bound else None
+        lower_bound = (torch.tensor(lower + sibling_bounds) if self.dead_end_bound or self.dead_end_states > 0
+                       else None)
         return Batch(pred, args, mask, target, renamed, pairs, upper_bound, lower_bound)
 
     def hstar_statistics(self, samples: int = 4096) -> tuple[float, float]:

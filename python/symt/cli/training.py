@@ -283,6 +283,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="regress each dead-end sibling of the ranking to at least its task's largest "
                    "finite h* plus one (a lower bound: only predictions below it count) instead of "
                    "leaving it to the ranking alone (default: off)")
+    p.add_argument("--dead-end-states", type=float_in(0, 1), metavar="Q",
+                   help="draw a sampled state with probability Q among its task's dead ends (where it has "
+                   "any), regressed to at least the task's largest finite h* plus one, so that the model "
+                   "sees dead ends deeper than one step from a state that reaches the goal (0: the paper's)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")

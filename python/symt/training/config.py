@@ -49,6 +49,9 @@ class TrainConfig:
     dead_end_bound: bool = False
     """Regress dead-end siblings to at least their task's largest finite h* plus one (``symt.sampling``;
     off: a dead end only takes part in the ranking)."""
+    dead_end_states: float = 0.0
+    """Share of sampled states drawn among their task's dead ends, regressed to at least its largest
+    finite h* plus one (``symt.sampling``; 0: only states that reach the goal, the paper's)."""
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""

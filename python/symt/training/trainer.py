@@ -88,7 +88,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "dead_end_states", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -146,7 +146,8 @@ class Trainer(TrainerBase):
         self.sampler = PairSampler(self.dataset.split("train"), config.vocab_size, mode, config.seed,
                                    ranking=config.w_rank > 0, plan_weight=config.plan_weight,
                                    task_size_power=config.task_size_power, goal_phrasing=config.goal_phrasing,
-                                   length_buckets=config.length_buckets, dead_end_bound=config.dead_end_bound)
+                                   length_buckets=config.length_buckets, dead_end_bound=config.dead_end_bound,
+                                   dead_end_states=config.dead_end_states)
         self.val_batches = fixed_validation_batches(
             self.dataset.split("validation"), config.vocab_size, config.seed, config.val_samples, 64)
         if not self.val_batches:  # no expandable validation task: hold out training states
