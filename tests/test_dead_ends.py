@@ -17,6 +17,7 @@ import pytest
 import torch
 
 from symt.data import load_dataset
+from symt.errors import SymtError
 from symt.sampling import PairSampler
 from symt.training.trainer import Trainer
 from test_model import config_for
@@ -98,3 +99,38 @@ def test_a_lower_bound_only_penalises_predictions_below_it(corridor_dataset: Pat
     errors = torch.where(batch.lower_bound, 0.0, (predicted - batch.target) ** 2)
     mse = trainer.train_step(0)[0]
     assert mse == pytest.approx(float(errors.mean()), rel=1e-4)
+
+
+def test_sampled_dead_ends_are_the_pit_under_its_task_bound(corridor_dataset: Path) -> None:
+    tasks = load_dataset(corridor_dataset, splits=("train",), vocab_size=20, progress=False).split("train")
+    sampler = PairSampler(tasks, 20, "rename-one", seed=5, ranking=True, dead_end_states=0.5)
+    assert [len(sampler.dead_ends(t)) for t in tasks] == [1, 1]  # one pit per task
+    assert all(math.isinf(t.space.hstar[sampler.dead_ends(t)[0]]) for t in tasks)
+    sampled_dead, sampled_live, bounds_seen = 0, 0, set()
+    for step in range(20):
+        batch = sampler.batch(step, 16)
+        b = batch.num_sampled
+        assert batch.lower_bound is not None and batch.lower_bound.shape == batch.target.shape
+        dead = batch.lower_bound[:b]
+        sampled_dead += int(dead.sum())
+        sampled_live += int((~dead).sum())
+        bounds_seen |= set(batch.target[:b][dead].tolist())
+        assert bool(torch.isfinite(batch.target[:b]).all())  # a dead end's row carries its bound
+        assert set(batch.target[:b][~dead].tolist()) <= {0.0, 1.0, 2.0, 3.0}
+        # A sampled dead end brings no sibling pair (no optimal successor to rank); of the live
+        # states only c0 and c1 (h* 3 and 2) have a second successor, the pit.
+        assert batch.sibling_pairs is not None
+        assert len(batch.sibling_pairs) == int((~dead & (batch.target[:b] >= 2)).sum())
+        assert not batch.lower_bound[b:].any()  # siblings stay unbounded without --dead-end-bound
+    assert sampled_dead > 0 and sampled_live > 0
+    assert bounds_seen == {3.0, 4.0}
+
+
+def test_no_dead_end_states_keeps_the_batches(corridor_dataset: Path) -> None:
+    tasks = load_dataset(corridor_dataset, splits=("train",), vocab_size=20, progress=False).split("train")
+    plain = PairSampler(tasks, 20, "rename-one", seed=5, ranking=True).batch(3, 16)
+    zero = PairSampler(tasks, 20, "rename-one", seed=5, ranking=True, dead_end_states=0.0).batch(3, 16)
+    assert torch.equal(plain.pred, zero.pred) and torch.equal(plain.target, zero.target)
+    assert zero.lower_bound is None
+    with pytest.raises(SymtError, match="dead-end states"):
+        PairSampler(tasks, 20, "rename-one", seed=5, dead_end_states=1.5)

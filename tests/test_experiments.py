@@ -521,3 +521,33 @@ def test_eval_greedy_runs_wl_models_by_the_same_guidance(tmp_path: Path) -> None
     assert [r["reason"] for r in rows] == ["goal reached"] * 2
     # Optimal Gripper plans: 5 actions per pair of balls and a move back between pairs.
     assert [r["length"] for r in rows] == [5, 11]
+
+
+def test_spanner_dead_end_count_is_the_state_spaces() -> None:
+    """``benchmarks/experiments/spanner_trace_dead_ends.py`` tells Spanner's dead ends by a count
+    (usable spanners within the man's reach against loose nuts); on an IPC 2023 training task it
+    calls a state a dead end exactly when the expanded state space gives it h* = inf."""
+    import importlib.util
+    import math
+
+    from symt.pddl import ground, parse_domain, parse_problem
+    from symt.statespace import expand
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "spanner_trace_dead_ends.py"
+    spec = importlib.util.spec_from_file_location("spanner_trace_dead_ends", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    root = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "ipc2023-learning" / "spanner"
+    problem = root / "training" / "easy" / "p50.pddl"  # 5 spanners, 3 nuts, 6 locations
+    domain = parse_domain(root / "domain.pddl")
+    task = ground(domain, parse_problem(problem, domain))
+    space = expand(task, max_states=200_000)
+    order = module.location_order(problem)
+    dead = 0
+    for state in range(space.num_states):
+        atoms = ";".join(f"{a[0]}({', '.join(a[1])})"
+                         for a in (task.fluent_atoms[int(f)] for f in space.state_facts(state)))
+        assert module.is_dead_end(atoms, order) == math.isinf(space.hstar[state]), atoms
+        dead += math.isinf(space.hstar[state])
+    assert 0 < dead < space.num_states

@@ -1,7 +1,7 @@
 """How learned heuristics rank a state's successors: on a search's plateau, and on whole state spaces.
 
 Question: when plain GBFS with a learned heuristic spends thousands of expansions on a plateau,
-does the model not see which successor makes progress? Two views, each for SymT-E files (``.pt``,
+does the model not see which successor makes progress? Its views, each for SymT-E files (``.pt``,
 exported) and WL models (``.json``, their unscaled values), in Python on symt's own grounding (the
 values the Fast Downward plugins compute):
 
@@ -34,6 +34,14 @@ values the Fast Downward plugins compute):
   that a sibling avoids (``benchmarks/results/training/ipc_models.md``, Spanner)::
 
       python benchmarks/experiments/successor_values.py dead-ends domain.pddl p85.pddl --model ...
+
+* ``dead-end-states``: on a task whose state space expands, a uniform sample of at most
+  ``--states`` of its dead ends and as many states that reach the goal (fixed seed); per model, the
+  share of (dead end, live state) pairs it values dead end higher (ties count half): whether the
+  dead ends below a fork, which a search can reach once it has passed the fork, stay behind the
+  states that can still reach the goal (the sixty-first session's Spanner probe)::
+
+      python benchmarks/experiments/successor_values.py dead-end-states domain.pddl p75.pddl --states 400 --model ...
 """
 
 from __future__ import annotations
@@ -180,16 +188,40 @@ def dead_end_pairs(task: GroundTask, models: dict[str, Values], states: int, max
     return "\n".join(lines) + "\n"
 
 
+def dead_end_states(task: GroundTask, models: dict[str, Values], states: int, max_states: int) -> str:
+    """Per model, the share of (dead end, live state) pairs of sampled states that it values dead
+    end higher, as markdown."""
+    space = expand(task, max_states=max_states)
+    hstar = space.hstar
+    rng = np.random.default_rng(0)
+    finite, dead = np.flatnonzero(np.isfinite(hstar)), np.flatnonzero(~np.isfinite(hstar))
+    live_ids = rng.choice(finite, size=min(states, finite.size), replace=False)
+    dead_ids = rng.choice(dead, size=min(states, dead.size), replace=False) if dead.size else dead
+    lines = [f"{space.num_states:,} states, {dead.size:,} of them dead ends (largest finite h* "
+             f"{hstar[finite].max():.0f}); {dead_ids.size} dead ends and {live_ids.size} live states sampled.", "",
+             "| model | dead end valued higher | dead ends' values | live states' values |", "|---|--:|---|---|"]
+    for name, values in models.items():
+        valued = values([space.state_set(int(i)) for i in np.concatenate([dead_ids, live_ids])])
+        dv, lv = valued[: dead_ids.size], valued[dead_ids.size :]
+        if dv.size and lv.size:
+            gap = dv[:, None] - lv[None, :]
+            share = f"{np.mean(np.where(np.abs(gap) <= TIE, 0.5, (gap > 0).astype(float))):.2f}"
+        else:
+            share = "-"
+        lines.append(f"| {name} | {share} | {value_span(list(dv))} | {value_span(list(lv))} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("view", choices=("plateau", "optimal-steps", "values", "dead-ends"))
+    parser.add_argument("view", choices=("plateau", "optimal-steps", "values", "dead-ends", "dead-end-states"))
     parser.add_argument("domain", type=Path)
     parser.add_argument("problem", type=Path)
     parser.add_argument("trace", type=Path, nargs="?", help="a SYMT_TRACE file (plateau only)")
     parser.add_argument("--model", action="append", required=True, metavar="NAME=PATH",
                         help="a SymT-E file (.pt) or a WL model (.json), named for the table")
-    parser.add_argument("--states", type=int, default=300, help="states sampled (optimal-steps, values, dead-ends; 300)")
-    parser.add_argument("--max-states", type=int, default=2_000_000, help="expansion limit (optimal-steps, values, dead-ends)")
+    parser.add_argument("--states", type=int, default=300, help="states sampled (optimal-steps, values, dead-ends, dead-end-states; 300)")
+    parser.add_argument("--max-states", type=int, default=2_000_000, help="expansion limit (optimal-steps, values, dead-ends, dead-end-states)")
     args = parser.parse_args(argv)
     if (args.view == "plateau") != (args.trace is not None):
         parser.error("a trace file goes with 'plateau' and only with it")
@@ -209,8 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(optimal_steps(task, models, args.states, args.max_states))
         elif args.view == "values":
             print(values_inside(task, models, args.states, args.max_states))
-        else:
+        elif args.view == "dead-ends":
             print(dead_end_pairs(task, models, args.states, args.max_states))
+        else:
+            print(dead_end_states(task, models, args.states, args.max_states))
     except SymtError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
