@@ -3,8 +3,8 @@ the tasks :mod:`symt.data` loads.
 
 A sample: a training task uniformly at random, then a goal distance uniformly among those that
 occur in its state space, then a state at that distance uniformly (the C++ sampler does these two
-steps), with its h* as the regression target. Dead ends (h* = inf) are never sampled: the sampler
-draws among finite distances only. Each sample is turned into a pair (X, X') of the same state and
+steps), with its h* as the regression target. Dead ends (h* = inf) are not sampled so (the sampler
+draws among finite distances only), only by ``dead_end_states`` below. Each sample is turned into a pair (X, X') of the same state and
 goal under two object renamings:
 
 * ``rename-one``: X keeps a fixed renaming (object i -> token i), X' is random;
