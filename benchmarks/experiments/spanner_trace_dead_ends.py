@@ -6,7 +6,9 @@ one way from the shed to the gate, a spanner tightens one nut and is used up, so
 reach the goal exactly when the usable spanners the man carries plus the spanners lying at his
 location or ahead of it are at least the loose nuts. This script applies that count, written from
 the domain's rules and independent of symt, to each state of a ``SYMT_TRACE`` file (the plugin
-writes every state it evaluates with its raw value, in evaluation order)::
+writes every state it evaluates with its raw value, in evaluation order). It tells the man from the
+spanners and nuts by the names the IPC 2023 generator gives them (``spanner…``, ``nut…``), so it is
+a probe for that collection's tasks::
 
     SYMT_TRACE=trace.tsv fast-downward --overall-time-limit 30s --alias symt-first-lazy \\
         spanner/domain.pddl spanner/testing/medium/p01.pddl
