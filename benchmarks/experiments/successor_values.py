@@ -152,6 +152,13 @@ def value_span(values: list[float]) -> str:
     return f"{np.min(values):.2f}-{np.max(values):.2f} (median {np.median(values):.2f})" if values else "-"
 
 
+def higher_scores(higher: np.ndarray, lower: np.ndarray) -> np.ndarray:
+    """Per pair of a value of ``higher`` and one of ``lower`` (all pairs, flattened): 1 where the
+    first is the larger by more than :data:`TIE`, 0.5 for a tie within it, 0 otherwise."""
+    gap = np.asarray(higher)[:, None] - np.asarray(lower)[None, :]
+    return np.where(np.abs(gap) <= TIE, 0.5, (gap > 0).astype(float)).ravel()
+
+
 def dead_end_pairs(task: GroundTask, models: dict[str, Values], states: int, max_states: int) -> str:
     """Per model, the share of (live, dead-end) sibling pairs of sampled states that it values live
     first, as markdown."""
@@ -180,7 +187,7 @@ def dead_end_pairs(task: GroundTask, models: dict[str, Values], states: int, max
         right, dead_values, live_values = [], [], []
         for live, dead in chosen:
             lv, dv = all_values[[row[t] for t in live]], all_values[[row[t] for t in dead]]
-            right += [1.0 if d > a + TIE else 0.5 if abs(d - a) <= TIE else 0.0 for a in lv for d in dv]
+            right += list(higher_scores(dv, lv))
             live_values += list(lv)
             dead_values += list(dv)
         share = f"{np.mean(right):.2f}" if right else "-"
@@ -203,11 +210,7 @@ def dead_end_states(task: GroundTask, models: dict[str, Values], states: int, ma
     for name, values in models.items():
         valued = values([space.state_set(int(i)) for i in np.concatenate([dead_ids, live_ids])])
         dv, lv = valued[: dead_ids.size], valued[dead_ids.size :]
-        if dv.size and lv.size:
-            gap = dv[:, None] - lv[None, :]
-            share = f"{np.mean(np.where(np.abs(gap) <= TIE, 0.5, (gap > 0).astype(float))):.2f}"
-        else:
-            share = "-"
+        share = f"{np.mean(higher_scores(dv, lv)):.2f}" if dv.size and lv.size else "-"
         lines.append(f"| {name} | {share} | {value_span(list(dv))} | {value_span(list(lv))} |")
     return "\n".join(lines) + "\n"
 
