@@ -67,6 +67,10 @@ DEFAULT_PLAN_WEIGHT = 0.25
 """Share of batch slots drawn from plan-labelled tasks when a dataset has both kinds."""
 
 
+NO_STATES = np.empty(0, dtype=np.int64)
+"""An empty list of state ids (a task's dead ends when none are drawn)."""
+
+
 def random_tokens(rng: np.random.Generator, count: int, vocab_size: int) -> np.ndarray:
     """``count`` distinct object tokens from ``0..vocab_size-1``, uniformly at random."""
     if vocab_size <= 4096:
@@ -271,10 +275,9 @@ class PairSampler:
             if data.plan is None:
                 assert data.space is not None
                 # Drawn only when asked for, so that the batches of runs without it stay as they were.
-                dead_ends = self.dead_ends(data) if self.dead_end_states > 0 else None
-                dead_end = dead_ends is not None and len(dead_ends) > 0 and rng.random() < self.dead_end_states
+                dead_ends = self.dead_ends(data) if self.dead_end_states > 0 else NO_STATES
+                dead_end = len(dead_ends) > 0 and rng.random() < self.dead_end_states
                 if dead_end:
-                    assert dead_ends is not None
                     position = int(dead_ends[rng.integers(len(dead_ends))])
                     target = float(data.space.max_finite_hstar + 1)  # a lower bound: the h* is inf
                 else:
