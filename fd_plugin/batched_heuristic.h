@@ -51,7 +51,8 @@ public:
 
 class BatchedHeuristic : public Heuristic, public BatchEvaluator {
     // Values computed by evaluate_batch for compute_heuristic (NO_BATCH_VALUE: none yet).
-    static const int NO_BATCH_VALUE = -1;
+    // Below DEAD_END (-1), which a batch may hold.
+    static const int NO_BATCH_VALUE = -2;
     PerStateInformation<int> batch_values;
 
 protected:

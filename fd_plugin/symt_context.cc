@@ -235,6 +235,7 @@ ModelAttributes read_model_attributes(const torch::jit::Module &module, const st
         format_attribute(module, model_path, "symt_achieved_goals", ACHIEVED_GOALS_SINCE, 1) == 1;
     attributes.linear_cost = optional_attribute(module, "symt_linear_cost", 0) == 1;
     attributes.local_hops = optional_attribute(module, "symt_local_hops", 0);
+    attributes.dead_ends = optional_attribute(module, "symt_dead_ends", 0) == 1;
     return attributes;
 }
 

@@ -78,6 +78,8 @@ struct ModelAttributes {
     bool achieved_goals = false;
     bool linear_cost = false;
     int64_t local_hops = 0;
+    // symt_dead_ends = 1: a model with a dead-end head returns +inf for the states it judges dead.
+    bool dead_ends = false;
 };
 ModelAttributes read_model_attributes(const torch::jit::Module &module, const std::string &model_path);
 

@@ -12,6 +12,7 @@
 #include <ATen/autocast_mode.h>
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -57,7 +58,7 @@ SymtHeuristic::SymtHeuristic(const Options &opts)
     State initial_state = task_proxy.get_initial_state();
     int h = evaluate({variable_values(initial_state)}, {})[0];
     // The statistics printed at the end cover the search only (not this check and its warm-up).
-    num_forward_calls = num_states_evaluated = num_atoms_evaluated = num_states_updated = 0;
+    num_forward_calls = num_states_evaluated = num_atoms_evaluated = num_states_updated = num_dead_ends = 0;
     next_statistics_report = FIRST_STATISTICS_REPORT;
     model_seconds = 0.0;
     cout << "symt: model " << model_path << " loaded; " << fluent_rows.size() / width
@@ -67,7 +68,8 @@ SymtHeuristic::SymtHeuristic(const Options &opts)
     if (local)
         cout << "; a local model: successors' values from their parents'";
     cout << "; precision "
-         << (use_bf16 ? "bf16" : "fp32") << "; h(initial state) = " << h << endl;
+         << (use_bf16 ? "bf16" : "fp32") << "; h(initial state) = "
+         << (h == DEAD_END ? string("a dead end (the model's dead-end head)") : to_string(h)) << endl;
 }
 
 SymtHeuristic::~SymtHeuristic() {
@@ -85,6 +87,8 @@ void SymtHeuristic::print_statistics() const {
         cout << " (" << num_states_updated << " states from their parent's"
              << (native ? "; symt's own pass" : "") << "; " << (local->layer_memory() >> 20)
              << " MiB of layers and " << (local->entry_memory() >> 20) << " MiB of states kept)";
+    if (num_forward_calls > 0 && dead_ends)
+        cout << "; " << num_dead_ends << " judged dead ends by its dead-end head";
     if (num_forward_calls > 0)
         cout << endl;
 }
@@ -143,6 +147,7 @@ void SymtHeuristic::load(const string &model_option, int threads, Precision prec
     if (attributes.achieved_goals)
         mark_achieved_goals(num_predicates);
     linear_cost = attributes.linear_cost;
+    dead_ends = attributes.dead_ends;
     split_fixed_rows(context.fixed_rows, attributes.cache_mode, num_predicates);
     if (attributes.cache_mode != 0)
         encode_context();
@@ -357,7 +362,12 @@ array<at::Tensor, 3> SymtHeuristic::buffer_inputs(int64_t batch, int64_t n) {
             torch::from_blob(mask_buffer.data(), {batch, n}, torch::kBool)};
 }
 
-int SymtHeuristic::to_heuristic_value(double raw) const {
+int SymtHeuristic::to_heuristic_value(double raw) {
+    if (dead_ends && raw == numeric_limits<double>::infinity()) {
+        // The model's dead-end head fired (symt.model_config.ModelConfig.dead_end_head).
+        ++num_dead_ends;
+        return DEAD_END;
+    }
     if (!std::isfinite(raw))
         fail("the model returned a non-finite value (" + to_string(raw) + ") for " + model_path,
              utils::ExitCode::SEARCH_CRITICAL_ERROR);

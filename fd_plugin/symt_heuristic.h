@@ -71,6 +71,11 @@ class SymtHeuristic : public BatchedHeuristic {
     // A model whose work and memory per state are linear in its atoms (symt_linear_cost = 1,
     // objects attention): only the atom budget bounds a pass, not the attention scores.
     bool linear_cost = false;
+    // A model with a dead-end head (symt_dead_ends = 1): its +inf is a dead end, not an error.
+    // Fast Downward treats a heuristic's dead ends as reliable and prunes the state, as a
+    // learned classifier's verdict asks; num_dead_ends counts them for the statistics.
+    bool dead_ends = false;
+    int64_t num_dead_ends = 0;
     bool use_bf16 = false;      // forward pass under bf16 autocast (symt(precision=...))
     // A local model (symt_local_hops > 0) with symt(incremental=true): states' values from their
     // parents' (symt_local.h), the evaluated states kept within LOCAL_BUDGET_BYTES.
@@ -183,7 +188,7 @@ class SymtHeuristic : public BatchedHeuristic {
     // `result`. False when libtorch could not allocate the pass's memory (nothing appended).
     bool forward_pass(const std::vector<std::vector<int>> &states, size_t begin, size_t end, int64_t n,
                       std::vector<int> &result);
-    int to_heuristic_value(double raw) const;
+    int to_heuristic_value(double raw);
     // A local model's path: the sorted rows of a state in local_table, and the evaluation of
     // states from their announced parents' (a whole pass where there is none).
     std::vector<int> state_rows(const std::vector<int> &values);

@@ -26,7 +26,8 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                  attention_scale: str = "fixed", attention_bias: str = "none",
                  object_identity: str = "table", achieved_goals: bool = False, keep_domain: bool = False,
                  attention: str = "full", object_links: bool = False, context_keys: str = "all",
-                 global_tokens: int = 4, left_out: tuple[str, ...] = ()) -> Path:
+                 global_tokens: int = 4, left_out: tuple[str, ...] = (),
+                 dead_end_bias: float | None = None) -> Path:
     """An untrained SymT-E for ``domain`` (a paper domain's name or a domain file), exported by
     symt's own exporter (weights do not matter for these tests, only that plugin and Python
     compute the same function). ``context``: static, type and goal atoms attend only among
@@ -36,7 +37,9 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
     ``attention`` (``objects``: ``symt.model_routed``), ``object_links``, ``context_keys``, ``global_tokens``: as ``ModelConfig``'s. ``achieved_goals``: state atoms that are goals read as their own predicate
     (format 6). ``keep_domain``: the checkpoint keeps the domain's text, as ``symt train`` writes
     it, so the exported model says its domain (``symt.models.fit_model``). ``left_out``: exported
-    methods the file leaves out (``symt.export.export``)."""
+    methods the file leaves out (``symt.export.export``). ``dead_end_bias``: the model has a dead-end
+    head whose output is this constant logit (its last layer's weights zeroed), so that it fires
+    on every state (> 0) or on none (< 0)."""
     torch.manual_seed(seed)
     parsed = parse_domain(domain_file(domain) if isinstance(domain, str) else domain)
     signature = dataclasses.replace(domain_signature(parsed), achieved_goals=achieved_goals)
@@ -49,8 +52,13 @@ def random_model(domain: str | Path, out: Path, vocab_size: int = 40, seed: int 
                          graph_predicates=graph_predicate_ids(signature, parsed, attention_bias),
                          readout=readout, attention_scale=attention_scale, attention_bias=attention_bias,
                          object_identity=object_identity, achieved_goals=achieved_goals, attention=attention,
-                         object_links=object_links, context_keys=context_keys, global_tokens=global_tokens)
+                         object_links=object_links, context_keys=context_keys, global_tokens=global_tokens,
+                         dead_end_head=dead_end_bias is not None)
     model = heuristic_model(config)
+    if dead_end_bias is not None:
+        with torch.no_grad():
+            model.dead_end[-1].weight.zero_()
+            model.dead_end[-1].bias.fill_(dead_end_bias)
     if attention_bias == "object-slots":  # starts at zero, which would hide the slots' channels
         with torch.no_grad():
             model.layer.slot_bias.normal_()

@@ -134,3 +134,134 @@ def test_no_dead_end_states_keeps_the_batches(corridor_dataset: Path) -> None:
     assert zero.lower_bound is None
     with pytest.raises(SymtError, match="dead-end states"):
         PairSampler(tasks, 20, "rename-one", seed=5, dead_end_states=1.5)
+
+
+# ---------------------------------------------------------------- the dead-end head (--dead-end-head)
+
+
+def corridor_batch(dataset: Path) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Every state of the task that starts at c0 (pred, args, mask) and whether it is the pit."""
+    from symt.tokens import collate, identity_assignment, rename
+
+    task = load_dataset(dataset, splits=("train",), vocab_size=20, progress=False).split("train")[0]
+    space = task.space
+    assert space is not None
+    rows = [rename(task.encoded.state_rows(space.state_facts(i)), identity_assignment(task.encoded.num_objects), 20)
+            for i in range(space.num_states)]
+    pred, args, mask = collate(rows, 20)
+    return pred, args, mask, torch.from_numpy(~(space.hstar < math.inf))
+
+
+def test_an_exported_head_marks_inf_exactly_where_it_fires(corridor_dataset: Path, tmp_path: Path) -> None:
+    """The exported module returns +inf where the head's probability exceeds the threshold and
+    the model's h elsewhere; in training and validation (marks_dead_ends off) h stays finite."""
+    from symt.export import export, load_exported
+    from symt.model import SymTE
+    from symt.tokens import domain_signature
+    from test_model import TINY
+
+    pred, args, mask, _ = corridor_batch(corridor_dataset)
+    dataset = load_dataset(corridor_dataset, splits=("train",), vocab_size=20, progress=False)
+    from symt.model_config import ModelConfig
+
+    model_config = ModelConfig(num_predicates=dataset.signature.num_predicates, max_arity=dataset.signature.max_arity,
+                               vocab_size=20, dead_end_head=True, dead_end_threshold=0.5, **TINY)
+    torch.manual_seed(3)
+    model = SymTE(model_config).eval()
+    with torch.no_grad():
+        h, logits, _, _ = model.forward_with_dead_ends(pred, args, mask)
+        # A threshold inside the five states' logits, so that the head fires on some and not others.
+        middle = float(logits.median())
+        model.dead_end[-1].bias.sub_(middle - 1e-4)
+        h, logits, _, _ = model.forward_with_dead_ends(pred, args, mask)
+        plain = model(pred, args, mask)[0]
+    fires = logits > 0
+    assert 0 < int(fires.sum()) < len(fires)
+    assert torch.isfinite(plain).all() and torch.allclose(plain, h)
+    checkpoint = tmp_path / "head.ckpt"
+    torch.save({"model_config": model_config.to_dict(), "model": model.state_dict(),
+                "signature": domain_signature(dataset.domain).to_json()}, checkpoint)
+    meta = export(checkpoint, tmp_path / "head.pt")
+    module, _ = load_exported(tmp_path / "head.pt")
+    assert int(module.symt_dead_ends) == 1 and meta["model"]["dead_end_head"] is True
+    with torch.no_grad():
+        exported = module(pred, args, mask)
+    assert torch.equal(torch.isinf(exported), fires)
+    assert torch.allclose(exported[~fires], h[~fires], atol=1e-5)
+
+
+def test_a_model_without_the_head_is_exported_as_before(corridor_dataset: Path, tmp_path: Path) -> None:
+    from symt.export import export, load_exported
+    from symt.model import SymTE
+    from symt.model_config import ModelConfig
+    from symt.tokens import domain_signature
+    from test_model import TINY
+
+    dataset = load_dataset(corridor_dataset, splits=("train",), vocab_size=20, progress=False)
+    config = ModelConfig(num_predicates=dataset.signature.num_predicates, max_arity=dataset.signature.max_arity,
+                         vocab_size=20, **TINY)
+    model = SymTE(config)
+    assert list(model.dead_end.parameters()) == []
+    torch.save({"model_config": config.to_dict(), "model": model.state_dict(),
+                "signature": domain_signature(dataset.domain).to_json()}, tmp_path / "plain.ckpt")
+    export(tmp_path / "plain.ckpt", tmp_path / "plain.pt")
+    assert int(load_exported(tmp_path / "plain.pt")[0].symt_dead_ends) == 0
+    with pytest.raises(ValueError, match="pooled readout"):
+        SymTE(ModelConfig(num_predicates=3, max_arity=2, readout="atoms", dead_end_head=True, **TINY))
+
+
+@pytest.mark.train
+def test_a_sampled_dead_end_teaches_the_head_not_h(corridor_dataset: Path, tmp_path: Path) -> None:
+    """With the head, a sampled dead end (the pit) leaves h's regression and is labelled dead in
+    the cross-entropy, as is a dead-end sibling; live states are labelled live."""
+    trainer = Trainer(config_for(corridor_dataset, tmp_path / "run", vocab_size=20, w_rank=1.0,
+                                 dead_end_states=0.5, dead_end_head=True, contrastive=False), progress=False)
+    batch = trainer.sampler.batch(0, trainer.config.batch_size)  # the batch of step 0
+    b = batch.num_sampled
+    assert batch.lower_bound is not None and batch.lower_bound[:b].any() and not batch.lower_bound[:b].all()
+    with torch.no_grad():  # h = 1000 * scale everywhere; the head's logit 0 (p = 1/2) everywhere
+        trainer.model.readout[-1].weight.zero_()
+        trainer.model.readout[-1].bias.fill_(1000.0)
+        trainer.model.dead_end[-1].weight.zero_()
+        trainer.model.dead_end[-1].bias.zero_()
+    predicted = 1000.0 * float(trainer.model.target_scale)
+    regressed = torch.isfinite(batch.target)
+    regressed[:b] &= ~batch.lower_bound[:b]
+    errors = (predicted - batch.target[regressed]) ** 2
+    losses = trainer.train_step(0)
+    assert losses[0] == pytest.approx(float(errors.mean()), rel=1e-4)
+    assert losses[5] == pytest.approx(math.log(2), rel=1e-4)  # the cross-entropy of p = 1/2
+    dead = ~torch.isfinite(batch.target) | batch.lower_bound
+    assert int(dead.sum()) > int(batch.lower_bound[:b].sum())  # dead-end siblings are labelled too
+
+
+@pytest.mark.train
+def test_the_head_starts_fresh_from_a_teacher_and_learns_towards_the_labels(corridor_dataset: Path,
+                                                                            tmp_path: Path) -> None:
+    """Fine-tuned from a teacher without the head (--init-from-teacher): the teacher's weights are
+    loaded and the head starts fresh; a step of the cross-entropy alone (no other term) raises the
+    head's logits of the batch's dead ends against those of its live states."""
+    teacher_run = tmp_path / "teacher"
+    Trainer(config_for(corridor_dataset, teacher_run, vocab_size=20, steps=20, contrastive=False),
+            progress=False).run()
+    trainer = Trainer(config_for(corridor_dataset, tmp_path / "run", vocab_size=20, lr=1e-2, warmup=0, w_pred=0.0,
+                                 w_teacher=0.0, dead_end_states=0.5, dead_end_head=True, contrastive=False,
+                                 teacher=str(teacher_run / "last.pt"), init_from_teacher=True),
+                      progress=False)
+    teacher_weights = torch.load(teacher_run / "last.pt", weights_only=True)["model"]
+    for name, value in trainer.model.state_dict().items():
+        assert name.startswith("dead_end.") or torch.equal(value, teacher_weights[name]), name
+    batch = trainer.sampler.batch(0, trainer.config.batch_size)  # the batch of step 0
+    assert batch.lower_bound is not None
+    dead = batch.lower_bound.clone()
+    assert dead.any() and not dead.all()
+
+    def logits() -> torch.Tensor:
+        trainer.model.eval()
+        with torch.no_grad():
+            return trainer.model.forward_with_dead_ends(batch.pred, batch.args, batch.mask)[1]
+
+    before = logits()
+    trainer.train_step(0)
+    change = logits() - before
+    assert float(change[dead].mean()) > float(change[~dead].mean())

@@ -542,6 +542,39 @@ def test_batched_search_finds_the_same_plan(tmp_path: Path, models: dict[str, Pa
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("fd_built")
+@pytest.mark.parametrize("search", [
+    "eager_greedy([{s}])",
+    "batch_eager_greedy([{s}, hff])",
+    "lazy_greedy([{s}, hff], preferred=[hff], boost=1000)",
+])
+def test_a_dead_end_head_prunes_where_it_fires_and_nowhere_else(tmp_path: Path, search: str) -> None:
+    """A model with a dead-end head (ModelConfig.dead_end_head) returns +inf where it fires, which
+    the plugin reports as Fast Downward's dead end: a head that fires on every state leaves the
+    search nothing to expand (no solution, exit code 12), even beside h^FF, which finds a plan; a
+    head that fires nowhere gives the plan and expansions of the same model without it."""
+    problem = tmp_path / "gripper-3.pddl"
+    problem.write_text(gripper_problem(3))
+    models = {name: random_model("gripper", tmp_path / f"{name}.pt", seed=4, dead_end_bias=bias)
+              for name, bias in (("plain", None), ("always", 20.0), ("never", -20.0))}
+    runs = {}
+    for name, model in models.items():
+        workdir = tmp_path / name
+        workdir.mkdir()
+        runs[name] = fast_downward(workdir, str(GRIPPER_DOMAIN), str(problem), "--evaluator", "hff=ff()",
+                                   "--search", search.format(s=f"symt(model={model}, scale=100)"))
+    always = runs["always"]
+    assert always.returncode == 12, always.stdout[-3000:] + always.stderr
+    assert "h(initial state) = a dead end" in always.stdout
+    assert not (tmp_path / "always" / "sas_plan").exists()
+    for name in ("plain", "never"):
+        assert runs[name].returncode == 0, runs[name].stdout[-3000:] + runs[name].stderr
+    assert search_stats(runs["never"].stdout) == search_stats(runs["plain"].stdout)
+    assert (tmp_path / "never" / "sas_plan").read_text() == (tmp_path / "plain" / "sas_plan").read_text()
+    assert "0 judged dead ends by its dead-end head" in runs["never"].stdout
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("fd_built")
 @pytest.mark.parametrize("preferred", [False, True], ids=["plain", "preferred"])
 def test_type_based_exploration_is_fast_downwards_alternation(tmp_path: Path, preferred: bool) -> None:
     """batch_eager_greedy(..., type_based=true) is Fast Downward's own eager search on

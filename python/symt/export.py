@@ -280,6 +280,8 @@ def export(checkpoint_path: str | Path, out_path: str | Path, layers: int | None
         kind = ExportedContextSymTE if model.context_attention else ExportedSymTE
         if isinstance(model, RoutedSymTE):
             kind = ExportedRoutedSymTE if model.context_attention else ExportedSymTE
+        # A dead-end head's verdict reaches Fast Downward as h = +inf (ModelConfig.dead_end_head).
+        model.marks_dead_ends = model.has_dead_end_head
         exported = kind(model, attributes).eval()
         # Freezing inlines every attribute forward() does not read and drops other methods: keep
         # the metadata, the context-cache methods and a local model's sum of atom terms.

@@ -287,7 +287,9 @@ def module_attributes(meta: dict) -> dict[str, object]:
     (``ModelConfig.attention``), whose work per state is linear in its atoms: the plugin then bounds
     a batch by its atoms alone, not by their attention scores (absent: 0). ``symt_local_hops``
     is ``n_layers`` for a local model (objects attention without global tokens, ``symt.model_local``),
-    whose tokens read only what lies within that many steps of them, else 0."""
+    whose tokens read only what lies within that many steps of them, else 0. ``symt_dead_ends`` is 1
+    for a model with a dead-end head (``ModelConfig.dead_end_head``), whose +inf the plugin reports
+    as a dead end (absent: 0; a non-finite value is then an error)."""
     return {
         "symt_format": meta["format"],
         "symt_format_version": int(meta["format_version"]),
@@ -300,6 +302,7 @@ def module_attributes(meta: dict) -> dict[str, object]:
         "symt_achieved_goals": int(bool(meta.get("achieved_goals", False))),
         "symt_linear_cost": int(meta.get("model", {}).get("attention", "full") == "objects"),
         "symt_local_hops": local_hops(meta),
+        "symt_dead_ends": int(bool(meta.get("model", {}).get("dead_end_head", False))),
     }
 
 

@@ -293,6 +293,19 @@ class SymTE(AtomEncoder):
             nn.init.zeros_(self.readout[2].weight)
             nn.init.zeros_(self.readout[2].bias)
         self.register_buffer("target_scale", torch.tensor(float(config.target_scale)))
+        self.has_dead_end_head = config.dead_end_head
+        if config.dead_end_head and self.atom_readout:
+            raise ValueError("a dead-end head reads the pooled features: it needs the pooled readout")
+        if not 0 < config.dead_end_threshold < 1:
+            raise ValueError(f"dead_end_threshold must lie in (0, 1) (got {config.dead_end_threshold})")
+        # Empty without a head: TorchScript compiles every branch, so the attribute must exist.
+        self.dead_end = (nn.Sequential(nn.Linear(self.k, config.readout_hidden), nn.GELU(),
+                                       nn.Linear(config.readout_hidden, 1))
+                         if config.dead_end_head else nn.Sequential())
+        self.dead_end_logit = math.log(config.dead_end_threshold / (1 - config.dead_end_threshold))
+        self.marks_dead_ends = False
+        """Set by ``symt export``: h = +inf where the head's logit exceeds the threshold. Off in
+        training and validation, which read the logits themselves (:meth:`forward_with_dead_ends`)."""
 
     def forward(
         self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
@@ -302,10 +315,25 @@ class SymTE(AtomEncoder):
         mask = self.token_mask(pred, mask)
         return self.pool_and_read_out(x, mask, None), attentions, hiddens
 
+    @torch.jit.unused
+    def forward_with_dead_ends(
+        self, pred: Tensor, args: Tensor, mask: Tensor, return_internals: bool = False
+    ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor]]:
+        """:meth:`forward` plus the dead-end head's logits [B] (training; a model with the head)."""
+        x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
+        pooled = self.pool(x, self.token_mask(pred, mask), None)
+        return self.read_out(pooled), self.dead_end(pooled).squeeze(-1), attentions, hiddens
+
+    def pool(self, x: Tensor, mask: Tensor, context: Tensor | None) -> Tensor:
+        """The pooled readout's input [B,k]: the sum of the real atoms' first ``k`` hidden
+        dimensions, plus a task's cached ``context`` share."""
+        pooled = (x[..., : self.k].float() * mask.unsqueeze(-1).float()).sum(dim=1)
+        return pooled if context is None else pooled + context.float()
+
     def pool_and_read_out(self, x: Tensor, mask: Tensor, context: Tensor | None) -> Tensor:
         """h [B] of atom states ``x`` [B,N,d] (``mask``: the real ones) plus a task's cached
         ``context`` share (:meth:`encode_context`): pooled then read out, or with the ``atoms``
-        readout read out per atom then summed."""
+        readout read out per atom then summed; +inf where an exported model's dead-end head fires."""
         weights = mask.unsqueeze(-1).float()
         if self.atom_readout:
             per_atom = self.read_out_atoms(x[..., : self.k].float())
@@ -313,10 +341,12 @@ class SymTE(AtomEncoder):
             if context is not None:
                 h = h + context.float().sum()
             return h * self.target_scale
-        pooled = (x[..., : self.k].float() * weights).sum(dim=1)
-        if context is not None:
-            pooled = pooled + context.float()
-        return self.read_out(pooled)
+        pooled = self.pool(x, mask, context)
+        h = self.read_out(pooled)
+        if self.has_dead_end_head and self.marks_dead_ends:
+            dead = self.dead_end(pooled).squeeze(-1) > self.dead_end_logit
+            h = h.masked_fill(dead, float("inf"))
+        return h
 
     def read_out_atoms(self, features: Tensor) -> Tensor:
         """The ``atoms`` readout's unscaled value of each atom ([..., k] -> [...]); in fp32 under

@@ -127,6 +127,17 @@ class ModelConfig:
     paper's size without layer norm the sum over atoms of 768-wide states after 12 applications of
     the layer starts near h = 400 +- 1000 (h* is about 20), and the first hundreds of steps went to
     shrinking it (issue 34's first paper-scale run)."""
+    dead_end_head: bool = False
+    """A second readout beside h: a logit that the state is a dead end (no plan reaches the goal
+    from it), read from the same pooled features and trained with a binary cross-entropy on the
+    dead ends of exhaustively expanded tasks (``symt train --dead-end-head``). An exported model
+    returns h = +inf where the probability exceeds ``dead_end_threshold``, which the plugin reports
+    to Fast Downward as a dead end, so that the search prunes the state. Apart from h because a
+    value that stands for "dead end" has to lie above every live value, and live values on tasks
+    larger than any training task lie above every value a training task has (Spanner:
+    ``benchmarks/results/training/ipc_models.md``, dead-end head section)."""
+    dead_end_threshold: float = 0.5
+    """The probability above which an exported model with a dead-end head returns +inf."""
     recall: bool = False
     """Let the shared layer run any number of times (``symt export --layers``): every application
     reads its state plus the atom embeddings (input injection, the "recall" of Bansal et al.

@@ -72,7 +72,8 @@ class RoutedSymTE(SymTE):
         for option, value, plain in (("attention_bias", config.attention_bias, "none"),
                                      ("layer_norm", config.layer_norm, False),
                                      ("recall", config.recall, False),
-                                     ("context_keys", config.context_keys, "all")):
+                                     ("context_keys", config.context_keys, "all"),
+                                     ("dead_end_head", config.dead_end_head, False)):
             if value != plain:
                 raise ValueError(f"the objects attention has no {option} {value} "
                                  "(it relates atoms only through their objects)")

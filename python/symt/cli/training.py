@@ -287,6 +287,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="draw a sampled state with probability Q among its task's dead ends (where it has "
                    "any), regressed to at least the task's largest finite h* plus one, so that the model "
                    "sees dead ends deeper than one step from a state that reaches the goal (0: the paper's)")
+    p.add_argument("--dead-end-head", action="store_true", default=None,
+                   help="give the model a second readout, a dead-end classifier trained with a binary "
+                   "cross-entropy on the batches' dead ends (sampled ones with --dead-end-states, and "
+                   "siblings); the exported model returns +inf where it fires, which Fast Downward then "
+                   "prunes as a dead end (default: off)")
+    p.add_argument("--w-dead-end", type=float_in(0), metavar="W",
+                   help="weight of the dead-end head's cross-entropy (default 1)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")

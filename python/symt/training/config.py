@@ -52,6 +52,12 @@ class TrainConfig:
     dead_end_states: float = 0.0
     """Share of sampled states drawn among their task's dead ends, regressed to at least its largest
     finite h* plus one (``symt.sampling``; 0: only states that reach the goal, the paper's)."""
+    dead_end_head: bool = False
+    """Give the model a dead-end head (``ModelConfig.dead_end_head``), trained with a binary
+    cross-entropy on every row of a batch whose state is known to be a dead end or not: the sampled
+    states (dead ends among them with ``dead_end_states``) and their siblings; rows of plan-labelled
+    tasks carry no label."""
+    w_dead_end: float = 1.0
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""

@@ -1,7 +1,8 @@
 """Training SymT-E: regression to h* plus the paper's contrastive loss, with safe checkpoints.
 
 Loss: ``w1 * MSE(h, h*) + w_rank * L_rank + c(t) * (w2 * L_att + w3 * L_hid)``, the terms other than
-the MSE from ``symt.training.losses`` (``L_rank`` off by default). ``c(t)`` is the contrastive
+the MSE from ``symt.training.losses`` (``L_rank`` off by default); with ``dead_end_head`` also
+``w_dead_end * BCE(dead-end logit, is a dead end)`` (``TrainConfig.dead_end_head``). ``c(t)`` is the contrastive
 schedule: ``always`` (the paper: 1 from the first step) or ``after-plateau`` (default): 0 until the
 regression has left the mean-prediction plateau (EMA of the training MSE below
 ``plateau_fraction * Var(h*)``), then a linear ramp to 1 over ``ramp_steps``. At small scale the
@@ -76,6 +77,12 @@ class EpochRecord:
     """Share of validation sibling pairs whose optimal successor scores strictly lower."""
     data_wait_share: float = 0.0
     """Share of the epoch's training time spent waiting for batches."""
+    train_dead_end: float = 0.0
+    """The dead-end head's binary cross-entropy (0 without the head)."""
+    val_dead_end_recall: float = float("nan")
+    """Share of the validation batches' dead-end siblings the head marks dead (nan: no head or none)."""
+    val_dead_end_false: float = float("nan")
+    """Share of the validation batches' live states the head marks dead (nan without the head)."""
     val_expansions: float = float("nan")
     """``coverage_search="gbfs"``: the geometric mean of the validation tasks' expansions (an
     unsolved task at the limit); nan otherwise."""
@@ -88,7 +95,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "dead_end_states", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "dead_end_states", "dead_end_head", "w_dead_end", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -130,6 +137,8 @@ class Trainer(TrainerBase):
             # Hashed codes have no table: the token space only bounds the number of objects.
             config.vocab_size = HASHED_TOKEN_SPACE
 
+        if config.dead_end_head and (config.compile or self.world_size > 1):
+            raise SymtError("--dead-end-head trains the model itself: not with --compile or several processes")
         if config.train_layers is not None:
             low, high = config.train_layers
             if not 1 <= low <= high:
@@ -178,6 +187,7 @@ class Trainer(TrainerBase):
                 graph_slots=graph_slot_ids(self.dataset.signature, self.dataset.domain, graph),
                 distance_over_graph=graph is not None,
                 achieved_goals=config.achieved_goals,
+                dead_end_head=config.dead_end_head,
                 **options,
             )
 
@@ -221,11 +231,14 @@ class Trainer(TrainerBase):
         if self.teacher is None:
             raise SymtError("--init-from-teacher needs --teacher")
         mine, theirs = self.model.state_dict(), self.teacher.state_dict()
-        misfits = sorted(name for name in mine if name not in theirs or theirs[name].shape != mine[name].shape)
+        # A dead-end head the teacher lacks starts fresh: the fine-tune adds it to a trained model.
+        new_head = {name for name in mine if name.startswith("dead_end.") and name not in theirs}
+        misfits = sorted(name for name in mine
+                         if name not in new_head and (name not in theirs or theirs[name].shape != mine[name].shape))
         if misfits:
             raise SymtError(f"{self.config.teacher}: the teacher's weights do not fit this model "
                             f"({', '.join(misfits[:3])}); only the number of layers may differ")
-        self.model.load_state_dict(theirs)
+        self.model.load_state_dict(theirs, strict=not new_head)
 
     def restore_state(self, state: dict) -> None:
         """The best validation MSE so far and the count of diverging epochs, from a checkpoint."""
@@ -240,9 +253,9 @@ class Trainer(TrainerBase):
 
     # ------------------------------------------------------------------ schedule and one step
 
-    def train_step(self, step: int) -> tuple[float, float, float, float, float]:
+    def train_step(self, step: int) -> tuple[float, float, float, float, float, float]:
         """One optimisation step on this rank's shard; returns (MSE, L_att, L_hid, L_rank, teacher
-        MSE), the MSE averaged over ranks. Raises :class:`DivergenceError` when the loss is not finite."""
+        MSE, dead-end cross-entropy), the MSE averaged over ranks. Raises :class:`DivergenceError` when the loss is not finite."""
         config = self.config
         # Each rank draws its own shard: the effective batch is world_size * batch_size.
         shard = step * self.world_size + self.rank
@@ -259,19 +272,29 @@ class Trainer(TrainerBase):
         finally:
             self.model.n_layers = depth
 
-    def optimize_batch(self, step: int, batch: Batch) -> tuple[float, float, float, float, float]:
+    def optimize_batch(self, step: int, batch: Batch) -> tuple[float, float, float, float, float, float]:
         """:meth:`train_step`'s loss of ``batch`` and its optimisation step, at the model's depth now."""
         config = self.config
         weight = self.contrastive_weight(step)
-        att = hid = rank = taught = torch.zeros((), device=self.device)
+        att = hid = rank = taught = dead_loss = torch.zeros((), device=self.device)
         rows = batch.pred.shape[0]  # sampled states and their siblings; X' follows
         sampled = batch.num_sampled
+        dead = known = None
+        if config.dead_end_head:
+            # A dead end: a sampled dead end or a sibling with h* = inf (bounded or not); a plan's
+            # states reach the goal; a plan task's siblings (nan) are unknown.
+            dead = ~torch.isfinite(batch.target) & ~torch.isnan(batch.target)
+            if batch.lower_bound is not None:
+                dead = dead | batch.lower_bound
+            known = ~torch.isnan(batch.target)
         if batch.renamed is not None:
             pred = torch.cat([batch.pred, batch.renamed[0]])
             args = torch.cat([batch.args, batch.renamed[1]])
             mask = torch.cat([batch.mask, batch.renamed[2]])
             with self.autocast():
-                h, attentions, hiddens = self.train_model(pred, args, mask, return_internals=weight > 0)
+                h, logits, attentions, hiddens = self.run_model(pred, args, mask, weight > 0)
+            if dead is not None and known is not None:  # X' has X's labels
+                dead, known = torch.cat([dead, dead[:sampled]]), torch.cat([known, known[:sampled]])
             if weight > 0:
                 att, hid = contrastive_terms(
                     [a[:sampled] for a in attentions], [a[rows:] for a in attentions],
@@ -283,14 +306,23 @@ class Trainer(TrainerBase):
                             for bound in (batch.upper_bound, batch.lower_bound))  # X' has X's bounds
         else:
             with self.autocast():
-                h, _, _ = self.train_model(batch.pred, batch.args, batch.mask)
+                h, logits, _, _ = self.run_model(batch.pred, batch.args, batch.mask, False)
             predicted, target, upper, lower = h, batch.target, batch.upper_bound, batch.lower_bound
         if upper is not None:  # an upper bound on h* is only violated by predictions above it
             predicted = torch.where(upper, torch.maximum(predicted, target), predicted)
         if lower is not None:  # a lower bound (a dead end) only by predictions below it
             predicted = torch.where(lower, torch.minimum(predicted, target), predicted)
         finite = torch.isfinite(target)  # dead-end siblings without a bound only take part in the ranking
-        mse = F.mse_loss(predicted[finite], target[finite])
+        if config.dead_end_head and batch.lower_bound is not None:
+            # A sampled dead end teaches the head, not h: h keeps the values of live states
+            # (and of dead-end siblings under --dead-end-bound) as without the head.
+            sampled_dead = torch.zeros(rows, dtype=torch.bool, device=finite.device)
+            sampled_dead[:sampled] = batch.lower_bound[:sampled]
+            if batch.renamed is not None:
+                sampled_dead = torch.cat([sampled_dead, sampled_dead[:sampled]])
+            finite = finite & ~sampled_dead
+        # (Empty when every row is a sampled dead end under the head: then no regression term.)
+        mse = F.mse_loss(predicted[finite], target[finite]) if bool(finite.any()) else predicted.sum() * 0.0
         if batch.sibling_pairs is not None and len(batch.sibling_pairs) > 0:
             rank = ranking_loss(h, batch.target, batch.sibling_pairs, config.rank_loss)
         if self.teacher is not None and config.w_teacher > 0:
@@ -300,8 +332,10 @@ class Trainer(TrainerBase):
             with torch.no_grad(), self.autocast():
                 teacher_h = self.teacher(batch.pred, batch.args, batch.mask)[0]
             taught = F.mse_loss(h[:rows], teacher_h)
+        if logits is not None and dead is not None and known is not None:
+            dead_loss = F.binary_cross_entropy_with_logits(logits[known].float(), dead[known].float())
         loss = (config.w_pred * mse + config.w_rank * rank + config.w_teacher * taught
-                + weight * (config.w_att * att + config.w_hid * hid))
+                + config.w_dead_end * dead_loss + weight * (config.w_att * att + config.w_hid * hid))
         self.optimize(step, loss)
         mse_value = self.all_ranks_mean(float(mse.detach()))
         loss_value = float(loss.detach())
@@ -310,7 +344,17 @@ class Trainer(TrainerBase):
                 f"training diverged at step {step}: the loss is {loss_value}; the best checkpoint "
                 f"is {self.out / 'best.pt'}")
         self.note_loss(step, mse_value)
-        return mse_value, float(att.detach()), float(hid.detach()), float(rank.detach()), float(taught.detach())
+        return (mse_value, float(att.detach()), float(hid.detach()), float(rank.detach()), float(taught.detach()),
+                float(dead_loss.detach()))
+
+    def run_model(self, pred: torch.Tensor, args: torch.Tensor, mask: torch.Tensor, internals: bool
+                  ) -> tuple[torch.Tensor, torch.Tensor | None, list[torch.Tensor], list[torch.Tensor]]:
+        """The training forward pass: h, the dead-end head's logits (None without the head), and
+        with ``internals`` the attention maps and hidden[:k] of the contrastive terms."""
+        if self.config.dead_end_head:
+            return self.model.forward_with_dead_ends(pred, args, mask, internals)
+        h, attentions, hiddens = self.train_model(pred, args, mask, return_internals=internals)
+        return h, None, attentions, hiddens
 
     def all_ranks_mean(self, value: float) -> float:
         """The mean over DDP ranks, so that schedule decisions agree on every rank."""
@@ -356,6 +400,29 @@ class Trainer(TrainerBase):
                 pairs_seen += len(pairs)
         accuracy = ranked / pairs_seen if pairs_seen else float("nan")
         return mse_sum / count, att_sum / count, hid_sum / count, accuracy
+
+    @torch.no_grad()
+    def dead_end_rates(self) -> tuple[float, float]:
+        """The dead-end head on the validation batches: the share of dead-end siblings it marks
+        dead, and the share of live states (sampled and siblings) it marks dead; nan, nan without
+        the head."""
+        if not self.config.dead_end_head:
+            return float("nan"), float("nan")
+        self.model.eval()
+        marked = dead = false = live = 0
+        for batch in self.val_batches:
+            batch = batch.to(self.device)
+            with self.autocast():
+                _, logits, _, _ = self.run_model(batch.pred, batch.args, batch.mask, False)
+            assert logits is not None
+            fires = logits.float() > self.model.dead_end_logit
+            is_dead = torch.isinf(batch.target)
+            is_live = torch.isfinite(batch.target)
+            marked += int((fires & is_dead).sum())
+            dead += int(is_dead.sum())
+            false += int((fires & is_live).sum())
+            live += int(is_live.sum())
+        return marked / dead if dead else float("nan"), false / live if live else float("nan")
 
     def coverage(self, split: str = "validation", limit: int | None = None) -> tuple[float, float]:
         """(the share of the first ``limit`` (default ``coverage_tasks``) tasks of ``split`` that
@@ -415,6 +482,7 @@ class Trainer(TrainerBase):
         with self.averaged_weights():  # the weights best.pt and export would hold
             val_mse, val_att, val_hid, val_rank_accuracy = self.validation_losses()
             coverage, val_expansions = self.coverage()
+            dead_recall, dead_false = self.dead_end_rates()
         record = EpochRecord(
             epoch=len(self.history) + 1, step=self.step, lr=self.lr(self.step - 1),
             contrastive_weight=self.contrastive_weight(self.step - 1),
@@ -423,7 +491,8 @@ class Trainer(TrainerBase):
             train_rank=float(train[3]), train_teacher=float(train[4]), val_rank_accuracy=val_rank_accuracy,
             samples_per_second=steps * self.config.batch_size * self.world_size / max(seconds, 1e-9),
             seconds=seconds, data_wait_share=self.epoch_progress.wait_seconds / max(seconds, 1e-9),
-            val_expansions=val_expansions,
+            val_expansions=val_expansions, train_dead_end=float(train[5]),
+            val_dead_end_recall=dead_recall, val_dead_end_false=dead_false,
         )
         self.history.append(asdict(record))
         if self.progress:
