@@ -265,3 +265,61 @@ def test_the_head_starts_fresh_from_a_teacher_and_learns_towards_the_labels(corr
     trainer.train_step(0)
     change = logits() - before
     assert float(change[dead].mean()) > float(change[~dead].mean())
+
+
+# ---------------------------------------------------------------- symt dead-end-head (a head on frozen features)
+
+
+@pytest.fixture(scope="module")
+def marked_corridor(tmp_path_factory) -> tuple[Path, Path]:
+    """The corridor whose fall also sets a flag, ``(broken)``, so that the pit differs from every
+    live state by an atom of its own (a tiny model trained for seconds tells it apart by that, not
+    by the relation of ``at`` and ``pit``), and a 30-step training run on it: (dataset, best.pt)."""
+    root = tmp_path_factory.mktemp("marked-corridor")
+    # Only a fall reaches the pit (by `edge`, not `next`), so every dead end has the flag.
+    domain = CORRIDOR.replace("(pit ?c))", "(pit ?c) (edge ?c ?d) (broken))").replace(
+        "(pit ?p) (next ?c ?p)", "(pit ?p) (edge ?c ?p)").replace(
+        ":effect (and (at ?p) (not (at ?c)))", ":effect (and (at ?p) (broken) (not (at ?c)))")
+    assert domain.count("broken") == 2 and domain.count("edge") == 2
+    (root / "domain.pddl").write_text(domain)
+    problem = PROBLEM.replace("(next c0 hole) (next c1 hole)", "(edge c0 hole) (edge c1 hole)")
+    manifest = []
+    for split, start in (("train", "c0"), ("train", "c1"), ("validation", "c0")):
+        (root / split).mkdir(exist_ok=True)
+        name = f"{split}-{start}"
+        (root / split / f"{name}.pddl").write_text(problem.format(name=name, start=start))
+        manifest.append({"domain": "corridor", "name": name, "split": split, "size": 4,
+                         "index": len(manifest), "seed": None, "file": f"{split}/{name}.pddl"})
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    run = tmp_path_factory.mktemp("marked-run") / "run"
+    Trainer(config_for(root, run, vocab_size=20, steps=30, eval_every=30, contrastive=False), progress=False).run()
+    return root, run / "best.pt"
+
+
+@pytest.mark.train
+def test_a_fitted_head_marks_the_pit_and_leaves_h_as_it_was(marked_corridor: tuple[Path, Path],
+                                                            tmp_path: Path, capsys) -> None:
+    from symt.cli import main
+    from symt.export import export, load_exported
+
+    dataset, checkpoint = marked_corridor
+    out = tmp_path / "head.pt"
+    assert main(["dead-end-head", str(checkpoint), str(dataset), "--out", str(out), "--quiet"]) == 0
+    export(checkpoint, tmp_path / "plain-model.pt")
+    export(out, tmp_path / "head-model.pt")
+    plain, _ = load_exported(tmp_path / "plain-model.pt")
+    headed, meta = load_exported(tmp_path / "head-model.pt")
+    assert meta["model"]["dead_end_head"] is True and int(headed.symt_dead_ends) == 1
+    pred, args, mask, pit = corridor_batch(dataset)
+    with torch.no_grad():
+        before, after = plain(pred, args, mask), headed(pred, args, mask)
+    assert torch.equal(torch.isinf(after), pit)  # the pit, and no live state
+    assert torch.allclose(after[~pit], before[~pit], atol=1e-5)  # h as trained
+    # Nothing of the user's is overwritten: an existing output needs --force, the input never.
+    written = out.read_bytes()
+    assert main(["dead-end-head", str(checkpoint), str(dataset), "--out", str(out), "--quiet"]) != 0
+    assert main(["dead-end-head", str(checkpoint), str(dataset), "--out", str(checkpoint), "--force", "--quiet"]) != 0
+    errors = capsys.readouterr().err.splitlines()
+    assert errors == [f"symt: error: {out}: exists; give --force to replace it",
+                      f"symt: error: {checkpoint}: the checkpoint read; write the model with its head to another file"]
+    assert out.read_bytes() == written

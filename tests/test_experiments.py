@@ -523,7 +523,7 @@ def test_eval_greedy_runs_wl_models_by_the_same_guidance(tmp_path: Path) -> None
     assert [r["length"] for r in rows] == [5, 11]
 
 
-def test_spanner_dead_end_count_is_the_state_spaces() -> None:
+def test_spanner_dead_end_count_is_the_state_spaces(tmp_path: Path, capsys) -> None:
     """``benchmarks/experiments/spanner_trace_dead_ends.py`` tells Spanner's dead ends by a count
     (usable spanners within the man's reach against loose nuts); on an IPC 2023 training task it
     calls a state a dead end exactly when the expanded state space gives it h* = inf."""
@@ -544,10 +544,26 @@ def test_spanner_dead_end_count_is_the_state_spaces() -> None:
     task = ground(domain, parse_problem(problem, domain))
     space = expand(task, max_states=200_000)
     order = module.location_order(problem)
-    dead = 0
+    dead, lines = 0, []
     for state in range(space.num_states):
         atoms = ";".join(f"{a[0]}({', '.join(a[1])})"
                          for a in (task.fluent_atoms[int(f)] for f in space.state_facts(state)))
         assert module.is_dead_end(atoms, order) == math.isinf(space.hstar[state]), atoms
         dead += math.isinf(space.hstar[state])
+        lines.append(f"0\t{atoms}\n")
     assert 0 < dead < space.num_states
+    # --model values the traced states again: with a dead-end head that fires on every state it
+    # marks them all; the first traced state here is the initial state, which is live.
+    from model_files import random_model
+
+    trace = tmp_path / "trace.tsv"
+    trace.write_text("".join(lines))
+    always = random_model(root / "domain.pddl", tmp_path / "always.pt", dead_end_bias=20.0)
+    never = random_model(root / "domain.pddl", tmp_path / "never.pt", dead_end_bias=-20.0)
+    capsys.readouterr()
+    for model in (always, never):
+        assert module.main([str(problem), str(trace), "--model", str(model), "--domain", str(root / "domain.pddl")]) == 0
+    out = capsys.readouterr().out
+    assert ("always.pt marks 1.000 of the dead ends and 1.000 of the live states dead; "
+            "the first state (live): marked") in out
+    assert "never.pt marks" not in out

@@ -16,6 +16,16 @@ a probe for that collection's tasks::
 
 It prints the share of dead ends among the evaluations, by tenths of the trace, and the share of
 (dead end, live state) pairs among the evaluated states whose dead end has the higher value.
+
+With ``--model FILE`` (an exported symt model; ``--domain`` its domain file) the traced states are
+valued again by that model, in Python, instead of the values the trace holds: the question becomes
+how another model judges the states one search met. For a model with a dead-end head
+(``symt dead-end-head``), whose value is +inf where the head fires, it also prints the share of
+the dead ends and of the live states it marks, by tenths of the trace, and its verdict on the
+trace's first state (the initial state)::
+
+    python benchmarks/experiments/spanner_trace_dead_ends.py spanner/testing/medium/p01.pddl trace.tsv \
+        --model head.pt --domain spanner/domain.pddl
 """
 
 from __future__ import annotations
@@ -68,13 +78,43 @@ def is_dead_end(atoms: str, order: dict[str, int]) -> bool:
     return len(within & usable) < loose
 
 
+def model_values(model: Path, domain: Path, problem: Path, states: list[str], batch: int = 64) -> np.ndarray:
+    """The exported ``model``'s values of the traced ``states`` (atoms as the trace writes them), by
+    its forward pass on all atoms (symt and torch are imported here only)."""
+    import torch
+
+    from symt.export import load_exported
+    from symt.pddl import ground, parse_domain, parse_problem
+    from symt.tokens import Signature, collate, encode_task, rename
+
+    module, meta = load_exported(model)
+    parsed = parse_domain(domain)
+    task = ground(parsed, parse_problem(problem, parsed))
+    encoded = encode_task(task, Signature.from_json(meta), parsed)
+    vocab = meta["vocab_size"]
+    values: list[float] = []
+    for start in range(0, len(states), batch):
+        rows = []
+        for atoms in states[start:start + batch]:
+            facts = [task.fluent_index[(name.lower(), tuple(a.strip().lower() for a in args.split(",") if a.strip()))]
+                     for name, args in ATOM.findall(atoms)]
+            rows.append(rename(encoded.state_rows(facts), encoded.assignment, vocab))
+        with torch.inference_mode():
+            values.extend(float(value) for value in module(*collate(rows, vocab)))
+    return np.array(values)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("problem", type=Path, help="the Spanner problem the trace was written for")
     parser.add_argument("trace", type=Path, help="a SYMT_TRACE file (value TAB atoms per line)")
+    parser.add_argument("--model", type=Path, help="value the traced states with this exported model instead")
+    parser.add_argument("--domain", type=Path, help="the domain file (with --model)")
     args = parser.parse_args(argv)
+    if args.model and not args.domain:
+        parser.error("--model needs --domain")
     order = location_order(args.problem)
-    values, dead = [], []
+    values, dead, states = [], [], []
     for number, line in enumerate(args.trace.open(), 1):
         value, tab, atoms = line.rstrip("\n").partition("\t")
         if not tab:
@@ -82,10 +122,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         values.append(float(value))
         dead.append(is_dead_end(atoms, order))
+        states.append(atoms)
     v, d = np.array(values), np.array(dead, dtype=bool)
     tenths = np.array_split(d, 10)
     print(f"{len(v):,} evaluations, {int(d.sum()):,} of them dead ends (first: evaluation {int(np.argmax(d)) + 1 if d.any() else '-'})")
     print("dead-end share by tenth of the trace: " + " ".join(f"{t.mean():.2f}" for t in tenths if len(t)))
+    if args.model:
+        v = model_values(args.model, args.domain, args.problem, states)
+        marked = np.isinf(v)
+        if marked.any():
+            by_tenth = [(m[~t].mean() if (~t).any() else float("nan"))
+                        for m, t in zip(np.array_split(marked, 10), np.array_split(d, 10))]
+            print(f"{args.model.name} marks {marked[d].mean() if d.any() else float('nan'):.3f} of the dead ends and "
+                  f"{marked[~d].mean() if (~d).any() else float('nan'):.3f} of the live states dead; the first state "
+                  f"({'a dead end' if d[0] else 'live'}): {'marked' if marked[0] else 'not marked'}")
+            print("live states marked dead by tenth of the trace: " + " ".join(f"{x:.2f}" for x in by_tenth))
+            v = np.where(marked, np.nan, v)
+            d, v = d[~marked], v[~marked]  # the values below: of the states it leaves unmarked
+            if not len(v):
+                return 0
     if d.any() and (~d).any():
         rng = np.random.default_rng(0)  # at most 2,000 of each, so that the pairs stay few
         dv = rng.choice(v[d], size=min(2000, int(d.sum())), replace=False)

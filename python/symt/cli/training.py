@@ -1,6 +1,6 @@
 """The commands that train models and write model files: ``symt train`` (SymT-E), ``symt train-wl``
 (the WL baseline), ``symt train-plans`` (SymT-ED, PlanGPT), ``symt learn`` (dataset, both heuristics
-and a verdict from a domain and its problems), ``symt export``, ``symt retarget`` and ``symt upgrade``."""
+and a verdict from a domain and its problems), ``symt dead-end-head``, ``symt export``, ``symt retarget`` and ``symt upgrade``."""
 
 from __future__ import annotations
 
@@ -138,6 +138,24 @@ def cmd_export(args: argparse.Namespace) -> int:
     meta = export(args.checkpoint, args.output, layers=args.layers)
     print(f"wrote {args.output} (domain {meta['domain']}, {len(meta['predicates'])} predicates, "
           f"vocabulary {meta['vocab_size']}, format version {meta['format_version']})")
+    return 0
+
+
+def cmd_dead_end_head(args: argparse.Namespace) -> int:
+    from ..training.dead_end_head import fit_dead_end_head
+
+    check_output_file(args.out, "checkpoint", "head.pt")  # before any work
+    if args.out.exists() and not args.force:
+        raise SymtError(f"{args.out}: exists; give --force to replace it")
+    if args.out.resolve() == args.checkpoint.resolve():
+        raise SymtError(f"{args.out}: the checkpoint read; write the model with its head to another file")
+    fit = fit_dead_end_head(args.checkpoint, args.data, args.out, per_task=args.states_per_task, seed=args.seed,
+                            threshold=args.threshold, progress=not args.quiet)
+    print(f"fitted on {fit.dead_ends} dead ends and {fit.live_states} live states of {fit.tasks} tasks; "
+          f"held out the {fit.held_out_tasks} largest ({fit.held_out_objects[0]}-{fit.held_out_objects[1]} "
+          f"objects): {fit.held_out_recall:.3f} of their dead ends marked, {fit.held_out_false:.3f} of their "
+          f"live states; validation tasks: {fit.validation_recall:.3f} and {fit.validation_false:.3f}")
+    print(f"wrote {args.out} (export it with: symt export {args.out} MODEL.pt)")
     return 0
 
 
@@ -415,6 +433,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--layers", type=int_in(1), metavar="L",
                    help="apply the shared layer L times at inference (default: as trained)")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("dead-end-head", help="fit a dead-end head to a trained SymT-E model's frozen features",
+                       description="Give the model of CHECKPOINT a dead-end head (its h unchanged), fitted on "
+                       "dead ends and live states of DATA's expanded training tasks, and write it as a "
+                       "checkpoint to --out; the exported model returns +inf where the head fires, which "
+                       "Fast Downward prunes as a dead end. Prints how the head does on the largest "
+                       "training tasks when fitted without them, and on the validation tasks.")
+    p.add_argument("checkpoint", type=Path, help="best.pt or last.pt of a SymT-E training run")
+    p.add_argument("data", type=Path, help="the dataset folder the model was trained on")
+    p.add_argument("--out", type=Path, required=True, help="the checkpoint to write (e.g. runs/x/head.pt)")
+    p.add_argument("--states-per-task", type=int_in(1), default=100, metavar="N",
+                   help="dead ends per task, and as many live states (default 100)")
+    p.add_argument("--threshold", type=float_in(0, 1), default=0.5, metavar="P",
+                   help="the probability above which a state counts as a dead end (default 0.5)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_dead_end_head)
 
     p = sub.add_parser("retarget", help="rewrite a heuristic model for a domain that differs only in names",
                        description="Write MODEL for DOMAIN, a PDDL domain that is the model's training "
