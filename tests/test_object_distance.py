@@ -279,3 +279,49 @@ def test_graph_slots_that_do_not_fit_the_predicates_are_refused(visitall):
         model(0, signature, graph, "object-distance", graph_slots=[[0, 7]])
     with pytest.raises(ValueError, match="graph slots"):
         model(0, signature, graph, "object-distance", graph_slots=[[0], [1]])
+
+
+SPANNER = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "ipc2023-learning" / "spanner"
+
+
+@pytest.mark.parametrize("directed", [False, True], ids=["both-ways", "directed"])
+def test_a_directed_graph_reads_spanners_one_way_path(directed: bool) -> None:
+    """IPC 2023 Spanner's ``link(l1 l2)`` atoms form one path from the shed to the gate. Both ways,
+    two locations' distance is the difference of their places on it; directed
+    (``ModelConfig.directed_graph``) it is that difference going forward and no path going back.
+    The places are read off the problem file's text, not by the code under test. A context model
+    with the directed bias gives forward's values from its cache."""
+    domain = parse_domain(SPANNER / "domain.pddl")
+    problem = SPANNER / "training" / "easy" / "p50.pddl"
+    task = ground(domain, parse_problem(problem, domain))
+    links = dict(re.findall(r"\(\s*link\s+([\w-]+)\s+([\w-]+)\s*\)", problem.read_text().lower()))
+    place = {(set(links) - set(links.values())).pop(): 0}
+    while len(place) <= len(links):
+        last = max(place, key=place.get)
+        place[links[last]] = place[last] + 1
+    signature = domain_signature(domain)
+    graph = graph_predicate_ids(signature, domain, "object-distance")
+    encoded = encode_task(task, signature, domain)
+    rows = rename(encoded.state_rows(list(task.init)), identity_assignment(len(task.objects)), 200)
+    pred, args, mask = (t[0] for t in collate([rows], 200))
+    slots = graph_slot_ids(signature, domain, graph)
+    net = model(3, signature, graph, "object-distance", graph_slots=slots, directed_graph=directed)
+    edges = graph_edges(pred, args, mask, net.is_graph, net.graph_links, 200)
+    objects, distances = object_distances(edges, 200, 64, directed=directed)
+    names = [task.objects[int(t)] for t in objects]
+    assert sorted(names) == sorted(place)
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            step = place[b] - place[a]
+            expected = float(abs(step)) if not directed else (float(step) if step >= 0 else float("inf"))
+            assert float(distances[i, j]) == expected, (a, b)
+    contextual = model(4, signature, graph, "object-distance", graph_slots=slots, directed_graph=directed,
+                       context_predicates=context_predicate_ids(signature, domain))
+    with torch.no_grad():
+        contextual.layer.distance_bias.normal_(generator=torch.Generator().manual_seed(5))
+        fluent = rename(encoded.fluent_rows[list(task.init)], identity_assignment(len(task.objects)), 200)
+        context = rename(encoded.fixed_rows, identity_assignment(len(task.objects)), 200)
+        full = float(contextual(*collate([np.concatenate([fluent, context])], 200))[0][0])
+        cpred, cargs = (t[0] for t in collate([context], 200)[:2])
+        cached = float(contextual.forward_states(*contextual.encode_context(cpred, cargs), *collate([fluent], 200))[0])
+    assert cached == pytest.approx(full, abs=1e-4)

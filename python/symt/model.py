@@ -106,6 +106,7 @@ class AtomEncoder(nn.Module):
         self.register_buffer("graph_links", slot_mask(config.graph_predicates, config.graph_slots, num_ids,
                                                       config.max_arity), persistent=False)
         self.max_distance = config.max_distance
+        self.directed_graph = config.directed_graph
         self.distance_over_graph = config.distance_over_graph
 
     def shared_object_logits(self, query_args: Tensor, key_args: Tensor, log_n: Tensor) -> Tensor | None:
@@ -120,7 +121,7 @@ class AtomEncoder(nn.Module):
         """One task's object graph over ``graph_predicates``: its object tokens [O] and their
         distances [O,O] (:func:`symt.model_objects.object_distances`)."""
         edges = graph_edges(pred, args, mask, self.is_graph, self.graph_links, self.vocab_size)
-        return object_distances(edges, self.vocab_size, self.max_distance)
+        return object_distances(edges, self.vocab_size, self.max_distance, self.directed_graph)
 
     def object_bias_channels(self, pred: Tensor, args: Tensor, mask: Tensor, log_n: Tensor,
                              key_args: Tensor | None = None) -> Tensor | None:
@@ -133,7 +134,7 @@ class AtomEncoder(nn.Module):
             return self.shared_object_logits(args, key_args, log_n)
         parts: list[Tensor] = []
         edges = graph_edges(pred[0], args[0], mask[0], self.is_graph, self.graph_links, self.vocab_size)
-        objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
+        objects, distances = object_distances(edges, self.vocab_size, self.max_distance, self.directed_graph)
         for b in range(args.shape[0]):
             # The states of one task (the plugin's batches) share their graph: searched once.
             if b > 0:
@@ -141,7 +142,7 @@ class AtomEncoder(nn.Module):
                                         self.vocab_size)
                 if not torch.equal(other, edges):
                     edges = other
-                    objects, distances = object_distances(edges, self.vocab_size, self.max_distance)
+                    objects, distances = object_distances(edges, self.vocab_size, self.max_distance, self.directed_graph)
             one = self.object_channels(objects, distances, args[b:b + 1], key_args[b:b + 1], log_n[b:b + 1])
             assert one is not None  # object-distance has an object bias
             parts.append(one)

@@ -112,6 +112,12 @@ class ModelConfig:
     every object of an atom is a graph node (Visitall's cells) both read alike."""
     max_distance: int = 64
     """With ``object-distance``: object-graph distances beyond this many edges read as this many."""
+    directed_graph: bool = False
+    """With ``object-distance``: each graph atom links its linked objects one way only, from an
+    earlier argument to a later one (Spanner's ``link(l1 l2)`` from l1 to l2), and an atom's
+    distance to another is the walk from its objects to the other's, inf against the direction: a
+    distance then says which of two objects lies ahead. False: both ways (Visitall's ``connected``
+    cells, roads)."""
     achieved_goals: bool = False
     """A state's fluent atoms that are goal atoms read as predicate ids ``2P..3P-1``
     (``symt.tokens``: ``Signature.achieved_goals``): one more embedding row per predicate."""

@@ -148,13 +148,16 @@ def slot_mask(graph_predicates: list[int] | None, graph_slots: list[list[int]] |
     return mask
 
 
-def object_distances(edges: Tensor, vocab_size: int, max_distance: int) -> tuple[Tensor, Tensor]:
+def object_distances(edges: Tensor, vocab_size: int, max_distance: int,
+                     directed: bool = False) -> tuple[Tensor, Tensor]:
     """A task's object graph from its edges (``edges`` [E,1+m]: the atoms of graph predicates as
     :func:`graph_edges` gives them), which link their objects either way: the object tokens [O]
     (sorted) of the edges and their distances [O,O] (float; inf where no path). An object in no
     edge is at 0 from itself and has no path to any other (:func:`distance_channels`).
     Breadth-first from every object at once, one step per distance from the objects reached at
-    the last; a pair further apart than ``max_distance`` reads ``max_distance``."""
+    the last; a pair further apart than ``max_distance`` reads ``max_distance``. ``directed``
+    (``ModelConfig.directed_graph``): an edge leads from an earlier argument to a later one only,
+    so ``distances[a, b]`` is the walk from a to b."""
     graph_args = edges[:, 1:]
     objects = torch.unique(graph_args[graph_args < vocab_size])
     o = objects.shape[0]
@@ -164,7 +167,7 @@ def object_distances(edges: Tensor, vocab_size: int, max_distance: int) -> tuple
     m = graph_args.shape[1]
     for i in range(m):
         for j in range(m):
-            if i != j:
+            if i < j or (i > j and not directed):
                 sources.append(local[:, i])
                 targets.append(local[:, j])
     pairs = torch.stack([torch.cat(sources), torch.cat(targets)]) if sources else torch.zeros(

@@ -65,7 +65,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     overrides = {}
     for key in ("d_model", "n_heads", "n_layers", "d_ff", "d_embed", "dropout", "layer_norm", "readout",
                 "attention_scale", "attention_bias", "attention", "global_tokens", "object_links", "recall",
-                "max_distance", "context_keys"):
+                "max_distance", "directed_graph", "context_keys"):
         value = getattr(args, key)
         if value is not None and value is not False:
             overrides[key] = value
@@ -343,6 +343,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "with --train-layers; run deeper with `symt export --layers`)")
     p.add_argument("--max-distance", type=int_in(1),
                    help="with --attention-bias object-distance: graph distances beyond this read as this (64)")
+    p.add_argument("--directed-graph", action="store_true", default=None,
+                   help="with --attention-bias object-distance: a graph atom links its objects one way, "
+                   "from an earlier argument to a later one (Spanner's link), so that a distance says "
+                   "which object lies ahead (default: both ways)")
     p.add_argument("--train-layers", type=int_in(1), nargs=2, metavar=("LOW", "HIGH"),
                    help="apply the shared layer a number of times drawn per step from LOW..HIGH "
                    "(validation and export use --n-layers)")
