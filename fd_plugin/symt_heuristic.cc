@@ -12,7 +12,6 @@
 #include <ATen/autocast_mode.h>
 
 #include <algorithm>
-#include <limits>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -22,6 +21,7 @@
 #include <malloc.h>
 #endif
 #include <iostream>
+#include <limits>
 
 using namespace std;
 
