@@ -448,7 +448,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("data", type=Path, help="the dataset folder the model was trained on")
     p.add_argument("--out", type=Path, required=True, help="the checkpoint to write (e.g. runs/x/head.pt)")
     p.add_argument("--states-per-task", type=int_in(1), default=100, metavar="N",
-                   help="dead ends per task, and as many live states (default 100)")
+                   help="at most N dead ends and at most N live states per task (default 100)")
     p.add_argument("--threshold", type=float_in(0, 1), default=0.5, metavar="P",
                    help="the probability above which a state counts as a dead end (default 0.5)")
     p.add_argument("--seed", type=int, default=0)

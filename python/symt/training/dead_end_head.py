@@ -3,11 +3,12 @@
 The model's h stays exactly as trained; the head (``ModelConfig.dead_end_head``) reads the same
 pooled features and says whether a state is a dead end. It is fitted on states of the training
 tasks whose h* the expander computed: from every exhaustively expanded task with dead ends, up to
-N dead ends and N live states (uniformly, seeded; the two classes weighted alike), each under a fresh random renaming of its object
-tokens as training draws them. The features are computed once; the head is then fitted full-batch
-on them, standardised (the pooled features are sums over atoms, tens to hundreds in size, which
-left a head trained beside the encoder at its base rate: ``benchmarks/results/training/ipc_models.md``,
-dead-end head section), and the standardisation is folded into its first layer exactly.
+N dead ends and up to N live states (uniformly, seeded; the two classes weighted alike), each under
+a fresh random renaming of its object tokens as training draws them. The features are computed
+once; the head is then fitted full-batch on them, standardised (the pooled features are sums over
+atoms, tens to hundreds in size, which left a head trained beside the encoder at its base rate:
+``benchmarks/results/training/ipc_models.md``, "A dead-end head for Spanner"), and the
+standardisation is folded into its first layer exactly.
 
 Before the final fit on every task, the head is fitted without the quarter of the tasks with the
 most objects and measured on them: the share of their dead ends it marks (recall) and of their
