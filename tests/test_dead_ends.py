@@ -208,6 +208,10 @@ def test_a_model_without_the_head_is_exported_as_before(corridor_dataset: Path, 
     assert int(load_exported(tmp_path / "plain.pt")[0].symt_dead_ends) == 0
     with pytest.raises(ValueError, match="pooled readout"):
         SymTE(ModelConfig(num_predicates=3, max_arity=2, readout="atoms", dead_end_head=True, **TINY))
+    from symt.model_routed import heuristic_model
+
+    with pytest.raises(ValueError, match="objects attention has no dead-end head"):
+        heuristic_model(ModelConfig(num_predicates=3, max_arity=2, attention="objects", dead_end_head=True, **TINY))
 
 
 @pytest.mark.train

@@ -68,12 +68,13 @@ class RoutedSymTE(SymTE):
     the embedding of atoms and objects and the readout are SymT-E's."""
 
     def __init__(self, config: ModelConfig):
+        if config.dead_end_head:
+            raise ValueError("the objects attention has no dead-end head (it reads full attention's pooled features)")
         super().__init__(config)
         for option, value, plain in (("attention_bias", config.attention_bias, "none"),
                                      ("layer_norm", config.layer_norm, False),
                                      ("recall", config.recall, False),
-                                     ("context_keys", config.context_keys, "all"),
-                                     ("dead_end_head", config.dead_end_head, False)):
+                                     ("context_keys", config.context_keys, "all")):
             if value != plain:
                 raise ValueError(f"the objects attention has no {option} {value} "
                                  "(it relates atoms only through their objects)")
