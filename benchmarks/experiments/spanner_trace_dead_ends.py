@@ -22,7 +22,8 @@ valued again by that model, in Python, instead of the values the trace holds: th
 how another model judges the states one search met. For a model with a dead-end head
 (``symt dead-end-head``), whose value is +inf where the head fires, it also prints the share of
 the dead ends and of the live states it marks, by tenths of the trace, and its verdict on the
-trace's first state (the initial state)::
+trace's first state (the initial state); so it does for a trace written with such a model (its
+pruned states are traced with value inf)::
 
     python benchmarks/experiments/spanner_trace_dead_ends.py spanner/testing/medium/p01.pddl trace.tsv \
         --model head.pt --domain spanner/domain.pddl
@@ -129,18 +130,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("dead-end share by tenth of the trace: " + " ".join(f"{t.mean():.2f}" for t in tenths if len(t)))
     if args.model:
         v = model_values(args.model, args.domain, args.problem, states)
-        marked = np.isinf(v)
-        if marked.any():
-            by_tenth = [(m[~t].mean() if (~t).any() else float("nan"))
-                        for m, t in zip(np.array_split(marked, 10), np.array_split(d, 10))]
-            print(f"{args.model.name} marks {marked[d].mean() if d.any() else float('nan'):.3f} of the dead ends and "
-                  f"{marked[~d].mean() if (~d).any() else float('nan'):.3f} of the live states dead; the first state "
-                  f"({'a dead end' if d[0] else 'live'}): {'marked' if marked[0] else 'not marked'}")
-            print("live states marked dead by tenth of the trace: " + " ".join(f"{x:.2f}" for x in by_tenth))
-            v = np.where(marked, np.nan, v)
-            d, v = d[~marked], v[~marked]  # the values below: of the states it leaves unmarked
-            if not len(v):
-                return 0
+    marked = np.isinf(v)  # a dead-end head's +inf, in the trace or from --model
+    if marked.any():
+        by_tenth = [(m[~t].mean() if (~t).any() else float("nan"))
+                    for m, t in zip(np.array_split(marked, 10), np.array_split(d, 10))]
+        name = args.model.name if args.model else "the traced model"
+        print(f"{name} marks {marked[d].mean() if d.any() else float('nan'):.3f} of the dead ends and "
+              f"{marked[~d].mean() if (~d).any() else float('nan'):.3f} of the live states dead; the first state "
+              f"({'a dead end' if d[0] else 'live'}): {'marked' if marked[0] else 'not marked'}")
+        print("live states marked dead by tenth of the trace: " + " ".join(f"{x:.2f}" for x in by_tenth))
+        d, v = d[~marked], v[~marked]  # the values below: of the states it leaves unmarked
+        if not len(v):
+            return 0
     if d.any() and (~d).any():
         rng = np.random.default_rng(0)  # at most 2,000 of each, so that the pairs stay few
         dv = rng.choice(v[d], size=min(2000, int(d.sum())), replace=False)
