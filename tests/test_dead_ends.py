@@ -37,19 +37,24 @@ PROBLEM = """(define (problem corridor-{name}) (:domain corridor)
 """
 
 
-@pytest.fixture(scope="module")
-def corridor_dataset(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("corridor")
-    (root / "domain.pddl").write_text(CORRIDOR)
+def write_corridor(root: Path, domain: str, problem: str) -> Path:
+    """A dataset folder at ``root``: ``domain`` and ``problem`` (a template of name and start)
+    as two training tasks, from c0 and c1, and one validation task from c0."""
+    (root / "domain.pddl").write_text(domain)
     manifest = []
     for split, start in (("train", "c0"), ("train", "c1"), ("validation", "c0")):
         (root / split).mkdir(exist_ok=True)
         name = f"{split}-{start}"
-        (root / split / f"{name}.pddl").write_text(PROBLEM.format(name=name, start=start))
+        (root / split / f"{name}.pddl").write_text(problem.format(name=name, start=start))
         manifest.append({"domain": "corridor", "name": name, "split": split, "size": 4,
                          "index": len(manifest), "seed": None, "file": f"{split}/{name}.pddl"})
     (root / "manifest.json").write_text(json.dumps(manifest))
     return root
+
+
+@pytest.fixture(scope="module")
+def corridor_dataset(tmp_path_factory) -> Path:
+    return write_corridor(tmp_path_factory.mktemp("corridor"), CORRIDOR, PROBLEM)
 
 
 def test_the_corridor_has_the_dead_end_it_was_built_with(corridor_dataset: Path) -> None:
@@ -285,16 +290,8 @@ def marked_corridor(tmp_path_factory) -> tuple[Path, Path]:
         "(pit ?p) (next ?c ?p)", "(pit ?p) (edge ?c ?p)").replace(
         ":effect (and (at ?p) (not (at ?c)))", ":effect (and (at ?p) (broken) (not (at ?c)))")
     assert domain.count("broken") == 2 and domain.count("edge") == 2
-    (root / "domain.pddl").write_text(domain)
     problem = PROBLEM.replace("(next c0 hole) (next c1 hole)", "(edge c0 hole) (edge c1 hole)")
-    manifest = []
-    for split, start in (("train", "c0"), ("train", "c1"), ("validation", "c0")):
-        (root / split).mkdir(exist_ok=True)
-        name = f"{split}-{start}"
-        (root / split / f"{name}.pddl").write_text(problem.format(name=name, start=start))
-        manifest.append({"domain": "corridor", "name": name, "split": split, "size": 4,
-                         "index": len(manifest), "seed": None, "file": f"{split}/{name}.pddl"})
-    (root / "manifest.json").write_text(json.dumps(manifest))
+    write_corridor(root, domain, problem)
     run = tmp_path_factory.mktemp("marked-run") / "run"
     Trainer(config_for(root, run, vocab_size=20, steps=30, eval_every=30, contrastive=False), progress=False).run()
     return root, run / "best.pt"
