@@ -283,7 +283,7 @@ class Trainer(TrainerBase):
         if config.dead_end_head:
             # A dead end: a sampled dead end or a sibling with h* = inf (bounded or not); a plan's
             # states reach the goal; a plan task's siblings (nan) are unknown.
-            dead = ~torch.isfinite(batch.target) & ~torch.isnan(batch.target)
+            dead = torch.isinf(batch.target)
             if batch.lower_bound is not None:
                 dead = dead | batch.lower_bound
             known = ~torch.isnan(batch.target)
