@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     marked = np.isinf(v)  # a dead-end head's +inf, in the trace or from --model
     if marked.any():
         by_tenth = [(m[~t].mean() if (~t).any() else float("nan"))
-                    for m, t in zip(np.array_split(marked, 10), np.array_split(d, 10))]
+                    for m, t in zip(np.array_split(marked, 10), tenths)]
         name = args.model.name if args.model else "the traced model"
         print(f"{name} marks {marked[d].mean() if d.any() else float('nan'):.3f} of the dead ends and "
               f"{marked[~d].mean() if (~d).any() else float('nan'):.3f} of the live states dead; the first state "
