@@ -13,6 +13,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -157,9 +158,12 @@ def corridor_batch(dataset: Path) -> tuple[torch.Tensor, torch.Tensor, torch.Ten
     return pred, args, mask, torch.from_numpy(~(space.hstar < math.inf))
 
 
-def test_an_exported_head_marks_inf_exactly_where_it_fires(corridor_dataset: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("linear", [False, True])
+def test_an_exported_head_marks_inf_exactly_where_it_fires(corridor_dataset: Path, tmp_path: Path,
+                                                           linear: bool) -> None:
     """The exported module returns +inf where the head's probability exceeds the threshold and
-    the model's h elsewhere; in training and validation (marks_dead_ends off) h stays finite."""
+    the model's h elsewhere; in training and validation (marks_dead_ends off) h stays finite. The
+    same for a linear head, whose logit is one linear map of the pooled sum."""
     from symt.export import export, load_exported
     from symt.model import SymTE
     from symt.tokens import domain_signature
@@ -170,9 +174,11 @@ def test_an_exported_head_marks_inf_exactly_where_it_fires(corridor_dataset: Pat
     from symt.model_config import ModelConfig
 
     model_config = ModelConfig(num_predicates=dataset.signature.num_predicates, max_arity=dataset.signature.max_arity,
-                               vocab_size=20, dead_end_head=True, dead_end_threshold=0.5, **TINY)
+                               vocab_size=20, dead_end_head=True, dead_end_threshold=0.5,
+                               dead_end_linear=linear, **TINY)
     torch.manual_seed(3)
     model = SymTE(model_config).eval()
+    assert len(model.dead_end) == (1 if linear else 3)
     with torch.no_grad():
         h, logits, _, _ = model.forward_with_dead_ends(pred, args, mask)
         # A threshold inside the five states' logits, so that the head fires on some and not others.
@@ -193,6 +199,12 @@ def test_an_exported_head_marks_inf_exactly_where_it_fires(corridor_dataset: Pat
         exported = module(pred, args, mask)
     assert torch.equal(torch.isinf(exported), fires)
     assert torch.allclose(exported[~fires], h[~fires], atol=1e-5)
+    if linear:  # the logit is a sum of each atom's share plus the bias
+        with torch.no_grad():
+            x = model.encode(pred, args, mask)[0][..., : model.k]
+            shares = (model.dead_end[0].weight @ x.unsqueeze(-1)).squeeze(-1).squeeze(-1)
+            summed = (shares * model.token_mask(pred, mask).float()).sum(dim=1) + model.dead_end[0].bias
+        assert torch.allclose(summed, logits, atol=1e-4)
 
 
 def test_a_model_without_the_head_is_exported_as_before(corridor_dataset: Path, tmp_path: Path) -> None:
@@ -213,6 +225,8 @@ def test_a_model_without_the_head_is_exported_as_before(corridor_dataset: Path, 
     assert int(load_exported(tmp_path / "plain.pt")[0].symt_dead_ends) == 0
     with pytest.raises(ValueError, match="pooled readout"):
         SymTE(ModelConfig(num_predicates=3, max_arity=2, readout="atoms", dead_end_head=True, **TINY))
+    with pytest.raises(ValueError, match="needs dead_end_head"):
+        SymTE(ModelConfig(num_predicates=3, max_arity=2, dead_end_linear=True, **TINY))
     from symt.model_routed import heuristic_model
 
     with pytest.raises(ValueError, match="objects attention has no dead-end head"):
@@ -274,6 +288,19 @@ def test_the_head_starts_fresh_from_a_teacher_and_learns_towards_the_labels(corr
     trainer.train_step(0)
     change = logits() - before
     assert float(change[dead].mean()) > float(change[~dead].mean())
+    # --init-from: the same start from a checkpoint that is no teacher, here with a linear head.
+    tuned = Trainer(config_for(corridor_dataset, tmp_path / "tuned", vocab_size=20, dead_end_head=True,
+                               dead_end_linear=True, contrastive=False, init_from=str(teacher_run / "last.pt")),
+                    progress=False)
+    assert tuned.teacher is None and len(tuned.model.dead_end) == 1
+    for name, value in tuned.model.state_dict().items():
+        assert name.startswith("dead_end.") or torch.equal(value, teacher_weights[name]), name
+    with pytest.raises(SymtError, match="give one"):
+        Trainer(config_for(corridor_dataset, tmp_path / "both", vocab_size=20, teacher=str(teacher_run / "last.pt"),
+                           init_from_teacher=True, init_from=str(teacher_run / "last.pt")), progress=False)
+    with pytest.raises(SymtError, match="needs --dead-end-head"):
+        Trainer(config_for(corridor_dataset, tmp_path / "linear", vocab_size=20, dead_end_linear=True),
+                progress=False)
 
 
 # ---------------------------------------------------------------- symt dead-end-head (a head on frozen features)
@@ -297,6 +324,24 @@ def marked_corridor(tmp_path_factory) -> tuple[Path, Path]:
     return root, run / "best.pt"
 
 
+@pytest.mark.parametrize("linear", [False, True])
+def test_a_head_fitted_on_standardised_features_reads_the_raw_ones(linear: bool) -> None:
+    """train_head folds the standardisation into the head's first layer: on raw features of very
+    different scales and offsets, labelled by one feature's sign about its offset, the folded head
+    (an MLP or one linear layer) marks them as the label says."""
+    from symt.training.dead_end_head import rates, train_head
+
+    rng = np.random.default_rng(0)
+    scale, offset = np.array([50.0, 0.01, 3.0, 7.0]), np.array([200.0, -1.0, 0.0, 40.0])
+    features = rng.normal(size=(400, 4)) * scale + offset
+    labels = (features[:, 0] > offset[0]).astype(np.float32)
+    head = (torch.nn.Sequential(torch.nn.Linear(4, 1)) if linear else
+            torch.nn.Sequential(torch.nn.Linear(4, 16), torch.nn.GELU(), torch.nn.Linear(16, 1)))
+    train_head(head, features, labels, seed=0)
+    recall, false = rates(head, features, labels, 0.5)
+    assert recall > 0.97 and false < 0.03
+
+
 @pytest.mark.train
 def test_a_fitted_head_marks_the_pit_and_leaves_h_as_it_was(marked_corridor: tuple[Path, Path],
                                                             tmp_path: Path, capsys) -> None:
@@ -311,6 +356,13 @@ def test_a_fitted_head_marks_the_pit_and_leaves_h_as_it_was(marked_corridor: tup
     plain, _ = load_exported(tmp_path / "plain-model.pt")
     headed, meta = load_exported(tmp_path / "head-model.pt")
     assert meta["model"]["dead_end_head"] is True and int(headed.symt_dead_ends) == 1
+    assert meta["model"]["dead_end_linear"] is False
+    assert main(["dead-end-head", str(checkpoint), str(dataset), "--out", str(tmp_path / "linear.pt"), "--quiet",
+                 "--linear"]) == 0
+    linear = export(tmp_path / "linear.pt", tmp_path / "linear-model.pt")
+    assert linear["model"]["dead_end_linear"] is True
+    weights = torch.load(tmp_path / "linear.pt", weights_only=True)["model"]
+    assert sorted(name for name in weights if name.startswith("dead_end.")) == ["dead_end.0.bias", "dead_end.0.weight"]
     pred, args, mask, pit = corridor_batch(dataset)
     with torch.no_grad():
         before, after = plain(pred, args, mask), headed(pred, args, mask)

@@ -218,7 +218,7 @@ def test_a_student_learns_its_teachers_values(gripper_dataset, tmp_path):
     with pytest.raises(SymtError, match="weights do not fit"):
         Trainer(config_for(gripper_dataset, tmp_path / "narrow", teacher=teacher_path, init_from_teacher=True,
                            model_overrides=small), progress=False)
-    with pytest.raises(SymtError, match="teacher's objects"):
+    with pytest.raises(SymtError, match="model's objects"):
         Trainer(config_for(gripper_dataset, tmp_path / "other", vocab_size=30,
                            teacher=str(tmp_path / "teacher" / "best.pt")), progress=False)
 

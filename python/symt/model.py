@@ -297,12 +297,18 @@ class SymTE(AtomEncoder):
         self.has_dead_end_head = config.dead_end_head
         if config.dead_end_head and self.atom_readout:
             raise ValueError("a dead-end head reads the pooled features: it needs the pooled readout")
+        if config.dead_end_linear and not config.dead_end_head:
+            raise ValueError("dead_end_linear shapes a dead-end head: it needs dead_end_head")
         if not 0 < config.dead_end_threshold < 1:
             raise ValueError(f"dead_end_threshold must lie in (0, 1) (got {config.dead_end_threshold})")
         # Empty without a head: TorchScript compiles every branch, so the attribute must exist.
-        self.dead_end = (nn.Sequential(nn.Linear(self.k, config.readout_hidden), nn.GELU(),
-                                       nn.Linear(config.readout_hidden, 1))
-                         if config.dead_end_head else nn.Sequential())
+        if not config.dead_end_head:
+            self.dead_end = nn.Sequential()
+        elif config.dead_end_linear:
+            self.dead_end = nn.Sequential(nn.Linear(self.k, 1))
+        else:
+            self.dead_end = nn.Sequential(nn.Linear(self.k, config.readout_hidden), nn.GELU(),
+                                          nn.Linear(config.readout_hidden, 1))
         self.dead_end_logit = math.log(config.dead_end_threshold / (1 - config.dead_end_threshold))
         self.marks_dead_ends = False
         """Set by ``symt export``: h = +inf where the head's logit exceeds the threshold. Off in

@@ -144,6 +144,12 @@ class ModelConfig:
     ``benchmarks/results/training/ipc_models.md``, dead-end head section)."""
     dead_end_threshold: float = 0.5
     """The probability above which an exported model with a dead-end head returns +inf."""
+    dead_end_linear: bool = False
+    """The dead-end head is one linear layer instead of an MLP: its logit is then a sum of each
+    atom's share plus a constant, a weighed count that holds at any number of atoms (Spanner's dead
+    ends: fewer usable spanners within reach than loose nuts). The MLP's logit on the pooled sum
+    grew with the atoms, so that tasks three to ten times larger than any training task read dead
+    from their initial state (``benchmarks/results/training/ipc_models.md``, dead-end head section)."""
     recall: bool = False
     """Let the shared layer run any number of times (``symt export --layers``): every application
     reads its state plus the atom embeddings (input injection, the "recall" of Bansal et al.

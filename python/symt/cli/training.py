@@ -150,7 +150,7 @@ def cmd_dead_end_head(args: argparse.Namespace) -> int:
     if args.out.resolve() == args.checkpoint.resolve():
         raise SymtError(f"{args.out}: the checkpoint read; write the model with its head to another file")
     fit = fit_dead_end_head(args.checkpoint, args.data, args.out, per_task=args.states_per_task, seed=args.seed,
-                            threshold=args.threshold, progress=not args.quiet)
+                            threshold=args.threshold, linear=args.linear, progress=not args.quiet)
     print(f"fitted on {fit.dead_ends} dead ends and {fit.live_states} live states of {fit.tasks} tasks; "
           f"held out the {fit.held_out_tasks} largest ({fit.held_out_objects[0]}-{fit.held_out_objects[1]} "
           f"objects): {fit.held_out_recall:.3f} of their dead ends marked, {fit.held_out_false:.3f} of their "
@@ -312,6 +312,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "prunes as a dead end (default: off)")
     p.add_argument("--w-dead-end", type=float_in(0), metavar="W",
                    help="weight of the dead-end head's cross-entropy (default 1)")
+    p.add_argument("--dead-end-linear", action="store_true", default=None,
+                   help="with --dead-end-head: the head is one linear layer on the pooled features, so "
+                   "its logit is a sum of the atoms' shares (a weighed count that holds at any size) "
+                   "(default: an MLP)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")
@@ -334,6 +338,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--init-from-teacher", action="store_true", default=None,
                    help="start from the teacher's weights (same width; --n-layers may differ, since "
                    "the layer's weights are shared)")
+    p.add_argument("--init-from", metavar="CHECKPOINT",
+                   help="start from the weights of this SymT-E training checkpoint (a fine-tune of it; "
+                   "the model's options must give the same shapes; a dead-end head it lacks starts "
+                   "fresh), while --teacher may name another model whose values it learns")
     p.add_argument("--max-states", type=int_in(1), help="expansion limit per task (2,000,000)")
     p.add_argument("--dropout", type=float_in(0, 1, high_open=True), help="override the preset's dropout")
     p.add_argument("--layer-norm", action="store_true", help="enable (pre-)layer norm")
@@ -451,6 +459,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="at most N dead ends and at most N live states per task (default 100)")
     p.add_argument("--threshold", type=float_in(0, 1), default=0.5, metavar="P",
                    help="the probability above which a state counts as a dead end (default 0.5)")
+    p.add_argument("--linear", action="store_true",
+                   help="one linear layer instead of an MLP: a logit that is a sum of the atoms' shares "
+                   "(default: an MLP)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -58,6 +58,8 @@ class TrainConfig:
     states (dead ends among them with ``dead_end_states``) and their siblings; rows of plan-labelled
     tasks carry no label."""
     w_dead_end: float = 1.0
+    dead_end_linear: bool = False
+    """The dead-end head is one linear layer (``ModelConfig.dead_end_linear``)."""
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""
@@ -75,6 +77,9 @@ class TrainConfig:
     init_from_teacher: bool = False
     """Start from the teacher's weights: a student as wide as its teacher that applies the shared
     layer fewer times (``--n-layers``) begins from the teacher's layer."""
+    init_from: str | None = None
+    """Start from the weights of this training checkpoint (a fine-tune), whatever the teacher: a
+    dead-end head it lacks starts fresh. Exclusive with ``init_from_teacher``."""
     train_layers: list[int] | None = None
     """[low, high]: each step applies the shared layer a number of times drawn uniformly from
     low..high (the model's ``n_layers`` stays the depth of validation and export), so that a

@@ -89,8 +89,9 @@ def pooled_features(model: SymTE, tasks: list[TaskData], per_task: int, seed: in
 
 def train_head(head: torch.nn.Sequential, features: np.ndarray, labels: np.ndarray, seed: int,
                steps: int = 500, lr: float = 3e-3) -> None:
-    """Fit ``head`` (Linear, GELU, Linear) full-batch to ``labels`` on ``features``, standardised,
-    then fold the standardisation into its first layer so that it reads the raw pooled features.
+    """Fit ``head`` (Linear, GELU, Linear; or one Linear) full-batch to ``labels`` on ``features``,
+    standardised, then fold the standardisation into its first layer so that it reads the raw
+    pooled features.
     ``steps``: on Spanner's shipped model, held out on its 21 largest training tasks (23-28
     objects), 300 and 1,000 steps marked 0.010 and 0.007 of their live states dead, 3,000 steps
     0.108 (it learns the training sizes); every dead end was marked at all three."""
@@ -98,8 +99,9 @@ def train_head(head: torch.nn.Sequential, features: np.ndarray, labels: np.ndarr
     y = torch.from_numpy(labels).float()
     mean, std = x.mean(dim=0), x.std(dim=0).clamp(min=1e-6)
     torch.manual_seed(derive_seed(seed, "dead-end-head-init"))
-    for layer in (head[0], head[2]):
-        layer.reset_parameters()
+    for layer in head:
+        if isinstance(layer, torch.nn.Linear):
+            layer.reset_parameters()
     optimizer = torch.optim.AdamW(head.parameters(), lr=lr, weight_decay=1e-4)
     z = (x - mean) / std
     # Dead ends and live states weigh alike, however many of each the tasks gave.
@@ -126,9 +128,10 @@ def rates(head: torch.nn.Sequential, features: np.ndarray, labels: np.ndarray, t
 
 
 def fit_dead_end_head(checkpoint_path: Path, data: Path, out: Path, per_task: int = 100, seed: int = 0,
-                      threshold: float = 0.5, progress: bool = True) -> HeadFit:
+                      threshold: float = 0.5, linear: bool = False, progress: bool = True) -> HeadFit:
     """Fit a dead-end head to the frozen model of ``checkpoint_path`` on the dataset ``data`` and
-    write the model with it to ``out`` (a training checkpoint, for ``symt export``)."""
+    write the model with it to ``out`` (a training checkpoint, for ``symt export``); ``linear``:
+    one linear layer (``ModelConfig.dead_end_linear``)."""
     from ..export import load_checkpoint_model
     from .base import save_atomic
 
@@ -148,7 +151,7 @@ def fit_dead_end_head(checkpoint_path: Path, data: Path, out: Path, per_task: in
                    for split in ("train", "validation")}
     tasks = split_tasks["train"]
     config = copy.deepcopy(model.config)
-    config.dead_end_head, config.dead_end_threshold = True, threshold
+    config.dead_end_head, config.dead_end_threshold, config.dead_end_linear = True, threshold, linear
     headed = SymTE(config)
     headed.load_state_dict(model.state_dict(), strict=False)
     headed.eval()

@@ -95,7 +95,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "dead_end_states", "dead_end_head", "w_dead_end", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "dead_end_states", "dead_end_head", "w_dead_end", "dead_end_linear", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher", "init_from")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -139,6 +139,10 @@ class Trainer(TrainerBase):
 
         if config.dead_end_head and (config.compile or self.world_size > 1):
             raise SymtError("--dead-end-head trains the model itself: not with --compile or several processes")
+        if config.dead_end_linear and not config.dead_end_head:
+            raise SymtError("--dead-end-linear shapes the dead-end head: it needs --dead-end-head")
+        if config.init_from and config.init_from_teacher:
+            raise SymtError("--init-from and --init-from-teacher each name the weights to start from: give one")
         if config.train_layers is not None:
             low, high = config.train_layers
             if not 1 <= low <= high:
@@ -188,14 +192,20 @@ class Trainer(TrainerBase):
                 distance_over_graph=graph is not None,
                 achieved_goals=config.achieved_goals,
                 dead_end_head=config.dead_end_head,
+                dead_end_linear=config.dead_end_linear,
                 **options,
             )
 
         self.teacher = self.load_teacher(config.teacher) if config.teacher else None
         torch.manual_seed(derive_seed(config.seed, "init"))
         self.model = heuristic_model(self.model_config).to(self.device)
-        if config.init_from_teacher and checkpoint is None:
-            self.start_from_teacher()
+        if checkpoint is None and config.init_from_teacher:
+            if self.teacher is None:
+                raise SymtError("--init-from-teacher needs --teacher")
+            self.start_from(self.teacher, config.teacher or "")
+        elif checkpoint is None and config.init_from:
+            # The teacher's checks (same domain signature, same objects) hold for any start.
+            self.start_from(self.load_teacher(config.init_from), config.init_from)
         self.train_model: torch.nn.Module = self.model
         if config.compile:
             # Shapes vary with the padded batch length, hence dynamic shapes.
@@ -210,33 +220,33 @@ class Trainer(TrainerBase):
         self.start_run(checkpoint, plateau=self.hstar_variance)
 
     def load_teacher(self, path: str) -> SymTE:
-        """The teacher model of a training checkpoint, frozen, checked against this dataset."""
+        """The model of a training checkpoint (a teacher, or ``init_from``'s start), frozen,
+        checked against this dataset."""
         from ..export import load_checkpoint_model
 
         teacher, checkpoint = load_checkpoint_model(path)
         if checkpoint.get("signature") != self.dataset.signature.to_json():
-            raise SymtError(f"{path}: the teacher was trained on another domain signature than "
+            raise SymtError(f"{path}: the model was trained on another domain signature than "
                             f"{self.config.data}")
         taught = teacher.config
         if (taught.vocab_size, taught.object_identity) != (self.config.vocab_size, self.config.object_identity):
-            raise SymtError(f"{path}: the teacher's objects ({taught.object_identity}, vocabulary "
+            raise SymtError(f"{path}: the model's objects ({taught.object_identity}, vocabulary "
                             f"{taught.vocab_size}) differ from this run's ({self.config.object_identity}, "
                             f"vocabulary {self.config.vocab_size})")
         teacher.requires_grad_(False)
         return teacher.to(self.device)
 
-    def start_from_teacher(self) -> None:
-        """Load the teacher's weights into the new model (``init_from_teacher``); a
-        :class:`~symt.errors.SymtError` when there is no teacher or a weight's shape differs."""
-        if self.teacher is None:
-            raise SymtError("--init-from-teacher needs --teacher")
-        mine, theirs = self.model.state_dict(), self.teacher.state_dict()
+    def start_from(self, source: torch.nn.Module, path: str) -> None:
+        """Load the weights of ``source`` (the model of checkpoint ``path``: the teacher's with
+        ``init_from_teacher``, else ``init_from``'s) into the new model; a
+        :class:`~symt.errors.SymtError` when a weight's shape differs."""
+        mine, theirs = self.model.state_dict(), source.state_dict()
         # A dead-end head the teacher lacks starts fresh: the fine-tune adds it to a trained model.
         new_head = {name for name in mine if name.startswith("dead_end.") and name not in theirs}
         misfits = sorted(name for name in mine
                          if name not in new_head and (name not in theirs or theirs[name].shape != mine[name].shape))
         if misfits:
-            raise SymtError(f"{self.config.teacher}: the teacher's weights do not fit this model "
+            raise SymtError(f"{path}: its weights do not fit this model "
                             f"({', '.join(misfits[:3])}); only the number of layers may differ")
         self.model.load_state_dict(theirs, strict=not new_head)
 
