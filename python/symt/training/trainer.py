@@ -241,7 +241,7 @@ class Trainer(TrainerBase):
         ``init_from_teacher``, else ``init_from``'s) into the new model; a
         :class:`~symt.errors.SymtError` when a weight's shape differs."""
         mine, theirs = self.model.state_dict(), source.state_dict()
-        # A dead-end head the teacher lacks starts fresh: the fine-tune adds it to a trained model.
+        # A dead-end head the start lacks starts fresh: the fine-tune adds it to a trained model.
         new_head = {name for name in mine if name.startswith("dead_end.") and name not in theirs}
         misfits = sorted(name for name in mine
                          if name not in new_head and (name not in theirs or theirs[name].shape != mine[name].shape))
