@@ -139,8 +139,6 @@ class Trainer(TrainerBase):
 
         if config.dead_end_head and (config.compile or self.world_size > 1):
             raise SymtError("--dead-end-head trains the model itself: not with --compile or several processes")
-        if config.dead_end_linear and not config.dead_end_head:
-            raise SymtError("--dead-end-linear shapes the dead-end head: it needs --dead-end-head")
         if config.init_from and config.init_from_teacher:
             raise SymtError("--init-from and --init-from-teacher each name the weights to start from: give one")
         if config.train_layers is not None:
@@ -198,7 +196,10 @@ class Trainer(TrainerBase):
 
         self.teacher = self.load_teacher(config.teacher) if config.teacher else None
         torch.manual_seed(derive_seed(config.seed, "init"))
-        self.model = heuristic_model(self.model_config).to(self.device)
+        try:
+            self.model = heuristic_model(self.model_config).to(self.device)
+        except ValueError as error:  # the model checks which of its options go together
+            raise SymtError(f"the model's options do not go together: {error}") from error
         if checkpoint is None and config.init_from_teacher:
             if self.teacher is None:
                 raise SymtError("--init-from-teacher needs --teacher")
