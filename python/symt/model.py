@@ -299,17 +299,23 @@ class SymTE(AtomEncoder):
             raise ValueError("a dead-end head reads the pooled features: it needs the pooled readout")
         if config.dead_end_linear and not config.dead_end_head:
             raise ValueError("dead_end_linear shapes a dead-end head: it needs dead_end_head")
+        if config.dead_end_count and not config.dead_end_head:
+            raise ValueError("dead_end_count shapes a dead-end head: it needs dead_end_head")
+        if config.dead_end_count and not self.context_attention:
+            raise ValueError("dead_end_count counts the state's fluents apart from the task's context: "
+                             "it needs context attention")
         if not 0 < config.dead_end_threshold < 1:
             raise ValueError(f"dead_end_threshold must lie in (0, 1) (got {config.dead_end_threshold})")
         # Empty without a head: TorchScript compiles every branch, so the attribute must exist.
         if not config.dead_end_head:
             self.dead_end = nn.Sequential()
-        elif config.dead_end_linear:
-            self.dead_end = nn.Sequential(nn.Linear(self.k, 1))
+        elif config.dead_end_linear or config.dead_end_count:
+            self.dead_end = nn.Sequential(nn.Linear(self.k, 1, bias=not config.dead_end_count))
         else:
             self.dead_end = nn.Sequential(nn.Linear(self.k, config.readout_hidden), nn.GELU(),
                                           nn.Linear(config.readout_hidden, 1))
         self.dead_end_logit = math.log(config.dead_end_threshold / (1 - config.dead_end_threshold))
+        self.dead_end_counts_fluents = config.dead_end_count
         self.marks_dead_ends = False
         """Set by ``symt export``: h = +inf where the head's logit exceeds the threshold. Off in
         training and validation, which read the logits themselves (:meth:`forward_with_dead_ends`)."""
@@ -320,7 +326,11 @@ class SymTE(AtomEncoder):
         """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
         x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
         mask = self.token_mask(pred, mask)
-        return self.pool_and_read_out(x, mask, None), attentions, hiddens
+        return self.pool_and_read_out(x, mask, None, self.fluents(pred, mask)), attentions, hiddens
+
+    def fluents(self, pred: Tensor, mask: Tensor) -> Tensor:
+        """The atoms of ``mask`` that are not context atoms (all of them without context attention)."""
+        return mask & ~self.is_context[pred] if self.context_attention else mask
 
     @torch.jit.unused
     def forward_with_dead_ends(
@@ -328,8 +338,10 @@ class SymTE(AtomEncoder):
     ) -> tuple[Tensor, Tensor, list[Tensor], list[Tensor]]:
         """:meth:`forward` plus the dead-end head's logits [B] (training; a model with the head)."""
         x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
-        pooled = self.pool(x, self.token_mask(pred, mask), None)
-        return self.read_out(pooled), self.dead_end(pooled).squeeze(-1), attentions, hiddens
+        mask = self.token_mask(pred, mask)
+        pooled = self.pool(x, mask, None)
+        head_input = self.pool(x, self.fluents(pred, mask), None) if self.dead_end_counts_fluents else pooled
+        return self.read_out(pooled), self.dead_end(head_input).squeeze(-1), attentions, hiddens
 
     def pool(self, x: Tensor, mask: Tensor, context: Tensor | None) -> Tensor:
         """The pooled readout's input [B,k]: the sum of the real atoms' first ``k`` hidden
@@ -337,10 +349,13 @@ class SymTE(AtomEncoder):
         pooled = (x[..., : self.k].float() * mask.unsqueeze(-1).float()).sum(dim=1)
         return pooled if context is None else pooled + context.float()
 
-    def pool_and_read_out(self, x: Tensor, mask: Tensor, context: Tensor | None) -> Tensor:
+    def pool_and_read_out(self, x: Tensor, mask: Tensor, context: Tensor | None,
+                          fluents: Tensor | None = None) -> Tensor:
         """h [B] of atom states ``x`` [B,N,d] (``mask``: the real ones) plus a task's cached
         ``context`` share (:meth:`encode_context`): pooled then read out, or with the ``atoms``
-        readout read out per atom then summed; +inf where an exported model's dead-end head fires."""
+        readout read out per atom then summed; +inf where an exported model's dead-end head fires.
+        ``fluents``: the atoms of ``mask`` a ``dead_end_count`` head counts (default ``mask``, as
+        for a cached context, where ``x`` holds the fluents only)."""
         weights = mask.unsqueeze(-1).float()
         if self.atom_readout:
             per_atom = self.read_out_atoms(x[..., : self.k].float())
@@ -351,7 +366,10 @@ class SymTE(AtomEncoder):
         pooled = self.pool(x, mask, context)
         h = self.read_out(pooled)
         if self.has_dead_end_head and self.marks_dead_ends:
-            dead = self.dead_end(pooled).squeeze(-1) > self.dead_end_logit
+            head_input = pooled
+            if self.dead_end_counts_fluents:
+                head_input = self.pool(x, mask if fluents is None else fluents, None)
+            dead = self.dead_end(head_input).squeeze(-1) > self.dead_end_logit
             h = h.masked_fill(dead, float("inf"))
         return h
 

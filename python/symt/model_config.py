@@ -150,6 +150,13 @@ class ModelConfig:
     ends: fewer usable spanners within reach than loose nuts). The MLP's logit on the pooled sum
     grew with the atoms, so that tasks three to ten times larger than any training task read dead
     from their initial state (``benchmarks/results/training/ipc_models.md``, dead-end head section)."""
+    dead_end_count: bool = False
+    """The dead-end head is one linear layer without a constant on the sum of the state's own atoms
+    (the fluents; the task's context atoms, which grow with the task, take no part): its logit is a
+    pure weighed count, "dead" where it is positive. Spanner's dead ends are such a count (more
+    loose nuts than usable spanners within reach); the linear head's constant marked the initial
+    state of the smallest track task dead, and its share of the static atoms grew with the task.
+    Needs context attention (which tells the fluents from the context)."""
     recall: bool = False
     """Let the shared layer run any number of times (``symt export --layers``): every application
     reads its state plus the atom embeddings (input injection, the "recall" of Bansal et al.

@@ -207,7 +207,7 @@ class RoutedSymTE(SymTE):
         at = context[:, None, :, None]
         attentions = [torch.where(at, a, b) for a, b in zip(att_c, att_s)]
         hiddens = [torch.where(context[..., None], a, b) for a, b in zip(hid_c, hid_s)]
-        return self.pool_and_read_out(x, mask, None), attentions, hiddens
+        return self.pool_and_read_out(x, mask, None, fluent), attentions, hiddens
 
     def no_links(self, like: Tensor) -> Tensor:
         """No object links ([3,0] on ``like``'s device)."""

@@ -150,7 +150,8 @@ def cmd_dead_end_head(args: argparse.Namespace) -> int:
     if args.out.resolve() == args.checkpoint.resolve():
         raise SymtError(f"{args.out}: the checkpoint read; write the model with its head to another file")
     fit = fit_dead_end_head(args.checkpoint, args.data, args.out, per_task=args.states_per_task, seed=args.seed,
-                            threshold=args.threshold, linear=args.linear, progress=not args.quiet)
+                            threshold=args.threshold, linear=args.linear, count=args.count,
+                            progress=not args.quiet)
     print(f"fitted on {fit.dead_ends} dead ends and {fit.live_states} live states of {fit.tasks} tasks; "
           f"held out the {fit.held_out_tasks} largest ({fit.held_out_objects[0]}-{fit.held_out_objects[1]} "
           f"objects): {fit.held_out_recall:.3f} of their dead ends marked, {fit.held_out_false:.3f} of their "
@@ -316,6 +317,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="with --dead-end-head: the head is one linear layer on the pooled features, so "
                    "its logit is a sum of the atoms' shares (a weighed count that holds at any size) "
                    "(default: an MLP)")
+    p.add_argument("--dead-end-count", action="store_true", default=None,
+                   help="with --dead-end-head and --context-attention: the head is one linear layer without "
+                   "a constant on the sum of the state's fluents, a pure weighed count of them, dead where "
+                   "positive (the context's atoms, which grow with the task, take no part)")
     p.add_argument("--object-identity", choices=["table", "hashed"],
                    help="object tokens: a learned table of --vocab-size (table, the paper) or fixed "
                    "random codes without a size limit (hashed)")
@@ -462,6 +467,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--linear", action="store_true",
                    help="one linear layer instead of an MLP: a logit that is a sum of the atoms' shares "
                    "(default: an MLP)")
+    p.add_argument("--count", action="store_true",
+                   help="one linear layer without a constant on the sum of the state's fluents: a pure "
+                   "weighed count (a model with context attention)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -60,6 +60,8 @@ class TrainConfig:
     w_dead_end: float = 1.0
     dead_end_linear: bool = False
     """The dead-end head is one linear layer (``ModelConfig.dead_end_linear``)."""
+    dead_end_count: bool = False
+    """The dead-end head is a pure weighed count of the state's fluents (``ModelConfig.dead_end_count``)."""
     object_identity: str = "table"
     context_attention: bool = False
     """Static, type and goal atoms attend only among themselves (``ModelConfig.context_predicates``)."""

@@ -64,10 +64,10 @@ def task_states(task: TaskData, per_task: int, rng: np.random.Generator) -> tupl
 
 
 @torch.no_grad()
-def pooled_features(model: SymTE, tasks: list[TaskData], per_task: int, seed: int,
+def pooled_features(model: SymTE, tasks: list[TaskData], per_task: int, seed: int, count: bool = False,
                     batch_size: int = 64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The frozen model's pooled features [S,k] of the sampled states of ``tasks``, their labels
-    (1: dead end) and the index of each state's task."""
+    """The frozen model's pooled features [S,k] of the sampled states of ``tasks`` (``count``: of
+    their fluents only), their labels (1: dead end) and the index of each state's task."""
     vocab = model.config.vocab_size
     features, labels, owners = [], [], []
     for index, task in enumerate(tasks):
@@ -79,7 +79,10 @@ def pooled_features(model: SymTE, tasks: list[TaskData], per_task: int, seed: in
         for start in range(0, len(rows), batch_size):
             pred, args, mask = collate(rows[start:start + batch_size], vocab)
             x, _, _, _ = model.encode(pred, args, mask)
-            features.append(model.pool(x, model.token_mask(pred, mask), None).numpy())
+            pooled = model.token_mask(pred, mask)
+            if count:
+                pooled = model.fluents(pred, pooled)
+            features.append(model.pool(x, pooled, None).numpy())
         labels.append(dead)
         owners.append(np.full(len(states), index))
     if not labels or not sum(len(label) for label in labels):
@@ -98,6 +101,8 @@ def train_head(head: torch.nn.Sequential, features: np.ndarray, labels: np.ndarr
     x = torch.from_numpy(features).float()
     y = torch.from_numpy(labels).float()
     mean, std = x.mean(dim=0), x.std(dim=0).clamp(min=1e-6)
+    if head[0].bias is None:  # a pure count: scaled, not centred (the fold would need a constant)
+        mean = torch.zeros_like(mean)
     torch.manual_seed(derive_seed(seed, "dead-end-head-init"))
     for layer in head:
         if isinstance(layer, torch.nn.Linear):
@@ -112,7 +117,8 @@ def train_head(head: torch.nn.Sequential, features: np.ndarray, labels: np.ndarr
         optimizer.step()
     with torch.no_grad():  # W (x - m) / s + b = (W / s) x + (b - W m / s)
         first = head[0]
-        first.bias -= first.weight @ (mean / std)
+        if first.bias is not None:
+            first.bias -= first.weight @ (mean / std)
         first.weight /= std
 
 
@@ -128,10 +134,12 @@ def rates(head: torch.nn.Sequential, features: np.ndarray, labels: np.ndarray, t
 
 
 def fit_dead_end_head(checkpoint_path: Path, data: Path, out: Path, per_task: int = 100, seed: int = 0,
-                      threshold: float = 0.5, linear: bool = False, progress: bool = True) -> HeadFit:
+                      threshold: float = 0.5, linear: bool = False, count: bool = False,
+                      progress: bool = True) -> HeadFit:
     """Fit a dead-end head to the frozen model of ``checkpoint_path`` on the dataset ``data`` and
     write the model with it to ``out`` (a training checkpoint, for ``symt export``); ``linear``:
-    one linear layer (``ModelConfig.dead_end_linear``)."""
+    one linear layer (``ModelConfig.dead_end_linear``); ``count``: one without a constant on the
+    fluents' sum (``ModelConfig.dead_end_count``)."""
     from ..export import load_checkpoint_model
     from .base import save_atomic
 
@@ -152,11 +160,16 @@ def fit_dead_end_head(checkpoint_path: Path, data: Path, out: Path, per_task: in
     tasks = split_tasks["train"]
     config = copy.deepcopy(model.config)
     config.dead_end_head, config.dead_end_threshold, config.dead_end_linear = True, threshold, linear
+    config.dead_end_count = count
+    if count and not model.context_attention:
+        raise SymtError(f"{checkpoint_path}: a counting head (--count) needs a model with context attention")
     headed = SymTE(config)
-    headed.load_state_dict(model.state_dict(), strict=False)
+    # A head the model already has is replaced, whatever its shape: only the encoder and h's readout carry over.
+    headed.load_state_dict({name: value for name, value in model.state_dict().items()
+                            if not name.startswith("dead_end.")}, strict=False)
     headed.eval()
-    features, labels, owners = pooled_features(model, tasks, per_task, seed)
-    val_features, val_labels, _ = (pooled_features(model, split_tasks["validation"], per_task, seed + 1)
+    features, labels, owners = pooled_features(model, tasks, per_task, seed, count)
+    val_features, val_labels, _ = (pooled_features(model, split_tasks["validation"], per_task, seed + 1, count)
                                    if split_tasks["validation"] else (np.zeros((0, model.k)), np.zeros(0), None))
 
     # Size generalisation first: fitted without the quarter of the tasks with the most objects.

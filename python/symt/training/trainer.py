@@ -95,7 +95,7 @@ class Trainer(TrainerBase):
 
     kind = "symt-e"
     RESUME_KEYS = (*TrainerBase.RESUME_KEYS, "w_rank", "rank_loss", "object_identity", "plan_weight",
-                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "dead_end_states", "dead_end_head", "w_dead_end", "dead_end_linear", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher", "init_from")
+                   "task_size_power", "goal_phrasing", "goal_phrasings_per_task", "dead_end_bound", "dead_end_states", "dead_end_head", "w_dead_end", "dead_end_linear", "dead_end_count", "context_attention", "goals_with_state", "fold_types", "achieved_goals", "teacher", "w_teacher", "init_from_teacher", "init_from")
     LOSS_LABEL = "mse"
 
     def __init__(self, config: TrainConfig, resume: bool = False, progress: bool = True):
@@ -191,6 +191,7 @@ class Trainer(TrainerBase):
                 achieved_goals=config.achieved_goals,
                 dead_end_head=config.dead_end_head,
                 dead_end_linear=config.dead_end_linear,
+                dead_end_count=config.dead_end_count,
                 **options,
             )
 
@@ -242,14 +243,19 @@ class Trainer(TrainerBase):
         ``init_from_teacher``, else ``init_from``'s) into the new model; a
         :class:`~symt.errors.SymtError` when a weight's shape differs."""
         mine, theirs = self.model.state_dict(), source.state_dict()
-        # A dead-end head the start lacks starts fresh: the fine-tune adds it to a trained model.
-        new_head = {name for name in mine if name.startswith("dead_end.") and name not in theirs}
-        misfits = sorted(name for name in mine
-                         if name not in new_head and (name not in theirs or theirs[name].shape != mine[name].shape))
+        # A dead-end head the start lacks, or has in another shape, starts fresh: the fine-tune
+        # adds it to a trained model or gives it another form.
+        head = [name for name in mine if name.startswith("dead_end.")]
+        fresh_head = any(name not in theirs or theirs[name].shape != mine[name].shape for name in head)
+        fresh_head = fresh_head or any(name.startswith("dead_end.") and name not in mine for name in theirs)
+        misfits = sorted(name for name in mine if not (fresh_head and name in head)
+                         and (name not in theirs or theirs[name].shape != mine[name].shape))
         if misfits:
             raise SymtError(f"{path}: its weights do not fit this model "
                             f"({', '.join(misfits[:3])}); only the number of layers may differ")
-        self.model.load_state_dict(theirs, strict=not new_head)
+        if fresh_head:
+            theirs = {name: value for name, value in theirs.items() if not name.startswith("dead_end.")}
+        self.model.load_state_dict(theirs, strict=not fresh_head)
 
     def restore_state(self, state: dict) -> None:
         """The best validation MSE so far and the count of diverging epochs, from a checkpoint."""
