@@ -233,6 +233,48 @@ def test_a_model_without_the_head_is_exported_as_before(corridor_dataset: Path, 
         heuristic_model(ModelConfig(num_predicates=3, max_arity=2, attention="objects", dead_end_head=True, **TINY))
 
 
+def test_a_counting_head_counts_the_fluents_alone_in_both_paths() -> None:
+    """A ``dead_end_count`` head has no constant and reads the sum of the state's fluents only:
+    its logit is the sum of the fluents' shares (the context atoms' features take no part), the
+    exported marks are +inf exactly where it is positive, and the cached-context path
+    (``forward_states``, the plugin's) marks the same states with the same finite values."""
+    from symt.model import SymTE
+    from symt.model_config import ModelConfig
+    from symt.tokens import collate
+    from test_model import CONTEXT_PREDICATES, TINY, random_batch, split_rows, tiny_model
+
+    model = tiny_model(context_predicates=CONTEXT_PREDICATES, dead_end_head=True, dead_end_count=True)
+    head = model.dead_end[0]
+    assert len(model.dead_end) == 1 and head.bias is None
+    rng = np.random.default_rng(7)
+    context = split_rows(random_batch(rng, [80])[0])[1]
+    states = [split_rows(r)[0] for r in random_batch(rng, [12, 5, 9, 14, 7, 10])]
+    full = collate([np.concatenate([s, context]) for s in states], 20)
+    with torch.no_grad():
+        x = model.encode(*full)[0][..., : model.k]
+        fluents = full[2] & ~model.is_context[full[0]]
+        pooled_fluents = (x * fluents.unsqueeze(-1).float()).sum(dim=1)
+        # Weights that put the logits of the six states at +-1, so that the head fires on three.
+        targets = torch.tensor([1.0, -1.0, 1.0, -1.0, -1.0, 1.0])
+        head.weight.copy_(torch.linalg.lstsq(pooled_fluents, targets[:, None]).solution.T)
+        h, logits, _, _ = model.forward_with_dead_ends(*full)
+        shares = (x @ head.weight.T).squeeze(-1)
+        assert torch.allclose(logits, (shares * fluents.float()).sum(dim=1), atol=1e-4)
+        assert torch.allclose(logits, targets, atol=1e-3)
+        model.marks_dead_ends = True
+        marked = model(*full)[0]
+        cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
+        cached = model.forward_states(*cache, *collate(states, 20))
+    fires = targets > 0
+    assert torch.equal(torch.isinf(marked), fires) and torch.equal(torch.isinf(cached), fires)
+    assert torch.allclose(marked[~fires], h[~fires], atol=1e-5)
+    assert torch.allclose(cached[~fires], h[~fires], atol=1e-4)
+    with pytest.raises(ValueError, match="needs context attention"):
+        tiny_model(dead_end_head=True, dead_end_count=True)
+    with pytest.raises(ValueError, match="needs dead_end_head"):
+        SymTE(ModelConfig(num_predicates=3, max_arity=2, context_predicates=[1], dead_end_count=True, **TINY))
+
+
 @pytest.mark.train
 def test_a_sampled_dead_end_teaches_the_head_not_h(corridor_dataset: Path, tmp_path: Path) -> None:
     """With the head, a sampled dead end (the pit) leaves h's regression and is labelled dead in
@@ -357,7 +399,8 @@ def test_a_fitted_head_marks_the_pit_and_leaves_h_as_it_was(marked_corridor: tup
     headed, meta = load_exported(tmp_path / "head-model.pt")
     assert meta["model"]["dead_end_head"] is True and int(headed.symt_dead_ends) == 1
     assert meta["model"]["dead_end_linear"] is False
-    assert main(["dead-end-head", str(checkpoint), str(dataset), "--out", str(tmp_path / "linear.pt"), "--quiet",
+    # Refitted from the model with the MLP head: its head of another shape is replaced.
+    assert main(["dead-end-head", str(out), str(dataset), "--out", str(tmp_path / "linear.pt"), "--quiet",
                  "--linear"]) == 0
     linear = export(tmp_path / "linear.pt", tmp_path / "linear-model.pt")
     assert linear["model"]["dead_end_linear"] is True
@@ -376,3 +419,16 @@ def test_a_fitted_head_marks_the_pit_and_leaves_h_as_it_was(marked_corridor: tup
     assert errors == [f"symt: error: {out}: exists; give --force to replace it",
                       f"symt: error: {checkpoint}: the checkpoint read; write the model with its head to another file"]
     assert out.read_bytes() == written
+    # A counting head needs a model that tells the fluents from the context (this one has no context).
+    assert main(["dead-end-head", str(checkpoint), str(dataset), "--out", str(tmp_path / "count.pt"), "--quiet",
+                 "--count"]) != 0
+    assert "needs a model with context attention" in capsys.readouterr().err
+    assert not (tmp_path / "count.pt").exists()
+    # A fine-tune from the model with the MLP head into one with a linear head: the encoder and h's
+    # readout carry over, the head of another shape starts fresh.
+    tuned = Trainer(config_for(dataset, tmp_path / "tuned", vocab_size=20, dead_end_head=True, dead_end_linear=True,
+                               contrastive=False, init_from=str(out)), progress=False)
+    start = torch.load(out, weights_only=True)["model"]
+    assert len(tuned.model.dead_end) == 1
+    for name, value in tuned.model.state_dict().items():
+        assert name.startswith("dead_end.") or torch.equal(value, start[name]), name
