@@ -79,10 +79,8 @@ def pooled_features(model: SymTE, tasks: list[TaskData], per_task: int, seed: in
         for start in range(0, len(rows), batch_size):
             pred, args, mask = collate(rows[start:start + batch_size], vocab)
             x, _, _, _ = model.encode(pred, args, mask)
-            pooled = model.token_mask(pred, mask)
-            if count:
-                pooled = model.fluents(pred, pooled)
-            features.append(model.pool(x, pooled, None).numpy())
+            atoms = model.token_mask(pred, mask)
+            features.append(model.pool(x, model.fluents(pred, atoms) if count else atoms, None).numpy())
         labels.append(dead)
         owners.append(np.full(len(states), index))
     if not labels or not sum(len(label) for label in labels):
