@@ -21,8 +21,9 @@ With ``--model FILE`` (an exported symt model; ``--domain`` its domain file) the
 valued again by that model, in Python, instead of the values the trace holds: the question becomes
 how another model judges the states one search met. For a model with a dead-end head
 (``symt dead-end-head``), whose value is +inf where the head fires, it also prints the share of
-the dead ends and of the live states it marks, by tenths of the trace, and its verdict on the
-trace's first state (the initial state); so it does for a trace written with such a model (its
+the dead ends and of the live states it marks, by tenths of the trace and of the dead ends by
+their shortfall (loose nuts less usable spanners within reach), and its verdict on the trace's
+first state (the initial state); so it does for a trace written with such a model (its
 pruned states are traced with value inf)::
 
     python benchmarks/experiments/spanner_trace_dead_ends.py spanner/testing/medium/p01.pddl trace.tsv \
@@ -58,6 +59,12 @@ def location_order(problem: Path) -> dict[str, int]:
 def is_dead_end(atoms: str, order: dict[str, int]) -> bool:
     """Whether the state (atoms as the trace writes them, ``pred(a, b)`` joined by ``;``) has fewer
     usable spanners within the man's reach than loose nuts."""
+    return shortfall(atoms, order) > 0
+
+
+def shortfall(atoms: str, order: dict[str, int]) -> int:
+    """The state's loose nuts less its usable spanners within the man's reach (a dead end where
+    positive: by how many spanners it falls short)."""
     at: dict[str, str] = {}
     usable, carried, loose = set(), set(), 0
     for name, args in ATOM.findall(atoms):
@@ -76,7 +83,7 @@ def is_dead_end(atoms: str, order: dict[str, int]) -> bool:
         raise SystemExit(f"error: a traced state without exactly one man: {atoms[:120]}")
     reach = order[at[men[0]]]
     within = {s for s in spanners_here if order.get(at[s], -1) >= reach} | carried
-    return len(within & usable) < loose
+    return loose - len(within & usable)
 
 
 def model_values(model: Path, domain: Path, problem: Path, states: list[str], batch: int = 64) -> np.ndarray:
@@ -115,16 +122,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.model and not args.domain:
         parser.error("--model needs --domain")
     order = location_order(args.problem)
-    values, dead, states = [], [], []
+    values, short, states = [], [], []
     for number, line in enumerate(args.trace.open(), 1):
         value, tab, atoms = line.rstrip("\n").partition("\t")
         if not tab:
             print(f"error: {args.trace}:{number}: not 'value TAB atoms'", file=sys.stderr)
             return 2
         values.append(float(value))
-        dead.append(is_dead_end(atoms, order))
+        short.append(shortfall(atoms, order))
         states.append(atoms)
-    v, d = np.array(values), np.array(dead, dtype=bool)
+    v, gaps = np.array(values), np.array(short)
+    d = gaps > 0
     tenths = np.array_split(d, 10)
     print(f"{len(v):,} evaluations, {int(d.sum()):,} of them dead ends (first: evaluation {int(np.argmax(d)) + 1 if d.any() else '-'})")
     print("dead-end share by tenth of the trace: " + " ".join(f"{t.mean():.2f}" for t in tenths if len(t)))
@@ -139,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{marked[~d].mean() if (~d).any() else float('nan'):.3f} of the live states dead; the first state "
               f"({'a dead end' if d[0] else 'live'}): {'marked' if marked[0] else 'not marked'}")
         print("live states marked dead by tenth of the trace: " + " ".join(f"{x:.2f}" for x in by_tenth))
+        if d.any():
+            print("dead ends marked by shortfall (loose nuts less usable spanners within reach; count, share): "
+                  + ", ".join(f"{g}: {int((gaps == g).sum())}, {marked[gaps == g].mean():.2f}"
+                              for g in np.unique(gaps[d])))
         d, v = d[~marked], v[~marked]  # the values below: of the states it leaves unmarked
         if not len(v):
             return 0
