@@ -567,3 +567,10 @@ def test_spanner_dead_end_count_is_the_state_spaces(tmp_path: Path, capsys) -> N
     assert ("always.pt marks 1.000 of the dead ends and 1.000 of the live states dead; "
             "the first state (live): marked") in out
     assert "never.pt marks" not in out
+    # Its marks by shortfall: every dead end of each shortfall, and the counts add up to the dead ends;
+    # the initial state (5 spanners ahead of the man, 3 loose nuts) is 2 spanners to the good.
+    line = next(x for x in out.splitlines() if x.startswith("dead ends marked by shortfall"))
+    assert module.shortfall(lines[0].split("\t", 1)[1], order) == -2
+    counts = [int(e.split(": ")[1]) for e in line.split("share): ")[1].split(", ")[0::2]]
+    shares = line.split("share): ")[1].split(", ")[1::2]
+    assert sum(counts) == dead and set(shares) == {"1.00"}
