@@ -22,8 +22,9 @@ valued again by that model, in Python, instead of the values the trace holds: th
 how another model judges the states one search met. For a model with a dead-end head
 (``symt dead-end-head``), whose value is +inf where the head fires, it also prints the share of
 the dead ends and of the live states it marks, by tenths of the trace and of the dead ends by
-their shortfall (loose nuts less usable spanners within reach), and its verdict on the trace's
-first state (the initial state); so it does for a trace written with such a model (its
+their shortfall (loose nuts less usable spanners within reach) and by kind (the eight most
+frequent triples of man's place, usable spanners within reach and loose nuts), and its verdict on
+the trace's first state (the initial state); so it does for a trace written with such a model (its
 pruned states are traced with value inf)::
 
     python benchmarks/experiments/spanner_trace_dead_ends.py spanner/testing/medium/p01.pddl trace.tsv \
@@ -65,6 +66,12 @@ def is_dead_end(atoms: str, order: dict[str, int]) -> bool:
 def shortfall(atoms: str, order: dict[str, int]) -> int:
     """The state's loose nuts less its usable spanners within the man's reach (a dead end where
     positive: by how many spanners it falls short)."""
+    _, within, loose = counts(atoms, order)
+    return loose - within
+
+
+def counts(atoms: str, order: dict[str, int]) -> tuple[int, int, int]:
+    """The state's (man's place on the path, usable spanners within his reach, loose nuts)."""
     at: dict[str, str] = {}
     usable, carried, loose = set(), set(), 0
     for name, args in ATOM.findall(atoms):
@@ -83,7 +90,7 @@ def shortfall(atoms: str, order: dict[str, int]) -> int:
         raise SystemExit(f"error: a traced state without exactly one man: {atoms[:120]}")
     reach = order[at[men[0]]]
     within = {s for s in spanners_here if order.get(at[s], -1) >= reach} | carried
-    return loose - len(within & usable)
+    return reach, len(within & usable), loose
 
 
 def model_values(model: Path, domain: Path, problem: Path, states: list[str], batch: int = 64) -> np.ndarray:
@@ -122,16 +129,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.model and not args.domain:
         parser.error("--model needs --domain")
     order = location_order(args.problem)
-    values, short, states = [], [], []
+    values, described, states = [], [], []
     for number, line in enumerate(args.trace.open(), 1):
         value, tab, atoms = line.rstrip("\n").partition("\t")
         if not tab:
             print(f"error: {args.trace}:{number}: not 'value TAB atoms'", file=sys.stderr)
             return 2
         values.append(float(value))
-        short.append(shortfall(atoms, order))
+        described.append(counts(atoms, order))
         states.append(atoms)
-    v, gaps = np.array(values), np.array(short)
+    v, described_states = np.array(values), np.array(described).reshape(-1, 3)
+    gaps = described_states[:, 2] - described_states[:, 1]
     d = gaps > 0
     tenths = np.array_split(d, 10)
     print(f"{len(v):,} evaluations, {int(d.sum()):,} of them dead ends (first: evaluation {int(np.argmax(d)) + 1 if d.any() else '-'})")
@@ -151,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("dead ends marked by shortfall (loose nuts less usable spanners within reach; count, share): "
                   + ", ".join(f"{g}: {int((gaps == g).sum())}, {marked[gaps == g].mean():.2f}"
                               for g in np.unique(gaps[d])))
+            kinds, inverse, sizes = np.unique(described_states[d], axis=0, return_inverse=True, return_counts=True)
+            common = np.argsort(-sizes, kind="stable")[:8]
+            print("the most frequent dead ends by (man's place, usable spanners within reach, loose nuts; count, share "
+                  "marked): " + ", ".join(f"({', '.join(str(int(x)) for x in kinds[k])}): {int(sizes[k])}, "
+                                          f"{marked[d][inverse.reshape(-1) == k].mean():.2f}" for k in common))
         d, v = d[~marked], v[~marked]  # the values below: of the states it leaves unmarked
         if not len(v):
             return 0
