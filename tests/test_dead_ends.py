@@ -238,6 +238,7 @@ def test_a_counting_head_counts_the_fluents_alone_in_both_paths() -> None:
     its logit is the sum of the fluents' shares (the context atoms' features take no part), the
     exported marks are +inf exactly where it is positive, and the cached-context path
     (``forward_states``, the plugin's) marks the same states with the same finite values."""
+    from symt.export import ExportedContextSymTE
     from symt.model import SymTE
     from symt.model_config import ModelConfig
     from symt.tokens import collate
@@ -265,6 +266,10 @@ def test_a_counting_head_counts_the_fluents_alone_in_both_paths() -> None:
         marked = model(*full)[0]
         cache = model.encode_context(*(t[0] for t in collate([context], 20)[:2]))
         cached = model.forward_states(*cache, *collate(states, 20))
+        # As `symt export` writes it: TorchScript of the same module gives the same values.
+        scripted = torch.jit.script(ExportedContextSymTE(model))
+        assert torch.equal(scripted(*full), marked)
+        assert torch.equal(scripted.forward_states(*cache, *collate(states, 20)), cached)
     fires = targets > 0
     assert torch.equal(torch.isinf(marked), fires) and torch.equal(torch.isinf(cached), fires)
     assert torch.allclose(marked[~fires], h[~fires], atol=1e-5)
