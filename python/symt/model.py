@@ -326,7 +326,8 @@ class SymTE(AtomEncoder):
         """h for each state ([B]); with ``return_internals`` also attention maps and hidden[:k]."""
         x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
         mask = self.token_mask(pred, mask)
-        return self.pool_and_read_out(x, mask, None, self.fluents(pred, mask)), attentions, hiddens
+        fluents = self.fluents(pred, mask) if self.dead_end_counts_fluents else None
+        return self.pool_and_read_out(x, mask, None, fluents), attentions, hiddens
 
     def fluents(self, pred: Tensor, mask: Tensor) -> Tensor:
         """The atoms of ``mask`` that are not context atoms (all of them without context attention)."""
@@ -340,8 +341,13 @@ class SymTE(AtomEncoder):
         x, _, attentions, hiddens = self.encode(pred, args, mask, return_internals)
         mask = self.token_mask(pred, mask)
         pooled = self.pool(x, mask, None)
-        head_input = self.pool(x, self.fluents(pred, mask), None) if self.dead_end_counts_fluents else pooled
-        return self.read_out(pooled), self.dead_end(head_input).squeeze(-1), attentions, hiddens
+        logits = self.dead_end_logits(x, pooled, self.fluents(pred, mask))
+        return self.read_out(pooled), logits, attentions, hiddens
+
+    def dead_end_logits(self, x: Tensor, pooled: Tensor, fluents: Tensor) -> Tensor:
+        """The dead-end head's logits [B]: of ``pooled``, or of the sum over ``fluents`` alone for
+        a ``dead_end_count`` head."""
+        return self.dead_end(self.pool(x, fluents, None) if self.dead_end_counts_fluents else pooled).squeeze(-1)
 
     def pool(self, x: Tensor, mask: Tensor, context: Tensor | None) -> Tensor:
         """The pooled readout's input [B,k]: the sum of the real atoms' first ``k`` hidden
@@ -366,10 +372,7 @@ class SymTE(AtomEncoder):
         pooled = self.pool(x, mask, context)
         h = self.read_out(pooled)
         if self.has_dead_end_head and self.marks_dead_ends:
-            head_input = pooled
-            if self.dead_end_counts_fluents:
-                head_input = self.pool(x, mask if fluents is None else fluents, None)
-            dead = self.dead_end(head_input).squeeze(-1) > self.dead_end_logit
+            dead = self.dead_end_logits(x, pooled, mask if fluents is None else fluents) > self.dead_end_logit
             h = h.masked_fill(dead, float("inf"))
         return h
 
