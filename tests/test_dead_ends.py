@@ -427,7 +427,8 @@ def test_a_fitted_head_marks_the_pit_and_leaves_h_as_it_was(marked_corridor: tup
     # A counting head needs a model that tells the fluents from the context (this one has no context).
     assert main(["dead-end-head", str(checkpoint), str(dataset), "--out", str(tmp_path / "count.pt"), "--quiet",
                  "--count"]) != 0
-    assert "needs a model with context attention" in capsys.readouterr().err
+    assert "this head does not fit the model: dead_end_count counts the state's fluents apart from the task's " \
+           "context: it needs context attention" in capsys.readouterr().err
     assert not (tmp_path / "count.pt").exists()
     # A fine-tune from the model with the MLP head into one with a linear head: the encoder and h's
     # readout carry over, the head of another shape starts fresh.

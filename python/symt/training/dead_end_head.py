@@ -159,9 +159,10 @@ def fit_dead_end_head(checkpoint_path: Path, data: Path, out: Path, per_task: in
     config = copy.deepcopy(model.config)
     config.dead_end_head, config.dead_end_threshold, config.dead_end_linear = True, threshold, linear
     config.dead_end_count = count
-    if count and not model.context_attention:
-        raise SymtError(f"{checkpoint_path}: a counting head (--count) needs a model with context attention")
-    headed = SymTE(config)
+    try:
+        headed = SymTE(config)
+    except ValueError as error:  # the model checks which of its options go together
+        raise SymtError(f"{checkpoint_path}: this head does not fit the model: {error}") from error
     # A head the model already has is replaced, whatever its shape: only the encoder and h's readout carry over.
     headed.load_state_dict({name: value for name, value in model.state_dict().items()
                             if not name.startswith("dead_end.")}, strict=False)
