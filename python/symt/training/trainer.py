@@ -245,10 +245,11 @@ class Trainer(TrainerBase):
         mine, theirs = self.model.state_dict(), source.state_dict()
         # A dead-end head the start lacks, or has in another shape, starts fresh: the fine-tune
         # adds it to a trained model or gives it another form.
-        head = [name for name in mine if name.startswith("dead_end.")]
-        fresh_head = any(name not in theirs or theirs[name].shape != mine[name].shape for name in head)
-        fresh_head = fresh_head or any(name.startswith("dead_end.") and name not in mine for name in theirs)
-        misfits = sorted(name for name in mine if not (fresh_head and name in head)
+        def head_shapes(state: dict[str, torch.Tensor]) -> dict[str, torch.Size]:
+            return {name: value.shape for name, value in state.items() if name.startswith("dead_end.")}
+
+        fresh_head = head_shapes(mine) != head_shapes(theirs)
+        misfits = sorted(name for name in mine if not (fresh_head and name.startswith("dead_end."))
                          and (name not in theirs or theirs[name].shape != mine[name].shape))
         if misfits:
             raise SymtError(f"{path}: its weights do not fit this model "
